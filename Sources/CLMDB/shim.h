@@ -1,0 +1,4 @@
+#ifndef THUMBS_CLMDB_H
+#define THUMBS_CLMDB_H
+#include <lmdb.h>
+#endif

@@ -1,0 +1,158 @@
+#include "CVipsShim.h"
+
+int thumbs_vips_start(const char *program_name, int concurrency) {
+    if (VIPS_INIT(program_name))
+        return -1;
+    vips_concurrency_set(concurrency);
+    vips_cache_set_max(0);
+    vips_cache_set_max_mem(0);
+    vips_cache_set_max_files(0);
+    vips_block_untrusted_set(TRUE);
+    return 0;
+}
+
+static GMutex thumbs_warning_lock;
+static GString *thumbs_warnings = NULL;
+static gboolean thumbs_capturing = FALSE;
+
+/* Bound the kept text: a broken file can warn once per scanline. */
+#define THUMBS_WARNINGS_MAX 2048
+
+static void thumbs_keep_log(const gchar *domain, GLogLevelFlags level,
+    const gchar *message, gpointer user_data) {
+    (void) domain; (void) user_data;
+    g_mutex_lock(&thumbs_warning_lock);
+    if (thumbs_capturing && (level & G_LOG_LEVEL_WARNING) &&
+        thumbs_warnings->len < THUMBS_WARNINGS_MAX)
+        g_string_append_printf(thumbs_warnings, "%s\n", message);
+    g_mutex_unlock(&thumbs_warning_lock);
+}
+
+void thumbs_vips_route_warnings(void) {
+    g_mutex_lock(&thumbs_warning_lock);
+    if (!thumbs_warnings)
+        thumbs_warnings = g_string_new(NULL);
+    g_mutex_unlock(&thumbs_warning_lock);
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO,
+        thumbs_keep_log, NULL);
+}
+
+void thumbs_vips_capture_warnings(int on) {
+    g_mutex_lock(&thumbs_warning_lock);
+    thumbs_capturing = on ? TRUE : FALSE;
+    if (on && thumbs_warnings)
+        g_string_truncate(thumbs_warnings, 0);
+    g_mutex_unlock(&thumbs_warning_lock);
+}
+
+char *thumbs_vips_take_warnings(void) {
+    char *text = NULL;
+    g_mutex_lock(&thumbs_warning_lock);
+    if (thumbs_warnings && thumbs_warnings->len > 0) {
+        text = g_strdup(thumbs_warnings->str);
+        g_string_truncate(thumbs_warnings, 0);
+    }
+    g_mutex_unlock(&thumbs_warning_lock);
+    return text;
+}
+
+VipsImage *thumbs_vips_open_file(const char *filename) {
+    return vips_image_new_from_file(filename,
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        NULL);
+}
+
+VipsImage *thumbs_vips_open_buffer(const void *data, size_t length) {
+    return vips_image_new_from_buffer(data, length, "",
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        NULL);
+}
+
+int thumbs_vips_heif_thumbnail(const char *filename, VipsImage **out) {
+    return vips_heifload(filename, out,
+        "thumbnail", TRUE,
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        NULL);
+}
+
+int thumbs_vips_thumbnail_file(const char *filename, VipsImage **out,
+    int width, int height, int crop, int size) {
+    return vips_thumbnail(filename, out, width,
+        "height", height,
+        "crop", (VipsInteresting) crop,
+        "size", (VipsSize) size,
+        "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        NULL);
+}
+
+int thumbs_vips_thumbnail_image(VipsImage *in, VipsImage **out,
+    int width, int height, int crop, int size) {
+    return vips_thumbnail_image(in, out, width,
+        "height", height,
+        "crop", (VipsInteresting) crop,
+        "size", (VipsSize) size,
+        "no_rotate", TRUE,
+        NULL);
+}
+
+int thumbs_vips_orient(VipsImage *in, VipsImage **out, int orientation) {
+    VipsImage *tagged;
+    if (vips_copy(in, &tagged, NULL))
+        return -1;
+    vips_image_set_int(tagged, VIPS_META_ORIENTATION, orientation);
+    int result = vips_autorot(tagged, out, NULL);
+    g_object_unref(tagged);
+    return result;
+}
+
+int thumbs_vips_to_srgb(VipsImage *in, VipsImage **out) {
+    return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
+}
+
+int thumbs_vips_flatten_white(VipsImage *in, VipsImage **out) {
+    double white[3] = { 255.0, 255.0, 255.0 };
+    VipsArrayDouble *background = vips_array_double_new(white, 3);
+    int result = vips_flatten(in, out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return result;
+}
+
+int thumbs_vips_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return vips_crop(in, out, left, top, width, height, NULL);
+}
+
+int thumbs_vips_jpegsave_buffer(VipsImage *in, void **buffer, size_t *length,
+    int quality, int strip) {
+    return vips_jpegsave_buffer(in, buffer, length,
+        "Q", quality,
+        "strip", strip,
+        "optimize_coding", TRUE,
+        NULL);
+}
+
+int thumbs_vips_webpsave_buffer(VipsImage *in, void **buffer, size_t *length,
+    int quality, int strip) {
+    return vips_webpsave_buffer(in, buffer, length,
+        "Q", quality,
+        "strip", strip,
+        NULL);
+}
+
+int thumbs_vips_pngsave_buffer(VipsImage *in, void **buffer, size_t *length,
+    int compression, int strip) {
+    return vips_pngsave_buffer(in, buffer, length,
+        "compression", compression,
+        "strip", strip,
+        NULL);
+}
+
+int thumbs_vips_copy_interpretation(VipsImage *in, VipsImage **out, int interpretation) {
+    return vips_copy(in, out, "interpretation", (VipsInterpretation) interpretation, NULL);
+}
+
+int thumbs_vips_tiffsave_buffer(VipsImage *in, void **buffer, size_t *length) {
+    return vips_tiffsave_buffer(in, buffer, length, NULL);
+}

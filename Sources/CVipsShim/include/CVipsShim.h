@@ -1,0 +1,86 @@
+// Fixed-arity wrappers around the variadic parts of libvips.
+//
+// Swift cannot call C functions that take `...`, and much of libvips' API passes its optional
+// arguments that way (`vips_thumbnail(name, &out, width, "height", h, NULL)`). Each function here
+// calls exactly one such libvips function with a fixed set of options, so the Swift side stays
+// typed. All return 0 on success and -1 on failure, with the reason in libvips' error buffer,
+// unless documented otherwise. Images returned through `out` are owned by the caller
+// (release them with g_object_unref).
+#ifndef THUMBS_CVIPSSHIM_H
+#define THUMBS_CVIPSSHIM_H
+
+#include <stddef.h>
+#include <vips/vips.h>
+
+/// Runs VIPS_INIT (a macro, so not importable), then sets the process-wide policy:
+/// `concurrency` worker threads per image, the operation cache off, untrusted loaders blocked.
+int thumbs_vips_start(const char *program_name, int concurrency);
+
+/// Routes libvips' g_warning output (e.g. "IHDR: CRC error") away from stderr: a damaged file
+/// surfaces as a typed error or not at all, never as noise on a user's terminal. While capture
+/// is on (see thumbs_vips_capture_warnings) the warnings are kept instead, for an error message.
+void thumbs_vips_route_warnings(void);
+
+/// Turns keeping of warnings on (1) or off (0); turning it on discards what was kept before.
+void thumbs_vips_capture_warnings(int on);
+
+/// The warnings kept since capture was turned on, one per line, or NULL when there were none.
+/// The caller frees the string with g_free.
+char *thumbs_vips_take_warnings(void);
+
+/// vips_image_new_from_file() in sequential mode: reads the header only; pixels are decoded lazily.
+/// Returns NULL on failure.
+VipsImage *thumbs_vips_open_file(const char *filename);
+
+/// vips_image_new_from_buffer() in sequential mode, failing on truncated data. Returns NULL on failure.
+VipsImage *thumbs_vips_open_buffer(const void *data, size_t length);
+
+/// vips_heifload() with thumbnail=TRUE: the HEIF's stored thumbnail (or its primary image when
+/// it has none; compare the sizes to tell).
+int thumbs_vips_heif_thumbnail(const char *filename, VipsImage **out);
+
+/// vips_thumbnail(): shrink-on-load from a file, orientation applied, colour managed to sRGB,
+/// failing on truncated data. `crop` is a VipsInteresting, `size` a VipsSize.
+int thumbs_vips_thumbnail_file(const char *filename, VipsImage **out,
+    int width, int height, int crop, int size);
+
+/// vips_thumbnail_image() on an already upright image (no_rotate=TRUE), used to derive a smaller
+/// rendition from a larger decoded one.
+int thumbs_vips_thumbnail_image(VipsImage *in, VipsImage **out,
+    int width, int height, int crop, int size);
+
+/// Sets `orientation` (EXIF 1...8) on a copy of `in` and applies it with vips_autorot(). Used for
+/// embedded previews, which inherit the orientation of the file that holds them.
+int thumbs_vips_orient(VipsImage *in, VipsImage **out, int orientation);
+
+/// vips_colourspace() to 8-bit sRGB: grey, 16-bit and CMYK images become 3 bands of uchar
+/// (plus alpha when present).
+int thumbs_vips_to_srgb(VipsImage *in, VipsImage **out);
+
+/// vips_flatten() onto white, for encoders without alpha (JPEG).
+int thumbs_vips_flatten_white(VipsImage *in, VipsImage **out);
+
+/// vips_crop() of the rectangle (left, top, width, height).
+int thumbs_vips_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
+
+/// vips_jpegsave_buffer() at quality `quality` (1...100) with optimised Huffman tables;
+/// `strip` removes all metadata. The buffer is freed with g_free.
+int thumbs_vips_jpegsave_buffer(VipsImage *in, void **buffer, size_t *length,
+    int quality, int strip);
+
+/// vips_webpsave_buffer() at quality `quality` (1...100); `strip` removes all metadata.
+int thumbs_vips_webpsave_buffer(VipsImage *in, void **buffer, size_t *length,
+    int quality, int strip);
+
+/// vips_pngsave_buffer() with zlib level `compression` (0...9); `strip` removes all metadata.
+int thumbs_vips_pngsave_buffer(VipsImage *in, void **buffer, size_t *length,
+    int compression, int strip);
+
+/// vips_copy() that relabels the pixels' interpretation (e.g. as CMYK or RGB16) without
+/// converting them; used to build synthetic images from raw memory.
+int thumbs_vips_copy_interpretation(VipsImage *in, VipsImage **out, int interpretation);
+
+/// vips_tiffsave_buffer() uncompressed, keeping metadata (test fixtures: CMYK, 16-bit).
+int thumbs_vips_tiffsave_buffer(VipsImage *in, void **buffer, size_t *length);
+
+#endif

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The settings of a Thumbs installation, as read from `config.json`.
+///
+/// Every field has a documented default, so `{}` is a valid configuration; see
+/// `docs/CONFIGURATION.md` for each field.
+/// ```swift
+/// let configuration = try ThumbsConfiguration.load(from: "config.json")
+/// ```
+public struct ThumbsConfiguration: Sendable, Hashable, Codable {
+    public struct Library: Sendable, Hashable, Codable {
+        /// Folders whose photos make up the library. `~` is the home folder; relative paths are
+        /// relative to the configuration file. Default: `["~/Pictures"]`.
+        public var roots: [String] = ["~/Pictures"]
+        /// Whether files and folders whose names start with "." are read. Default: false.
+        public var includeHidden: Bool = false
+    }
+
+    public struct Cache: Sendable, Hashable, Codable {
+        /// Folder of the thumbnail cache. Default: `~/.cache/thumbs`.
+        public var path: String = "~/.cache/thumbs"
+        /// Byte budget of the cache, such as "2 GiB". Default: "2 GiB".
+        public var budget: String = "2 GiB"
+    }
+
+    public var library = Library()
+    public var cache = Cache()
+    /// The rendition ladder. Default: a 256×256 fill grid cell and a 1024×1024 fit preview.
+    public var renditions: [Rendition] = [
+        Rendition(name: "grid", spec: RenditionSpec(size: PixelSize(width: 256, height: 256),
+                                                    contentMode: .aspectFill, quality: 80)),
+        Rendition(name: "preview", spec: RenditionSpec(size: PixelSize(width: 1024, height: 1024),
+                                                       contentMode: .aspectFit, quality: 85)),
+    ]
+    /// Render threads; 0 means one per core. Default: 0.
+    public var workers: Int = 0
+    /// Largest image accepted, in pixels. Default: 100,000,000.
+    public var pixelLimit: Int = 100_000_000
+    /// Default delivery mode of requests: "opportunistic", "fast" or "highQuality".
+    /// Default: "opportunistic".
+    public var deliveryMode: String = "opportunistic"
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let defaults = ThumbsConfiguration()
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        library = try container.decodeIfPresent(Library.self, forKey: .library) ?? defaults.library
+        cache = try container.decodeIfPresent(Cache.self, forKey: .cache) ?? defaults.cache
+        renditions = try container.decodeIfPresent([Rendition].self, forKey: .renditions) ?? defaults.renditions
+        workers = try container.decodeIfPresent(Int.self, forKey: .workers) ?? defaults.workers
+        pixelLimit = try container.decodeIfPresent(Int.self, forKey: .pixelLimit) ?? defaults.pixelLimit
+        deliveryMode = try container.decodeIfPresent(String.self, forKey: .deliveryMode) ?? defaults.deliveryMode
+    }
+
+    /// The folder paths are resolved against when relative.
+    public private(set) var baseDirectory: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case library, cache, renditions, workers, pixelLimit, deliveryMode
+    }
+
+    /// Reads and decodes the file at `path`.
+    public static func load(from path: String) throws -> ThumbsConfiguration {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var configuration = try JSONDecoder().decode(ThumbsConfiguration.self, from: data)
+        configuration.baseDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return configuration
+    }
+
+    /// The imaging settings this configuration implies.
+    public var imaging: ImagingConfiguration {
+        workers > 0
+            ? ImagingConfiguration(pixelLimit: pixelLimit, renderThreads: workers)
+            : ImagingConfiguration(pixelLimit: pixelLimit)
+    }
+
+    /// `path` with `~` expanded and, when relative, resolved against the configuration's folder.
+    public func resolve(_ path: String) -> String {
+        var expanded = path
+        if expanded == "~" || expanded.hasPrefix("~/") {
+            expanded = FileManager.default.homeDirectoryForCurrentUser.path + expanded.dropFirst()
+        }
+        if !expanded.hasPrefix("/"), let base = baseDirectory {
+            expanded = base + "/" + expanded
+        }
+        return URL(fileURLWithPath: expanded).standardizedFileURL.path
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Dedicated threads for long, blocking libvips calls.
+///
+/// A decode holds its thread for milliseconds to seconds inside C code that cannot suspend.
+/// Run on Swift's cooperative pool (one thread per core), a few such calls would stall every
+/// other task in the process. So renders run here instead, and the awaiting task is suspended,
+/// not blocked. The thread count also bounds how many decodes are in flight.
+///
+/// A job cancelled before a thread picks it up never runs and costs nothing.
+/// ```swift
+/// let pool = RenderThreadPool(threadCount: 2)
+/// let width = try await pool.run { try decodeSomething() }
+/// ```
+package final class RenderThreadPool: Sendable {
+    package let threadCount: Int
+    private let queue: JobQueue
+
+    package init(threadCount: Int) {
+        self.threadCount = max(1, threadCount)
+        queue = JobQueue()
+        for index in 0..<self.threadCount {
+            let thread = Thread { [queue] in queue.serve() }
+            thread.name = "thumbs-render-\(index)"
+            thread.start()
+        }
+    }
+
+    deinit {
+        queue.shutDown()
+    }
+
+    /// Runs `work` on a render thread and returns its result; throws `CancellationError` if the
+    /// calling task is cancelled before the work starts.
+    package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let id = queue.reserveID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+                queue.enqueue(Job(
+                    id: id,
+                    run: { continuation.resume(with: Result { try work() }) },
+                    cancel: { continuation.resume(throwing: CancellationError()) }))
+            }
+        } onCancel: {
+            queue.cancel(id)
+        }
+    }
+}
+
+private struct Job: Sendable {
+    let id: UInt64
+    let run: @Sendable () -> Void
+    let cancel: @Sendable () -> Void
+}
+
+/// The jobs waiting for a thread. Every stored property is read and written only while
+/// `condition` is locked, which is what makes the `@unchecked Sendable` true.
+private final class JobQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var waiting: [Job] = []
+    private var head = 0
+    private var nextID: UInt64 = 0
+    /// IDs handed out whose job is not queued yet (the continuation is being set up).
+    private var reserved: Set<UInt64> = []
+    /// Reserved IDs whose task was cancelled before their job was queued.
+    private var cancelledEarly: Set<UInt64> = []
+    private var isShutDown = false
+
+    func reserveID() -> UInt64 {
+        condition.withLock {
+            nextID += 1
+            reserved.insert(nextID)
+            return nextID
+        }
+    }
+
+    func enqueue(_ job: Job) {
+        let cancelled = condition.withLock {
+            reserved.remove(job.id)
+            if cancelledEarly.remove(job.id) != nil { return true }
+            waiting.append(job)
+            condition.signal()
+            return false
+        }
+        if cancelled { job.cancel() }
+    }
+
+    func cancel(_ id: UInt64) {
+        let removed: Job? = condition.withLock {
+            if reserved.contains(id) {
+                cancelledEarly.insert(id)
+                return nil
+            }
+            guard let index = waiting[head...].firstIndex(where: { $0.id == id }) else { return nil }
+            return waiting.remove(at: index)
+        }
+        removed?.cancel()
+    }
+
+    func shutDown() {
+        condition.withLock {
+            isShutDown = true
+            condition.broadcast()
+        }
+    }
+
+    /// The loop of one render thread: take the oldest job, run it, repeat; exits once shut down
+    /// and drained.
+    func serve() {
+        while let job = next() {
+            job.run()
+        }
+    }
+
+    private func next() -> Job? {
+        condition.withLock {
+            while head == waiting.count && !isShutDown {
+                condition.wait()
+            }
+            guard head < waiting.count else { return nil }
+            let job = waiting[head]
+            head += 1
+            if head > 64 && head * 2 > waiting.count {
+                waiting.removeFirst(head)
+                head = 0
+            }
+            return job
+        }
+    }
+}

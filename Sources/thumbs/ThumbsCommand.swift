@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import Thumbs
+
+@main
+struct ThumbsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbs",
+        abstract: "Thumbnail generation and caching for photo libraries.",
+        discussion: """
+            Renders thumbnails with libvips (shrink-on-load, orientation applied, sRGB, metadata \
+            stripped). Settings come from config.json; see docs/CONFIGURATION.md.
+            """,
+        subcommands: [RenderCommand.self, ProbeCommand.self, SampleLibraryCommand.self])
+}
+
+/// Options every command that reads the configuration shares.
+struct ConfigurationOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "Configuration file (default: ./config.json, else $XDG_CONFIG_HOME/thumbs/config.json).",
+        valueName: "PATH"))
+    var config: String?
+
+    /// The configuration named by `--config`, else the first that exists, else the defaults.
+    func load() throws -> ThumbsConfiguration {
+        let candidates = config.map { [$0] } ?? [
+            "config.json",
+            (ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
+                ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.config") + "/thumbs/config.json",
+        ]
+        for path in candidates where config != nil || FileManager.default.fileExists(atPath: path) {
+            do {
+                return try ThumbsConfiguration.load(from: path)
+            } catch {
+                throw CommandFailure.usage("configuration \(path): \(ConfigurationErrorText.describe(error))")
+            }
+        }
+        return ThumbsConfiguration()
+    }
+}
+
+/// A failure that ends a command with one line on stderr and a documented exit code.
+enum CommandFailure: Error, CustomStringConvertible {
+    /// Exit 2: bad arguments or configuration.
+    case usage(String)
+    /// Exit 1: some inputs failed (each was reported already).
+    case someFailed(Int)
+
+    var description: String {
+        switch self {
+        case .usage(let message): message
+        case .someFailed(let count): "\(count) file(s) failed"
+        }
+    }
+
+    var exitCode: ExitCode {
+        switch self {
+        case .usage: ExitCode(2)
+        case .someFailed: ExitCode(1)
+        }
+    }
+
+    /// Prints the failure as "thumbs: ..." and exits with its code.
+    func exit() -> Never {
+        FileHandle.standardError.write(Data("thumbs: \(self)\n".utf8))
+        ThumbsCommand.exit(withError: exitCode)
+    }
+}
+
+/// Readable text for a configuration decoding error: the JSON path and what was wrong.
+enum ConfigurationErrorText {
+    static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error.localizedDescription)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }
+            return keys.isEmpty ? "(top level)" : keys.joined()
+        }
+        switch decoding {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "\(path(context)): \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "\(path(context)).\(key.stringValue): required field is missing"
+        @unknown default:
+            return "\(decoding)"
+        }
+    }
+}
