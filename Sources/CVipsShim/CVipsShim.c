@@ -63,11 +63,23 @@ VipsImage *thumbs_vips_open_file(const char *filename) {
         NULL);
 }
 
+static void thumbs_free_copy(VipsImage *image, gpointer copy) {
+    (void) image;
+    g_free(copy);
+}
+
 VipsImage *thumbs_vips_open_buffer(const void *data, size_t length) {
-    return vips_image_new_from_buffer(data, length, "",
+    void *copy = g_memdup2(data, length);
+    VipsImage *image = vips_image_new_from_buffer(copy, length, "",
         "access", VIPS_ACCESS_SEQUENTIAL,
         "fail_on", VIPS_FAIL_ON_TRUNCATED,
         NULL);
+    if (!image) {
+        g_free(copy);
+        return NULL;
+    }
+    g_signal_connect(image, "postclose", G_CALLBACK(thumbs_free_copy), copy);
+    return image;
 }
 
 int thumbs_vips_heif_thumbnail(const char *filename, VipsImage **out) {

@@ -32,7 +32,10 @@ char *thumbs_vips_take_warnings(void);
 /// Returns NULL on failure.
 VipsImage *thumbs_vips_open_file(const char *filename);
 
-/// vips_image_new_from_buffer() in sequential mode, failing on truncated data. Returns NULL on failure.
+/// vips_image_new_from_buffer() on a private copy of `data`, in sequential mode, failing on
+/// truncated data. libvips reads the buffer lazily, long after this call returns, so the copy
+/// lives until the image (and every image derived from it) is closed: the caller's bytes may go
+/// away at once. Returns NULL on failure.
 VipsImage *thumbs_vips_open_buffer(const void *data, size_t length);
 
 /// vips_heifload() with thumbnail=TRUE: the HEIF's stored thumbnail (or its primary image when

@@ -20,9 +20,12 @@ package final class RenderThreadPool: Sendable {
         self.threadCount = max(1, threadCount)
         queue = JobQueue()
         for index in 0..<self.threadCount {
-            let thread = Thread { [queue] in queue.serve() }
-            thread.name = "thumbs-render-\(index)"
-            thread.start()
+            // Named from inside: on Linux a name set before start() never reaches the OS thread,
+            // and the name is what `top -H` and debuggers show.
+            Thread { [queue] in
+                Thread.current.name = "thumbs-render-\(index)"
+                queue.serve()
+            }.start()
         }
     }
 

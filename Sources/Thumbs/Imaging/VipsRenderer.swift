@@ -78,9 +78,15 @@ package struct VipsRenderer: Sendable {
     ) throws(ImagingError) -> Thumbnail? {
         try VipsCallGate.run { () throws(ImagingError) -> Thumbnail? in
             let file = try ImageFile(path: path, pixelLimit: pixelLimit)
-            guard let preview = try embeddedPreviewImage(of: file) else { return nil }
-            let spec = RenditionSpec(size: preview.size, format: format, quality: quality)
-            return try encode(preview.inMemory(file.decodeError), spec: spec)
+            // A damaged preview (some phones write truncated ones) is no preview: the caller
+            // simply waits for the full render.
+            do throws(ImagingError) {
+                guard let preview = try embeddedPreviewImage(of: file) else { return nil }
+                let spec = RenditionSpec(size: preview.size, format: format, quality: quality)
+                return try encode(preview.inMemory(file.decodeError), spec: spec)
+            } catch where error.isLibvipsFailure {
+                return nil
+            }
         }
     }
 
@@ -121,7 +127,7 @@ package struct VipsRenderer: Sendable {
                 thumbs_vips_orient(opened, $0, orientation)
             }
             g_object_unref(opened)
-            return try Self.srgb(upright, failure)
+            return try Self.srgb(Self.trimmingLetterbox(upright, toAspectOf: file.uprightSize), failure)
         case .heif, .avif:
             let thumbnail = try VipsImageHandle.make(failure) { out in
                 file.path.withCString { thumbs_vips_heif_thumbnail($0, out) }
@@ -165,6 +171,24 @@ package struct VipsRenderer: Sendable {
             return image
         }
         return try VipsImageHandle.make(failure) { thumbs_vips_to_srgb(image.pointer, $0) }
+    }
+
+    /// EXIF thumbnails are a fixed 160x120 whatever the photo's shape, so cameras pad them with
+    /// black bars; centre-cropping to the photo's aspect ratio removes the bars, and the degraded
+    /// image then lines up with the final one that replaces it.
+    private static func trimmingLetterbox(
+        _ preview: VipsImageHandle, toAspectOf photo: PixelSize
+    ) throws(ImagingError) -> VipsImageHandle {
+        let photoAspect = Double(photo.width) / Double(photo.height)
+        let previewAspect = Double(preview.width) / Double(preview.height)
+        guard abs(previewAspect / photoAspect - 1) > 0.03 else { return preview }
+        let size = previewAspect > photoAspect
+            ? PixelSize(width: max(1, Int((Double(preview.height) * photoAspect).rounded())), height: preview.height)
+            : PixelSize(width: preview.width, height: max(1, Int((Double(preview.width) / photoAspect).rounded())))
+        return try VipsImageHandle.make(ImagingError.corrupt) {
+            thumbs_vips_crop(preview.pointer, $0, Int32((preview.width - size.width) / 2),
+                             Int32((preview.height - size.height) / 2), Int32(size.width), Int32(size.height))
+        }
     }
 
     private static func crop(_ spec: RenditionSpec) -> Int32 {
