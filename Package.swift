@@ -41,7 +41,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ThumbsTests",
-            dependencies: ["Thumbs", "CVips", "CVipsShim"]
+            // `thumbs` is listed so the executable the command-line tests run is built first.
+            dependencies: ["Thumbs", "thumbs", "CVips", "CVipsShim"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -10,10 +10,13 @@ struct RenderCommand: AsyncParsableCommand {
             With one FILE and -o, writes that thumbnail. With folders (or no PATH: the library \
             roots of config.json), renders every photo into the output folder, one file per \
             rendition, mirroring the folder tree. Bad files get one line each and the run goes on.
-            Without --size, the rendition ladder of config.json is rendered, from one decode.
+
+            Without --size, every rendition of config.json is rendered, from one decode per photo.
+
+            Exit status: 0 all rendered, 1 some files failed, 2 usage or configuration error.
 
             Examples:
-              thumbs render IMG_0001.JPG --size 256x256 --mode fill --format jpeg -o out.jpg
+              thumbs render IMG_0001.JPG --size 256x256 --mode fill -o out.jpg
               thumbs render ~/Pictures -o thumbnails/
             """)
 
@@ -90,6 +93,7 @@ struct RenderCommand: AsyncParsableCommand {
 extension CommandFailure {
     /// Prints the failure and exits with `code` (a single bad file is a failed input, exit 1).
     func exitWithCode(_ code: Int32) -> Never {
+        fflush(nil)  // flush stdout first: keep the report's lines before this one when both go to one place
         FileHandle.standardError.write(Data("thumbs: \(self)\n".utf8))
         ThumbsCommand.exit(withError: ExitCode(code))
     }

@@ -11,7 +11,26 @@ struct ThumbsCommand: AsyncParsableCommand {
             Renders thumbnails with libvips (shrink-on-load, orientation applied, sRGB, metadata \
             stripped). Settings come from config.json; see docs/CONFIGURATION.md.
             """,
-        subcommands: [RenderCommand.self, ProbeCommand.self, SampleLibraryCommand.self])
+        subcommands: [RenderCommand.self, ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self])
+
+    /// Runs the command, mapping usage errors to exit code 2 (ArgumentParser's own is 64), so
+    /// every command keeps one table of exit codes: 0 success, 1 some inputs failed, 2 usage or
+    /// configuration error.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            guard code == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            exit(withError: ExitCode(2))
+        }
+    }
 }
 
 /// Options every command that reads the configuration shares.
@@ -62,6 +81,7 @@ enum CommandFailure: Error, CustomStringConvertible {
 
     /// Prints the failure as "thumbs: ..." and exits with its code.
     func exit() -> Never {
+        fflush(nil)  // flush stdout first: keep the report's lines before this one when both go to one place
         FileHandle.standardError.write(Data("thumbs: \(self)\n".utf8))
         ThumbsCommand.exit(withError: exitCode)
     }

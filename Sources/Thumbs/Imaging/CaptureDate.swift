@@ -51,6 +51,25 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
             year: year, month: month, day: day, hour: hour, minute: minute, second: second))
     }
 
+    /// Encoded as its ``description``, the way people and JSON tools read dates.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        let hasOffset = text.count > 19
+        guard let parsed = CaptureDate(exif: String(text.prefix(19)),
+                                       offset: hasOffset ? String(text.dropFirst(19)) : nil),
+              !hasOffset || parsed.utcOffsetSeconds != nil else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "expected a date like 2022-02-16T12:55:41+01:00, found \"\(text)\""))
+        }
+        self = parsed
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
     /// "2022-02-16T12:55:41+01:00", or without an offset when none is recorded.
     public var description: String {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
