@@ -1,6 +1,6 @@
 /// Probes files and renders thumbnails with libvips, off Swift's cooperative threads.
 ///
-/// Every call runs on one of the renderer's render threads (``RenderThreadPool``), so any number
+/// Every call runs on one of the renderer's render threads (``BlockingThreadPool``), so any number
 /// of concurrent callers (a task group, many requests) suspend instead of blocking, and at most
 /// ``ImagingConfiguration/renderThreads`` decodes are in flight.
 /// ```swift
@@ -13,12 +13,12 @@
 public final class ThumbnailRenderer: Sendable {
     public let configuration: ImagingConfiguration
     private let core: VipsRenderer
-    private let pool: RenderThreadPool
+    private let pool: BlockingThreadPool
 
     public init(configuration: ImagingConfiguration = ImagingConfiguration()) {
         self.configuration = configuration
         core = VipsRenderer(pixelLimit: configuration.pixelLimit)
-        pool = RenderThreadPool(threadCount: configuration.renderThreads)
+        pool = BlockingThreadPool(name: "thumbs-render", threadCount: configuration.renderThreads)
     }
 
     /// Reads a file's type, upright size, orientation, capture date, camera and embedded preview

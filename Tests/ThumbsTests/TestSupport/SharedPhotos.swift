@@ -11,7 +11,7 @@ enum SharedPhotos {
     static let root: URL = ProcessInfo.processInfo.environment["THUMBS_SHARED_PHOTOS"]
         .map { URL(fileURLWithPath: $0) }
         ?? URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // …/Tests/ThumbsTests/Support
+            .deletingLastPathComponent()  // …/Tests/ThumbsTests/TestSupport
             .deletingLastPathComponent()  // …/Tests/ThumbsTests
             .deletingLastPathComponent()  // …/Tests
             .deletingLastPathComponent()  // the repository

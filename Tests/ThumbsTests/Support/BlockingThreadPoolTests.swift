@@ -2,15 +2,15 @@ import Foundation
 import Testing
 @testable import Thumbs
 
-@Suite struct RenderThreadPoolTests {
+@Suite struct BlockingThreadPoolTests {
     @Test func runsWorkOnItsOwnThreads() async throws {
-        let pool = RenderThreadPool(threadCount: 2)
+        let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 2)
         let name = try await pool.run { Thread.current.name ?? "" }
-        #expect(name.hasPrefix("thumbs-render-"))
+        #expect(name.hasPrefix("thumbs-test-"))
     }
 
     @Test func boundsConcurrencyToItsThreadCount() async throws {
-        let pool = RenderThreadPool(threadCount: 2)
+        let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 2)
         let counters = Locked((running: 0, peak: 0))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<12 {
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func jobCancelledBeforeItStartsNeverRuns() async throws {
-        let pool = RenderThreadPool(threadCount: 1)
+        let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
         let gate = Locked(false)
         let ran = Locked(false)
         // Occupy the only thread until the queued job has been cancelled.
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func alreadyCancelledTaskDoesNotRun() async throws {
-        let pool = RenderThreadPool(threadCount: 1)
+        let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
         let ran = Locked(false)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func errorsReachTheCaller() async {
-        let pool = RenderThreadPool(threadCount: 1)
+        let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
         await #expect(throws: ImagingError.emptyFile) { try await pool.run { throw ImagingError.emptyFile } }
     }
 }

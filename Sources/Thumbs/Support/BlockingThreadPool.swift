@@ -1,29 +1,31 @@
 import Foundation
 
-/// Dedicated threads for long, blocking libvips calls.
+/// Dedicated threads for long, blocking C calls: libvips decodes, LMDB write transactions.
 ///
-/// A decode holds its thread for milliseconds to seconds inside C code that cannot suspend.
-/// Run on Swift's cooperative pool (one thread per core), a few such calls would stall every
-/// other task in the process. So renders run here instead, and the awaiting task is suspended,
-/// not blocked. The thread count also bounds how many decodes are in flight.
+/// A decode holds its thread for milliseconds to seconds inside C code that cannot suspend, and
+/// an LMDB writer may wait for another process's write lock. Run on Swift's cooperative pool (one
+/// thread per core), a few such calls would stall every other task in the process. So they run
+/// here instead, and the awaiting task is suspended, not blocked. The thread count also bounds
+/// how many such calls are in flight; one thread makes a serial queue.
 ///
 /// A job cancelled before a thread picks it up never runs and costs nothing.
 /// ```swift
-/// let pool = RenderThreadPool(threadCount: 2)
+/// let pool = BlockingThreadPool(name: "thumbs-render", threadCount: 2)
 /// let width = try await pool.run { try decodeSomething() }
 /// ```
-package final class RenderThreadPool: Sendable {
+package final class BlockingThreadPool: Sendable {
     package let threadCount: Int
     private let queue: JobQueue
 
-    package init(threadCount: Int) {
+    /// Starts `threadCount` threads named "`name`-0", "`name`-1"… (Linux shows 15 characters).
+    package init(name: String, threadCount: Int) {
         self.threadCount = max(1, threadCount)
         queue = JobQueue()
         for index in 0..<self.threadCount {
             // Named from inside: on Linux a name set before start() never reaches the OS thread,
             // and the name is what `top -H` and debuggers show.
             Thread { [queue] in
-                Thread.current.name = "thumbs-render-\(index)"
+                Thread.current.name = "\(name)-\(index)"
                 queue.serve()
             }.start()
         }
