@@ -39,10 +39,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // A second process for the store's multi-process and crash tests.
+        .executableTarget(
+            name: "thumbs-store-worker",
+            dependencies: ["Thumbs"],
+            path: "Tests/StoreWorker"
+        ),
         .testTarget(
             name: "ThumbsTests",
-            // `thumbs` is listed so the executable the command-line tests run is built first.
-            dependencies: ["Thumbs", "thumbs", "CVips", "CVipsShim"]
+            // The executables are listed so the processes the tests run are built first.
+            dependencies: ["Thumbs", "thumbs", "thumbs-store-worker", "CVips", "CVipsShim"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -54,14 +54,20 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Encoded as its ``description``, the way people and JSON tools read dates.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
-        let hasOffset = text.count > 19
-        guard let parsed = CaptureDate(exif: String(text.prefix(19)),
-                                       offset: hasOffset ? String(text.dropFirst(19)) : nil),
-              !hasOffset || parsed.utcOffsetSeconds != nil else {
+        guard let parsed = CaptureDate(parsing: text) else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath,
                 debugDescription: "expected a date like 2022-02-16T12:55:41+01:00, found \"\(text)\""))
         }
+        self = parsed
+    }
+
+    /// Parses ``description``'s form: "2022-02-16T12:55:41", optionally followed by "+01:00".
+    public init?(parsing text: String) {
+        let hasOffset = text.count > 19
+        guard let parsed = CaptureDate(exif: String(text.prefix(19)),
+                                       offset: hasOffset ? String(text.dropFirst(19)) : nil),
+              !hasOffset || parsed.utcOffsetSeconds != nil else { return nil }
         self = parsed
     }
 

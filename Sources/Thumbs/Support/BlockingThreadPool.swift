@@ -62,7 +62,9 @@ private struct Job: Sendable {
 /// `condition` is locked, which is what makes the `@unchecked Sendable` true.
 private final class JobQueue: @unchecked Sendable {
     private let condition = NSCondition()
-    private var waiting: [Job] = []
+    /// Queued jobs from `head` on; taken slots are emptied at once, so a finished job's closure
+    /// (and whatever it captured) is not kept alive by the queue.
+    private var waiting: [Job?] = []
     private var head = 0
     private var nextID: UInt64 = 0
     /// IDs handed out whose job is not queued yet (the continuation is being set up).
@@ -96,7 +98,7 @@ private final class JobQueue: @unchecked Sendable {
                 cancelledEarly.insert(id)
                 return nil
             }
-            guard let index = waiting[head...].firstIndex(where: { $0.id == id }) else { return nil }
+            guard let index = waiting[head...].firstIndex(where: { $0?.id == id }) else { return nil }
             return waiting.remove(at: index)
         }
         removed?.cancel()
@@ -124,6 +126,7 @@ private final class JobQueue: @unchecked Sendable {
             }
             guard head < waiting.count else { return nil }
             let job = waiting[head]
+            waiting[head] = nil
             head += 1
             if head > 64 && head * 2 > waiting.count {
                 waiting.removeFirst(head)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs the real `thumbs` executable, as a user would.
+/// Runs the real `thumbs` executable (or another one the package builds), as a user would.
 struct ThumbsProcess {
     struct Outcome {
         let status: Int32
@@ -8,18 +8,19 @@ struct ThumbsProcess {
         let standardError: String
     }
 
-    /// The executable SwiftPM built beside the test bundle.
-    static let executable: URL = {
-        let beside = Bundle.main.bundleURL.appendingPathComponent("thumbs")
+    /// An executable SwiftPM built beside the test bundle.
+    static func executable(_ name: String = "thumbs") -> URL {
+        let beside = Bundle.main.bundleURL.appendingPathComponent(name)
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
         return URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/thumbs")
-    }()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/\(name)")
+    }
 
-    static func run(_ arguments: [String], in folder: String? = nil) throws -> Outcome {
+    /// Runs `name` with `arguments` to completion.
+    static func run(_ arguments: [String], executable name: String = "thumbs", in folder: String? = nil) throws -> Outcome {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = executable(name)
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         let output = Pipe(), error = Pipe()

@@ -1,0 +1,50 @@
+/// What identifies a cached thumbnail, and so what makes it stale: the asset, the version of its
+/// file (size and modification time), and the rendition.
+///
+/// A file that changes gets a new fingerprint, so its old thumbnail is never served as fresh.
+/// ```swift
+/// let key = ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: grid)
+/// ```
+public struct ThumbnailKey: Sendable, Hashable, CustomStringConvertible {
+    public var assetID: String
+    public var fingerprint: FileFingerprint
+    public var rendition: RenditionSpec
+
+    public init(assetID: String, fingerprint: FileFingerprint, rendition: RenditionSpec) {
+        self.assetID = assetID
+        self.fingerprint = fingerprint
+        self.rendition = rendition
+    }
+
+    public var description: String { "\(assetID)@\(fingerprint)/\(rendition)" }
+
+    /// Longest asset id accepted, in UTF-8 bytes (LMDB keys are at most 511 bytes).
+    public static let maximumAssetIDLength = 255
+
+    /// `assetID` NUL `size` `mtime` `rendition`: all of an asset's entries share a prefix, so
+    /// they can be found (and stale versions removed) with one range scan.
+    func encoded() throws(StoreError) -> [UInt8] {
+        var writer = ByteWriter(capacity: 96)
+        writer.raw(try Self.assetPrefix(assetID))
+        writer.raw(Self.fingerprintBytes(fingerprint))
+        writer.raw(Array(rendition.description.utf8))
+        return writer.bytes
+    }
+
+    /// The bytes every key of `assetID` starts with.
+    static func assetPrefix(_ assetID: String) throws(StoreError) -> [UInt8] {
+        let utf8 = Array(assetID.utf8)
+        guard !utf8.isEmpty, utf8.count <= maximumAssetIDLength, !utf8.contains(0) else {
+            throw .store("asset id must be 1...\(maximumAssetIDLength) UTF-8 bytes without NUL: \"\(assetID)\"",
+                         "encode key")
+        }
+        return utf8 + [0]
+    }
+
+    static func fingerprintBytes(_ fingerprint: FileFingerprint) -> [UInt8] {
+        var writer = ByteWriter(capacity: 16)
+        writer.u64(fingerprint.size)
+        writer.i64(fingerprint.modificationTimeNanoseconds)
+        return writer.bytes
+    }
+}

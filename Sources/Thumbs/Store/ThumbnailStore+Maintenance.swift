@@ -1,0 +1,149 @@
+import CLMDB
+import Foundation
+import Glibc
+
+/// What `thumbs stats` shows.
+public struct StoreStatistics: Sendable, Hashable {
+    public var thumbnails: Int
+    /// Bytes of thumbnails (keys and records) counted against the budget.
+    public var liveBytes: ByteCount
+    public var budget: ByteCount
+    public var metadataEntries: Int
+    public var failures: Int
+    public var hits: Int64
+    public var misses: Int64
+    public var pageSize: Int
+    public var pagesUsed: Int
+    public var mapSize: ByteCount
+}
+
+/// What `verify` found; consistent when `problems` is empty.
+public struct VerificationReport: Sendable, Hashable {
+    public var thumbnails = 0
+    public var liveBytes: Int64 = 0
+    public var problems: [String] = []
+    public var isConsistent: Bool { problems.isEmpty }
+}
+
+extension ThumbnailStore {
+    /// Counts, sizes and hit rates, read in one snapshot.
+    public func statistics() throws(StoreError) -> StoreStatistics {
+        let usage = environment.usage()
+        return try environment.read { transaction throws(StoreError) in
+            let book = try Bookkeeping(transaction, info)
+            return StoreStatistics(
+                thumbnails: Int(try transaction.statistics(thumbnails).ms_entries),
+                liveBytes: ByteCount(book.liveBytes), budget: configuration.budget,
+                metadataEntries: Int(try transaction.statistics(metadataTable).ms_entries),
+                failures: Int(try transaction.statistics(failures).ms_entries),
+                hits: book.hits + unsavedHits.load(ordering: .relaxed),
+                misses: book.misses + unsavedMisses.load(ordering: .relaxed),
+                pageSize: usage.pageSize, pagesUsed: usage.pagesUsed, mapSize: ByteCount(Int64(usage.mapSize)))
+        }
+    }
+
+    /// Checks that the indexes agree: every thumbnail has an access time and an LRU entry at that
+    /// time, every LRU entry has its thumbnail, every record decodes, and the byte and entry
+    /// totals match the entries. Reads everything, in one snapshot.
+    public func verify() throws(StoreError) -> VerificationReport {
+        try environment.read { transaction throws(StoreError) in
+            var report = VerificationReport()
+            let book = try Bookkeeping(transaction, info)
+            try transaction.forEach(thumbnails) { key, record throws(StoreError) in
+                report.thumbnails += 1
+                report.liveBytes += Bookkeeping.cost(keyCount: key.count, recordCount: record.count)
+                let keyBytes = Array(key)
+                do throws(StoreError) { _ = try StoredThumbnail(decoding: record) } catch {
+                    report.problems.append("thumbnail \(Self.printable(keyBytes)): \(error.message)")
+                }
+                guard let tick = try accessTick(of: keyBytes, in: transaction) else {
+                    report.problems.append("thumbnail \(Self.printable(keyBytes)) has no access time")
+                    return true
+                }
+                if try transaction.withValue(lru, Self.lruKey(tick, keyBytes), { _ in true }) == nil {
+                    report.problems.append("thumbnail \(Self.printable(keyBytes)) is missing from the LRU index")
+                }
+                return true
+            }
+            var lruEntries = 0
+            try transaction.forEach(lru) { lruKey, _ throws(StoreError) in
+                lruEntries += 1
+                let key = Array(lruKey.dropFirst(4))
+                if try transaction.withValue(thumbnails, key, { _ in true }) == nil {
+                    report.problems.append("LRU entry \(Self.printable(key)) has no thumbnail")
+                }
+                return true
+            }
+            if lruEntries != report.thumbnails {
+                report.problems.append("\(lruEntries) LRU entries for \(report.thumbnails) thumbnails")
+            }
+            if book.liveBytes != report.liveBytes {
+                report.problems.append("recorded \(book.liveBytes) live bytes, entries hold \(report.liveBytes)")
+            }
+            if book.entries != Int64(report.thumbnails) {
+                report.problems.append("recorded \(book.entries) entries, found \(report.thumbnails)")
+            }
+            return report
+        }
+    }
+
+    /// A key for messages: the asset id, then the rest as hex.
+    private static func printable(_ key: [UInt8]) -> String {
+        guard let nul = key.firstIndex(of: 0) else { return key.map { String(format: "%02x", $0) }.joined() }
+        return String(decoding: key[..<nul], as: UTF8.self) + "/" + key[(nul + 1)...].map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// What compaction gave back.
+    public struct CompactionReport: Sendable, Hashable {
+        public var bytesBefore: Int64
+        public var bytesAfter: Int64
+    }
+
+    /// Rewrites the cache at `path` without its free pages, giving the space back to the file
+    /// system. The cache must not be open, in this process or any other: compaction swaps the
+    /// data file, which a process holding it open would not see.
+    public static func compact(path: String) throws(StoreError) -> CompactionReport {
+        let operation = "compact \(path)"
+        guard !LMDBEnvironment.isOpen(path: path) else {
+            throw .store("the cache is open in this process; close it first", operation)
+        }
+        let dataFile = path + "/data.mdb"
+        let compacted = path + "/compacting"
+        try? FileManager.default.removeItem(atPath: compacted)
+        do {
+            try FileManager.default.createDirectory(atPath: compacted, withIntermediateDirectories: true)
+        } catch {
+            throw .store("cannot create \(compacted): \(error.localizedDescription)", operation)
+        }
+        let before = Self.fileSize(dataFile)
+        do throws(StoreError) {
+            let environment = try LMDBEnvironment.open(path: path, options: .init(databaseNames: StoreTables.all))
+            guard environment.isSoleUser() else {
+                throw StoreError(resultCode: EBUSY, message: "another process is using the cache", operation: operation)
+            }
+            try environment.copyCompacted(to: compacted)
+        } catch {
+            try? FileManager.default.removeItem(atPath: compacted)
+            throw error
+        }
+        // The environment is closed now. Swap under an exclusive lock, so no process opens the
+        // old file while the new one takes its place.
+        let lock = Glibc.open(path + "/thumbs.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        defer { if lock >= 0 { close(lock) } }
+        guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            try? FileManager.default.removeItem(atPath: compacted)
+            throw StoreError(resultCode: EBUSY, message: "another process opened the cache during compaction", operation: operation)
+        }
+        guard rename(compacted + "/data.mdb", dataFile) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(atPath: compacted)
+            throw StoreError(lmdb: code, operation)
+        }
+        try? FileManager.default.removeItem(atPath: compacted)
+        return CompactionReport(bytesBefore: before, bytesAfter: Self.fileSize(dataFile))
+    }
+
+    private static func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import Thumbs
+
+/// Real processes on one cache: concurrent writer and reader, and a writer killed mid-batch.
+@Suite struct StoreProcessTests {
+    let folder = TemporaryFolder()
+    var cache: String { folder.path + "/cache" }
+
+    @Test func writerAndReaderProcessesShareOneCache() async throws {
+        // A 1 MiB map makes the writer grow it while the reader runs: the reader must adopt it.
+        let cache = cache
+        async let writer = Task.detached {
+            try ThumbsProcess.run(["write", cache, "20", "20", "\(1 << 20)"], executable: "thumbs-store-worker")
+        }.value
+        try await Task.sleep(for: .milliseconds(50))
+        let reader = try ThumbsProcess.run(["read", cache, "20", "20"], executable: "thumbs-store-worker")
+        let written = try await writer
+        #expect(written.status == 0, "\(written.standardError)")
+        #expect(reader.status == 0, "\(reader.standardError)")
+        #expect(reader.standardOutput.contains("read 400 entries"))
+        let store = try ThumbnailStore(configuration: StoreConfiguration(path: cache))
+        #expect(try store.verify().isConsistent)
+        #expect(try store.statistics().mapSize.bytes > 1 << 20)
+    }
+
+    @Test func killedWriterLosesNothingCommitted() throws {
+        let process = Process()
+        process.executableURL = ThumbsProcess.executable("thumbs-store-worker")
+        process.arguments = ["write", cache, "100000", "40"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var lastCommitted = -1
+        var text = ""
+        let deadline = Date().addingTimeInterval(60)
+        while lastCommitted < 10 && Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+            let lines = text.split(separator: "\n")
+            if let last = lines.last(where: { $0.hasPrefix("committed ") }), let batch = Int(last.dropFirst(10)) {
+                lastCommitted = batch
+            }
+        }
+        // Mid-batch: it is writing the next one by now.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(lastCommitted >= 10)
+
+        let check = try ThumbsProcess.run(["check", cache, "\(lastCommitted + 1)", "40"], executable: "thumbs-store-worker")
+        #expect(check.status == 0, "\(check.standardError)")
+        let store = try ThumbnailStore(configuration: StoreConfiguration(path: cache))
+        let verification = try store.verify()
+        #expect(verification.isConsistent, "\(verification.problems)")
+        #expect(verification.thumbnails >= (lastCommitted + 1) * 40)
+    }
+}
