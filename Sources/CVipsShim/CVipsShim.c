@@ -120,6 +120,14 @@ int thumbs_vips_orient(VipsImage *in, VipsImage **out, int orientation) {
     return result;
 }
 
+int thumbs_vips_icc_transform(VipsImage *in, VipsImage **out, const char *profile) {
+    return vips_icc_transform(in, out, profile,
+        "embedded", TRUE,
+        "input_profile", "srgb",
+        "intent", VIPS_INTENT_RELATIVE,
+        NULL);
+}
+
 int thumbs_vips_to_srgb(VipsImage *in, VipsImage **out) {
     return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
 }

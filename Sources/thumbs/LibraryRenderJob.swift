@@ -1,8 +1,8 @@
 import Foundation
 import Thumbs
 
-/// Renders every photo under some folders into an output folder: the `render` command's
-/// batch mode, until the pipeline's `warm` job replaces it.
+/// Renders every photo under some folders (or some files) into an output folder: the `render`
+/// command's batch mode, until the pipeline's `warm` job replaces it.
 struct LibraryRenderJob {
     let roots: [String]
     let renditions: [Rendition]
@@ -15,6 +15,7 @@ struct LibraryRenderJob {
         var thumbnails = 0
         var bytes = 0
         var failuresByKind: [ImagingError.Kind: Int] = [:]
+        var unwritten = 0
         var elapsed: Duration = .zero
 
         var failed: Int { failuresByKind.values.reduce(0, +) }
@@ -28,46 +29,60 @@ struct LibraryRenderJob {
                     .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
                 text += "; \(failed) failed (\(kinds))"
             }
+            if unwritten > 0 { text += "; \(unwritten) could not be written" }
             return text
         }
+    }
+
+    /// One photo to render: where it is, and the output path stem its thumbnails extend.
+    struct Item: Sendable {
+        let path: String
+        let outputStem: String
     }
 
     func run() async -> Summary {
         var summary = Summary()
         let started = ContinuousClock.now
-        let files = roots.flatMap { root in
-            PhotoFileList(root: root, includeHidden: includeHidden).entries
-        }
+        let items = Self.items(roots: roots, outputFolder: outputFolder, includeHidden: includeHidden)
+        let renditions = renditions, renderer = renderer
         // A window a little wider than the render threads keeps them busy without queueing
         // every file of a large library at once.
         let window = renderer.configuration.renderThreads * 2
-        await withTaskGroup(of: (String, Result<[Thumbnail], any Error>).self) { group in
-            var pending = files.makeIterator()
+        await withTaskGroup(of: (Item, Result<[Thumbnail], ImagingError>, (any Error)?).self) { group in
+            var pending = items.makeIterator()
             func startNext() -> Bool {
-                guard let (root, relative) = pending.next() else { return false }
+                guard let item = pending.next() else { return false }
                 group.addTask {
-                    let path = root + "/" + relative
                     do {
-                        let thumbnails = try await renderer.render(path, specs: renditions.map(\.spec))
-                        try write(thumbnails, for: relative, root: root)
-                        return (path, .success(thumbnails))
+                        let thumbnails = try await renderer.render(item.path, specs: renditions.map(\.spec))
+                        do {
+                            try Self.write(thumbnails, renditions: renditions, stem: item.outputStem)
+                            return (item, .success(thumbnails), nil)
+                        } catch {
+                            return (item, .success(thumbnails), error)
+                        }
+                    } catch let error as ImagingError {
+                        return (item, .failure(error), nil)
                     } catch {
-                        return (path, .failure(error))
+                        return (item, .failure(.unreadable("\(error)")), nil)
                     }
                 }
                 return true
             }
             for _ in 0..<window where !startNext() { break }
-            while let (path, result) = await group.next() {
+            while let (item, result, writeError) = await group.next() {
                 summary.files += 1
                 switch result {
                 case .success(let thumbnails):
                     summary.thumbnails += thumbnails.count
                     summary.bytes += thumbnails.reduce(0) { $0 + $1.bytes.count }
                 case .failure(let error):
-                    let kind = (error as? ImagingError)?.kind ?? .unreadable
-                    summary.failuresByKind[kind, default: 0] += 1
-                    print("failed \(path): \(kind.rawValue): \(error)")
+                    summary.failuresByKind[error.kind, default: 0] += 1
+                    print("failed \(item.path): \(error.kind.rawValue): \(error)")
+                }
+                if let writeError {
+                    summary.unwritten += 1
+                    FileHandle.standardError.write(Data("thumbs: cannot write \(item.outputStem).*: \(writeError.localizedDescription)\n".utf8))
                 }
                 _ = startNext()
             }
@@ -76,13 +91,37 @@ struct LibraryRenderJob {
         return summary
     }
 
-    /// Writes OUT/<root name>/<relative path>.<rendition>.<extension>.
-    private func write(_ thumbnails: [Thumbnail], for relative: String, root: String) throws {
-        let rootName = URL(fileURLWithPath: root).lastPathComponent
+    /// The photos under `roots`, each with its output stem: OUT/<root name>/<relative path> for
+    /// folders (root names made unique), OUT/<file name> for files given directly.
+    static func items(roots: [String], outputFolder: String, includeHidden: Bool) -> [Item] {
+        var usedNames: Set<String> = []
+        var items: [Item] = []
+        for root in roots {
+            let url = URL(fileURLWithPath: root).standardizedFileURL
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { continue }
+            guard isFolder.boolValue else {
+                items.append(Item(path: url.path, outputStem: outputFolder + "/" + url.lastPathComponent))
+                continue
+            }
+            let base = url.path == "/" ? "root" : url.lastPathComponent
+            var name = base
+            var suffix = 2
+            while !usedNames.insert(name).inserted {
+                name = "\(base)-\(suffix)"
+                suffix += 1
+            }
+            for relative in PhotoFileList(root: url.path, includeHidden: includeHidden).files {
+                items.append(Item(path: url.path + "/" + relative, outputStem: outputFolder + "/" + name + "/" + relative))
+            }
+        }
+        return items
+    }
+
+    /// Writes <stem>.<rendition>.<extension> for each thumbnail.
+    private static func write(_ thumbnails: [Thumbnail], renditions: [Rendition], stem: String) throws {
         for (rendition, thumbnail) in zip(renditions, thumbnails) {
-            let target = URL(fileURLWithPath: outputFolder)
-                .appendingPathComponent(rootName)
-                .appendingPathComponent(relative + ".\(rendition.name).\(thumbnail.format.fileExtension)")
+            let target = URL(fileURLWithPath: stem + ".\(rendition.name).\(thumbnail.format.fileExtension)")
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
                                                     withIntermediateDirectories: true)
             try Data(thumbnail.bytes).write(to: target)
@@ -101,18 +140,7 @@ struct PhotoFileList {
         "jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "hif", "avif",
     ]
 
-    /// (folder, path relative to it) for each photo; a root that is a file lists itself.
-    var entries: [(String, String)] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else { return [] }
-        guard isFolder.boolValue else {
-            let url = URL(fileURLWithPath: root)
-            return [(url.deletingLastPathComponent().path, url.lastPathComponent)]
-        }
-        return files.map { (root, $0) }
-    }
-
-    private var files: [String] {
+    var files: [String] {
         let options: FileManager.DirectoryEnumerationOptions = includeHidden ? [] : [.skipsHiddenFiles]
         guard let walker = FileManager.default.enumerator(
             at: URL(fileURLWithPath: root), includingPropertiesForKeys: [.isRegularFileKey], options: options)

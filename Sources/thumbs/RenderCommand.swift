@@ -11,7 +11,8 @@ struct RenderCommand: AsyncParsableCommand {
             roots of config.json), renders every photo into the output folder, one file per \
             rendition, mirroring the folder tree. Bad files get one line each and the run goes on.
 
-            Without --size, every rendition of config.json is rendered, from one decode per photo.
+            Without --size, every rendition of config.json is rendered, from one decode per photo;
+            --mode, --format, --quality and --upscale then apply to each of them.
 
             Exit status: 0 all rendered, 1 some files failed, 2 usage or configuration error.
 
@@ -23,45 +24,51 @@ struct RenderCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Photos or folders (default: the library roots).", valueName: "PATH"))
     var paths: [String] = []
 
-    @Option(help: ArgumentHelp("Target box, WIDTHxHEIGHT.", valueName: "WxH"))
+    @Option(help: ArgumentHelp("Target box, WIDTHxHEIGHT: render this one rendition.", valueName: "WxH"))
     var size: String?
 
-    @Option(help: "fill (cover the box, centre-crop) or fit (inside the box).")
-    var mode: ContentMode = .aspectFit
+    @Option(help: "fill (cover the box, centre-crop) or fit (inside the box). Default: fit.")
+    var mode: ContentMode?
 
-    @Option(help: "jpeg, webp or png.")
-    var format: ThumbnailFormat = .jpeg
+    @Option(help: "jpeg, webp or png. Default: jpeg.")
+    var format: ThumbnailFormat?
 
-    @Option(help: "Encoder quality, 1-100.")
-    var quality: Int = 82
+    @Option(help: "Encoder quality, 1-100. Default: 82.")
+    var quality: Int?
 
     @Flag(help: "Enlarge images smaller than the box.")
     var upscale = false
 
     @Option(name: .shortAndLong, help: ArgumentHelp(
-        "Output file (one FILE) or folder (default: ./thumbnails).", valueName: "OUT"))
+        "Output file (one FILE, one rendition) or folder (default: ./thumbnails).", valueName: "OUT"))
     var output: String?
 
     @OptionGroup var options: ConfigurationOptions
 
     func validate() throws {
-        if let size, PixelSize(parsing: size) == nil {
-            throw ValidationError("--size must look like 256x256, not \"\(size)\"")
+        if let size {
+            guard let box = PixelSize(parsing: size) else {
+                throw ValidationError("--size must look like 256x256, not \"\(size)\"")
+            }
+            guard max(box.width, box.height) <= RenditionSpec.maximumDimension else {
+                throw ValidationError("--size: each side must be at most \(RenditionSpec.maximumDimension)")
+            }
         }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1...100") }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1...100") }
     }
 
     func run() async throws {
         let configuration = try loadOrExit(options)
         let renderer = ThumbnailRenderer(configuration: configuration.imaging)
-        let renditions = size.flatMap(PixelSize.init(parsing:)).map { box in
-            [Rendition(name: "\(box)-\(mode.rawValue)", spec: RenditionSpec(
-                size: box, contentMode: mode, format: format, quality: quality, allowsUpscaling: upscale))]
-        } ?? configuration.renditions
-        var isFolder: ObjCBool = false
-        if paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder),
-           !isFolder.boolValue, let output, renditions.count == 1 {
-            try await renderOne(paths[0], to: output, spec: renditions[0].spec, renderer: renderer)
+        let renditions = renditions(from: configuration)
+        if let output, let file = singleFile, !Self.namesFolder(output) {
+            guard renditions.count == 1 else {
+                CommandFailure.usage("""
+                    one file to one output file needs --size (the configuration has \(renditions.count) \
+                    renditions); or give -o a folder, ending in /
+                    """).exit()
+            }
+            try await renderOne(file, to: output, spec: renditions[0].spec, renderer: renderer)
             return
         }
         let roots = paths.isEmpty ? configuration.library.roots.map(configuration.resolve) : paths
@@ -73,7 +80,41 @@ struct RenderCommand: AsyncParsableCommand {
                                    includeHidden: configuration.library.includeHidden)
         let summary = await job.run()
         print(summary.description)
-        if summary.failed > 0 { CommandFailure.someFailed(summary.failed).exit() }
+        let failed = summary.failed + summary.unwritten
+        if failed > 0 { CommandFailure.someFailed(failed).exit() }
+    }
+
+    /// `--size` makes one rendition from the flags; otherwise the configuration's ladder, with
+    /// any of --mode, --format, --quality, --upscale applied to every rung.
+    private func renditions(from configuration: ThumbsConfiguration) -> [Rendition] {
+        if let box = size.flatMap(PixelSize.init(parsing:)) {
+            let spec = RenditionSpec(size: box, contentMode: mode ?? .aspectFit, format: format ?? .jpeg,
+                                     quality: quality ?? 82, allowsUpscaling: upscale)
+            return [Rendition(name: "\(box)-\(spec.contentMode.rawValue)", spec: spec)]
+        }
+        return configuration.renditions.map { rendition in
+            var spec = rendition.spec
+            spec.contentMode = mode ?? spec.contentMode
+            spec.format = format ?? spec.format
+            spec.quality = quality ?? spec.quality
+            spec.allowsUpscaling = upscale || spec.allowsUpscaling
+            return Rendition(name: rendition.name, spec: spec)
+        }
+    }
+
+    /// The one PATH given, when it is a file.
+    private var singleFile: String? {
+        var isFolder: ObjCBool = false
+        guard paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder),
+              !isFolder.boolValue else { return nil }
+        return paths[0]
+    }
+
+    /// Whether -o names a folder: it ends in "/" or is one already.
+    private static func namesFolder(_ output: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return output.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue)
     }
 
     private func renderOne(_ path: String, to output: String, spec: RenditionSpec,

@@ -42,8 +42,10 @@ VipsImage *thumbs_vips_open_buffer(const void *data, size_t length);
 /// it has none; compare the sizes to tell).
 int thumbs_vips_heif_thumbnail(const char *filename, VipsImage **out);
 
-/// vips_thumbnail(): shrink-on-load from a file, orientation applied, colour managed to sRGB,
-/// failing on truncated data. `crop` is a VipsInteresting, `size` a VipsSize.
+/// vips_thumbnail(): shrink-on-load from a file, orientation applied, failing on truncated data.
+/// CMYK is converted to sRGB; an RGB image keeps its embedded profile (such as Display P3), for
+/// thumbs_vips_icc_to_srgb. (export_profile is not used: libvips 8.14 then also re-encodes
+/// profile-less images, shifting their colours.) `crop` is a VipsInteresting, `size` a VipsSize.
 int thumbs_vips_thumbnail_file(const char *filename, VipsImage **out,
     int width, int height, int crop, int size);
 
@@ -55,6 +57,10 @@ int thumbs_vips_thumbnail_image(VipsImage *in, VipsImage **out,
 /// Sets `orientation` (EXIF 1...8) on a copy of `in` and applies it with vips_autorot(). Used for
 /// embedded previews, which inherit the orientation of the file that holds them.
 int thumbs_vips_orient(VipsImage *in, VipsImage **out, int orientation);
+
+/// vips_icc_transform() from the image's embedded ICC profile (sRGB when it has none) to
+/// `profile` ("srgb", "p3", "cmyk" or a file), relative intent; the output carries `profile`.
+int thumbs_vips_icc_transform(VipsImage *in, VipsImage **out, const char *profile);
 
 /// vips_colourspace() to 8-bit sRGB: grey, 16-bit and CMYK images become 3 bands of uchar
 /// (plus alpha when present).

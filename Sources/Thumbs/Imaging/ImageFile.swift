@@ -1,31 +1,30 @@
+import CVips
 import CVipsShim
 import Foundation
-import Glibc
 
-/// A file opened for imaging: its fingerprint, its content type and its header, checked against
-/// the pixel limit. Nothing is decoded yet.
+/// An image file opened for decoding: its source checks passed, its header read by libvips and
+/// checked against the pixel limit. Nothing is decoded yet.
 struct ImageFile {
-    let path: String
-    let fingerprint: FileFingerprint
-    let mediaType: MediaType
+    let source: ImageSource
     /// The header as libvips reads it (pixels are decoded lazily, on first use).
     let header: VipsImageHandle
     /// The size as displayed, after the orientation libvips applies.
     let uprightSize: PixelSize
 
-    /// Opens `path`, refusing empty files, unsupported content and images over `pixelLimit`.
-    init(path: String, pixelLimit: Int) throws(ImagingError) {
+    var path: String { source.path }
+    var mediaType: MediaType { source.mediaType }
+    var fingerprint: FileFingerprint { source.fingerprint }
+
+    /// Reads the header of `source`, refusing images over `pixelLimit`.
+    init(_ source: ImageSource, pixelLimit: Int) throws(ImagingError) {
         try VipsRuntime.ensureStarted()
-        self.path = path
-        fingerprint = try FileFingerprint(path: path)
-        guard fingerprint.size > 0 else { throw .emptyFile }
-        mediaType = MediaType(sniffing: try Self.readPrefix(of: path, count: MediaType.sniffLength))
-        guard mediaType.isImage else {
-            throw .unsupportedFormat(mediaType == .unsupported ? "not an image" : "\(mediaType.rawValue) video")
+        self.source = source
+        guard let opened = source.path.withCString({ thumbs_vips_open_file($0) }) else {
+            throw Self.decodeError(VipsError.takeMessage(), path: source.path, mediaType: source.mediaType)
         }
-        guard let opened = path.withCString({ thumbs_vips_open_file($0) }) else {
-            throw Self.decodeError(VipsError.takeMessage(), path: path, mediaType: mediaType)
-        }
+        // Loaders leave notes in libvips' error buffer even when they succeed (HEIF: "bad seek"
+        // past the end); clear them so a later failure's message is its own.
+        vips_error_clear()
         header = VipsImageHandle(opened)
         // For multi-page images the header height can be the whole strip; one page is decoded.
         let pageHeight = Int(vips_image_get_page_height(header.pointer))
@@ -42,43 +41,19 @@ struct ImageFile {
         do { now = try FileFingerprint(path: path) } catch { throw .changedWhileRendering }
         guard now == fingerprint else { throw .changedWhileRendering }
     }
-
-    static func readPrefix(of path: String, count: Int) throws(ImagingError) -> [UInt8] {
-        try read(path) { descriptor in
-            var bytes = [UInt8](repeating: 0, count: count)
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
-            return got < 0 ? nil : Array(bytes.prefix(got))
-        }
-    }
-
-    static func readSuffix(of path: String, count: Int) -> [UInt8] {
-        (try? read(path) { descriptor in
-            let end = lseek(descriptor, 0, SEEK_END)
-            guard end >= 0 else { return nil }
-            let start = max(0, end - off_t(count))
-            var bytes = [UInt8](repeating: 0, count: Int(end - start))
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, start) }
-            return got < 0 ? nil : Array(bytes.prefix(got))
-        }) ?? []
-    }
-
-    private static func read(
-        _ path: String, _ body: (Int32) -> [UInt8]?
-    ) throws(ImagingError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(SystemError.describe(errno)) }
-        defer { close(descriptor) }
-        guard let bytes = body(descriptor) else { throw .unreadable(SystemError.describe(errno)) }
-        return bytes
-    }
 }
 
 extension ImageFile {
     private static let truncationPhrases = [
-        "premature end of input file", "not enough data", "bad seek", "unexpected end of file",
-        "truncated", "end of stream",
+        "premature end of input file", "not enough data", "unexpected end of file", "truncated",
+        "end of stream",
     ]
-    private static let unsupportedPhrases = ["not supported", "unsupported"]
+    /// Failures of the machine, not of the file: the memo must not keep them.
+    private static let systemPhrases = [
+        "out of memory", "input/output error", "too many open files", "no space left",
+        "permission denied", "no such file", "unable to open", "stale file handle",
+    ]
+    private static let unsupportedPhrases = ["not supported", "unsupported", "not a known file format"]
     private static let corruptionPhrases = ["corrupt", "bogus", "crc error", "invalid", "bad huffman"]
 
     /// Turns a libvips failure while decoding this file into a typed error.
@@ -90,9 +65,13 @@ extension ImageFile {
     /// this file); otherwise a file whose end marker is missing (a JPEG without EOI, a PNG
     /// without IEND) is truncated, and anything else is corrupt.
     static func decodeError(_ text: String, path: String, mediaType: MediaType) -> ImagingError {
-        // Reports name the file already; libvips repeats it at the start of some lines.
-        let message = text.replacingOccurrences(of: path + ": ", with: "")
+        // Reports name the file already; libvips repeats it, sometimes quoted, and folder names
+        // must not sway the classification below.
+        let message = text.replacingOccurrences(of: "\"" + path + "\"", with: "file")
+            .replacingOccurrences(of: path + ": ", with: "")
+            .replacingOccurrences(of: path, with: "file")
         let lowered = message.lowercased()
+        if systemPhrases.contains(where: lowered.contains) { return .unreadable(message) }
         if truncationPhrases.contains(where: lowered.contains) { return .truncated(message) }
         if unsupportedPhrases.contains(where: lowered.contains) {
             return .unsupportedFormat("a \(mediaType.rawValue) variant libvips cannot read: \(message)")
@@ -103,7 +82,7 @@ extension ImageFile {
 
     private static func isMissingEndMarker(path: String, mediaType: MediaType) -> Bool {
         // Trailing zero padding after the end marker is common and harmless.
-        var tail = readSuffix(of: path, count: 64)
+        var tail = ImageSource.readSuffix(of: path, count: 64)
         while tail.last == 0 { tail.removeLast() }
         guard !tail.isEmpty else { return false }
         switch mediaType {

@@ -38,8 +38,19 @@ public enum ImagingError: Error, Sendable, Hashable {
         case changedWhileRendering = "changed-while-rendering"
         case encodingFailed = "encoding-failed"
         case libraryUnavailable = "library-unavailable"
+
+        /// Whether the failure is about the machine or the moment rather than the file's content
+        /// (unreadable or vanished, being written, libvips missing): such failures are not worth
+        /// remembering, and the file is tried again next time.
+        public var isTransient: Bool {
+            switch self {
+            case .unreadable, .changedWhileRendering, .libraryUnavailable: true
+            default: false
+            }
+        }
     }
 
+    /// The stable name of this error's kind.
     public var kind: Kind {
         switch self {
         case .unsupportedFormat: .unsupportedFormat

@@ -6,6 +6,9 @@
 public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case jpeg, png, webp, gif, tiff, heif, avif
     case mp4, quickTime = "quicktime", matroska, webm
+    /// A camera's raw sensor data (CR2, CR3, NEF, ARW, DNG, ORF, RW2, RAF…). Most are TIFF inside,
+    /// but libvips would read only their small first IFD (or fail), so they are not rendered.
+    case cameraRaw = "raw"
     /// Anything else: text, archives, formats Thumbs does not render.
     case unsupported
 
@@ -26,10 +29,18 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
-    /// Classifies a file from its leading bytes (``sniffLength`` is enough).
-    public init(sniffing bytes: [UInt8]) {
-        self = Self.classify(bytes)
+    /// Classifies a file from its leading bytes (``sniffLength`` is enough). The name only
+    /// tells raw formats from plain TIFF when the content is the same TIFF header.
+    public init(sniffing bytes: [UInt8], fileName: String = "") {
+        let type = Self.classify(bytes)
+        let suffix = fileName.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        self = type == .tiff && Self.tiffBasedRawExtensions.contains(suffix) ? .cameraRaw : type
     }
+
+    private static let tiffBasedRawExtensions: Set = [
+        "nef", "nrw", "arw", "srf", "sr2", "dng", "pef", "erf", "3fr", "mef", "mos", "kdc", "dcr",
+        "iiq", "rwl", "srw", "raw", "cr2",
+    ]
 
     private static func classify(_ b: [UInt8]) -> MediaType {
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
@@ -40,6 +51,12 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) && starts(Array("CR".utf8), at: 8) { return .cameraRaw }  // CR2
+        if starts(Array("IIRO".utf8)) || starts(Array("IIRS".utf8)) || starts(Array("MMOR".utf8))
+            || starts([0x49, 0x49, 0x55, 0x00]) || starts(Array("FUJIFILMCCD-RAW".utf8))
+            || starts(Array("FOVb".utf8)) {
+            return .cameraRaw  // ORF, RW2, RAF, X3F
+        }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
             || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) {
             return .tiff
@@ -70,6 +87,7 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
         let heif: Set = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs"]
         let avif: Set = ["avif", "avis"]
         let quickTime: Set = ["qt  "]
+        if brands.first == "crx " { return .cameraRaw }  // CR3
         let mp4: Set = ["isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ",
                         "M4VH", "M4VP", "M4A ", "dash", "3gp4", "3gp5", "3gp6", "3g2a", "MSNV"]
         // The first brand recognised decides, the major brand first. The generic image brands

@@ -29,9 +29,14 @@ public struct RenditionSpec: Sendable, Hashable, Codable, CustomStringConvertibl
     /// invents pixels the original does not have.
     public var allowsUpscaling: Bool
 
+    /// Largest box side accepted; larger ones are clamped to it. A thumbnail is far smaller, and
+    /// the bound keeps every size well inside libvips' coordinate range.
+    public static let maximumDimension = 16_384
+
     public init(size: PixelSize, contentMode: ContentMode = .aspectFit,
                 format: ThumbnailFormat = .jpeg, quality: Int = 82, allowsUpscaling: Bool = false) {
-        self.size = size
+        self.size = PixelSize(width: min(max(1, size.width), Self.maximumDimension),
+                              height: min(max(1, size.height), Self.maximumDimension))
         self.contentMode = contentMode
         self.format = format
         self.quality = min(100, max(1, quality))

@@ -28,10 +28,12 @@ enum VipsCallGate {
 }
 
 extension ImagingError {
-    /// Errors whose kind and message came from libvips' shared error text.
+    /// Errors whose kind and message came from libvips' shared error text. (Inside the gate,
+    /// an unsupported format or an unreadable file can only have been reported by libvips: the
+    /// content and the file's presence were checked before.)
     var isLibvipsFailure: Bool {
         switch self {
-        case .truncated, .corrupt, .encodingFailed, .unsupportedFormat: true
+        case .truncated, .corrupt, .encodingFailed, .unsupportedFormat, .unreadable: true
         default: false
         }
     }

@@ -27,6 +27,9 @@ final class VipsImageHandle {
             if let out { g_object_unref(out) }
             throw failure(VipsError.takeMessage())
         }
+        // Successful operations can leave notes in libvips' error buffer; clear them so that a
+        // later failure's message (read alone, see VipsCallGate) is about that failure only.
+        vips_error_clear()
         return VipsImageHandle(image)
     }
 

@@ -51,6 +51,29 @@ import Testing
         }
     }
 
+    @Test func oneFileToOneFileNeedsOneRendition() throws {
+        let input = try folder.write(try SyntheticImage(width: 600, height: 400).encoded(as: .jpeg), to: "in.jpg")
+        let toFile = try ThumbsProcess.run(["render", input, "-o", folder.path + "/out.jpg"])
+        #expect(toFile.status == 2 && toFile.standardError.contains("needs --size"), "\(toFile.standardError)")
+        let toFolder = try ThumbsProcess.run(["render", input, "-o", folder.path + "/out/", "--format", "webp"])
+        #expect(toFolder.status == 0, "\(toFolder.standardError)")
+        for rendition in ["grid", "preview"] {
+            #expect(FileManager.default.fileExists(atPath: folder.path + "/out/in.jpg.\(rendition).webp"))
+        }
+    }
+
+    @Test func foldersWithTheSameNameDoNotOverwriteEachOther() throws {
+        let first = TemporaryFolder("thumbs-a"), second = TemporaryFolder("thumbs-b")
+        for library in [first, second] {
+            try library.write(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "DCIM/one.jpg")
+        }
+        let outcome = try ThumbsProcess.run(["render", first.path + "/DCIM", second.path + "/DCIM",
+                                             "--size", "64x64", "-o", folder.path + "/all"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/all/DCIM/one.jpg.64x64-fit.jpg"))
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/all/DCIM-2/one.jpg.64x64-fit.jpg"))
+    }
+
     @Test func probePrintsJSON() throws {
         let input = try folder.write(try SyntheticImage(width: 300, height: 200).encoded(as: .png), to: "p.png")
         let outcome = try ThumbsProcess.run(["probe", input])

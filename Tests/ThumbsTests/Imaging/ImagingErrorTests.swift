@@ -79,10 +79,51 @@ import Testing
 
     @Test func fileChangedAfterOpeningIsDetected() throws {
         let path = try folder.write(try SyntheticImage(width: 400, height: 300).encoded(as: .jpeg), to: "busy.jpg")
-        let file = try ImageFile(path: path, pixelLimit: 100_000_000)
+        let file = try ImageFile(ImageSource(path: path), pixelLimit: 100_000_000)
         try file.ensureUnchanged()
         try Data(try SyntheticImage(width: 410, height: 300).encoded(as: .jpeg)).write(to: URL(fileURLWithPath: path))
         #expect(throws: ImagingError.changedWhileRendering) { try file.ensureUnchanged() }
+    }
+
+    @Test func cameraRawIsRecognisedAndNotRendered() throws {
+        let cr2: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x10, 0, 0, 0, 0x43, 0x52, 0x02, 0] + Array(repeating: 0, count: 52)
+        #expect(MediaType(sniffing: cr2) == .cameraRaw)
+        // NEF and DNG are plain TIFF inside: the name tells them apart.
+        let tiff = try SyntheticImage(width: 64, height: 48).encoded(as: .tiff)
+        #expect(MediaType(sniffing: Array(tiff.prefix(64)), fileName: "DSC_0001.NEF") == .cameraRaw)
+        #expect(MediaType(sniffing: Array(tiff.prefix(64)), fileName: "scan.tif") == .tiff)
+        let error = try #require(throws: ImagingError.self) {
+            try renderer.render(try folder.write(tiff, to: "DSC_0001.nef"), spec: grid)
+        }
+        #expect(error == .unsupportedFormat("camera raw"))
+    }
+
+    @Test(arguments: [
+        ("VipsJpeg: Premature end of input file", ImagingError.Kind.truncated),
+        ("heif: Invalid input: Unexpected end of file: Extent in iloc box", .truncated),
+        ("VipsJpeg: Bogus marker length", .corrupt),
+        ("IHDR: CRC error", .corrupt),
+        ("tiff2vips: subsampled images not supported", .unsupportedFormat),
+        ("VipsForeignLoad: \"/photos/corrupt-but-fine/a.png\" is not a known file format", .unsupportedFormat),
+        ("unable to open \"/photos/a.png\": Input/output error", .unreadable),
+        ("out of memory -- size == 1GB", .unreadable),
+    ])
+    func libvipsMessagesBecomeKinds(message: String, kind: ImagingError.Kind) {
+        #expect(ImageFile.decodeError(message, path: "/photos/corrupt-but-fine/a.png", mediaType: .png).kind == kind)
+    }
+
+    @Test func onlyMachineFailuresAreTransient() {
+        let transient = ImagingError.Kind.allCases.filter(\.isTransient)
+        #expect(Set(transient) == [.unreadable, .changedWhileRendering, .libraryUnavailable])
+    }
+
+    @Test func stripShapedImagesWithUpscalingStayWithinTheLimit() throws {
+        let path = try folder.write(try SyntheticImage(width: 4000, height: 2).encoded(as: .png), to: "strip.png")
+        var fill = RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill, format: .png)
+        fill.allowsUpscaling = true
+        let fit = RenditionSpec(size: PixelSize(width: 64, height: 64), format: .png)
+        let thumbnails = try VipsRenderer(pixelLimit: 10_000_000).render(path, specs: [fill, fit])
+        #expect(thumbnails.map(\.pixelSize) == [PixelSize(width: 256, height: 256), PixelSize(width: 64, height: 1)])
     }
 
     @Test func everyKindDescribesItselfOnOneLine() {

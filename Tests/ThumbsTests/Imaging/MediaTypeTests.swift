@@ -43,7 +43,7 @@ import Testing
     func contentDecidesNotTheName() throws {
         let heic = SharedPhotos.root.appendingPathComponent("phone/heic_with_jpg_extension.jpg").path
         let text = SharedPhotos.root.appendingPathComponent("broken/not_an_image.jpg").path
-        #expect(MediaType(sniffing: try ImageFile.readPrefix(of: heic, count: MediaType.sniffLength)) == .heif)
-        #expect(MediaType(sniffing: try ImageFile.readPrefix(of: text, count: MediaType.sniffLength)) == .unsupported)
+        #expect(MediaType(sniffing: try ImageSource.readPrefix(of: heic, count: MediaType.sniffLength)) == .heif)
+        #expect(MediaType(sniffing: try ImageSource.readPrefix(of: text, count: MediaType.sniffLength)) == .unsupported)
     }
 }

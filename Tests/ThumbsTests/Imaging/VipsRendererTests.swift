@@ -1,3 +1,5 @@
+import CVips
+import CVipsShim
 import Foundation
 import Testing
 @testable import Thumbs
@@ -76,6 +78,27 @@ import Testing
                 #expect(topLeft.r > topLeft.b + 60, "\(pixels) \(format): top left should be red, is \(topLeft)")
             }
         }
+    }
+
+    @Test func embeddedColourProfileIsConvertedToSRGB() throws {
+        // The same colours, stored as Display P3 numbers with a P3 profile attached.
+        let srgb = try SyntheticImage(width: 300, height: 200).encoded(as: .png)
+        let srgbPath = try folder.write(srgb, to: "srgb.png")
+        let opened = try #require(srgb.withUnsafeBytes { thumbs_vips_open_buffer($0.baseAddress, $0.count) })
+        let image = VipsImageHandle(opened)
+        let p3 = try VipsImageHandle.make(ImagingError.corrupt) { thumbs_vips_icc_transform(image.pointer, $0, "p3") }
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        #expect(thumbs_vips_pngsave_buffer(p3.pointer, &buffer, &length, 1, 0) == 0)
+        let p3Bytes = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        g_free(buffer)
+        let p3Path = try folder.write(p3Bytes, to: "p3.png")
+        // The stored numbers differ from the sRGB ones: ignoring the profile would show.
+        #expect(try DecodedPixels(p3Bytes).meanAbsoluteDifference(to: DecodedPixels(srgb)) > 5)
+
+        let reference = try DecodedPixels(renderer.render(srgbPath, spec: spec(150, 150)))
+        let converted = try DecodedPixels(renderer.render(p3Path, spec: spec(150, 150)))
+        #expect(converted.meanAbsoluteDifference(to: reference) < 2, "P3 numbers come back as the sRGB colours")
     }
 
     @Test func stripsMetadata() throws {

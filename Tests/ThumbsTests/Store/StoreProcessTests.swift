@@ -14,7 +14,7 @@ import Testing
             try ThumbsProcess.run(["write", cache, "20", "20", "\(1 << 20)"], executable: "thumbs-store-worker")
         }.value
         try await Task.sleep(for: .milliseconds(50))
-        let reader = try ThumbsProcess.run(["read", cache, "20", "20"], executable: "thumbs-store-worker")
+        let reader = try ThumbsProcess.run(["read", cache, "20", "20", "\(1 << 20)"], executable: "thumbs-store-worker")
         let written = try await writer
         #expect(written.status == 0, "\(written.standardError)")
         #expect(reader.status == 0, "\(reader.standardError)")
