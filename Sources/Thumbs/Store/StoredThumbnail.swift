@@ -35,18 +35,33 @@ public struct StoredThumbnail: Sendable, Hashable {
         }
     }
 
+    /// The fixed-size start of a record.
+    struct Header {
+        var format: ThumbnailFormat
+        var pixelSize: PixelSize
+        var createdAt: Date
+
+        init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
+            var reader = ByteReader(record, record: "thumbnail")
+            let version = try reader.u8()
+            guard version == StoredThumbnail.formatVersion else {
+                throw .store("thumbnail record version \(version) is not \(StoredThumbnail.formatVersion)", "decode thumbnail")
+            }
+            let formatIndex = Int(try reader.u8())
+            guard formatIndex < StoredThumbnail.formats.count else {
+                throw .store("unknown format \(formatIndex)", "decode thumbnail")
+            }
+            format = StoredThumbnail.formats[formatIndex]
+            pixelSize = PixelSize(width: Int(try reader.u32()), height: Int(try reader.u32()))
+            createdAt = Date(timeIntervalSince1970: TimeInterval(try reader.i64()))
+        }
+    }
+
     /// Reads a record (copying the image bytes out of the map).
     init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
-        var reader = ByteReader(record, record: "thumbnail")
-        let version = try reader.u8()
-        guard version == Self.formatVersion else {
-            throw .store("thumbnail record version \(version) is not \(Self.formatVersion)", "decode thumbnail")
-        }
-        let formatIndex = Int(try reader.u8())
-        guard formatIndex < Self.formats.count else { throw .store("unknown format \(formatIndex)", "decode thumbnail") }
-        let size = PixelSize(width: Int(try reader.u32()), height: Int(try reader.u32()))
-        let created = Date(timeIntervalSince1970: TimeInterval(try reader.i64()))
-        self.init(thumbnail: Thumbnail(bytes: reader.rest(), pixelSize: size, format: Self.formats[formatIndex]),
-                  createdAt: created)
+        let header = try Header(decoding: record)
+        self.init(thumbnail: Thumbnail(bytes: Array(record[Self.headerSize...]), pixelSize: header.pixelSize,
+                                       format: header.format),
+                  createdAt: header.createdAt)
     }
 }

@@ -6,14 +6,34 @@
 /// let key = ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: grid)
 /// ```
 public struct ThumbnailKey: Sendable, Hashable, CustomStringConvertible {
-    public var assetID: String
-    public var fingerprint: FileFingerprint
-    public var rendition: RenditionSpec
+    public let assetID: String
+    public let fingerprint: FileFingerprint
+    public let rendition: RenditionSpec
+    /// The key as stored, made once: a key is usually looked up more than once (display,
+    /// preheat, coalesced requests), and building it is most of a lookup's cost.
+    private let storageKey: Result<[UInt8], StoreError>
 
     public init(assetID: String, fingerprint: FileFingerprint, rendition: RenditionSpec) {
         self.assetID = assetID
         self.fingerprint = fingerprint
         self.rendition = rendition
+        storageKey = Result { () throws(StoreError) in
+            var writer = ByteWriter(capacity: 96)
+            writer.raw(try Self.assetPrefix(assetID))
+            writer.raw(Self.fingerprintBytes(fingerprint))
+            writer.raw(Array(rendition.description.utf8))
+            return writer.bytes
+        }
+    }
+
+    public static func == (lhs: ThumbnailKey, rhs: ThumbnailKey) -> Bool {
+        lhs.assetID == rhs.assetID && lhs.fingerprint == rhs.fingerprint && lhs.rendition == rhs.rendition
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(assetID)
+        hasher.combine(fingerprint)
+        hasher.combine(rendition)
     }
 
     public var description: String { "\(assetID)@\(fingerprint)/\(rendition)" }
@@ -22,13 +42,10 @@ public struct ThumbnailKey: Sendable, Hashable, CustomStringConvertible {
     public static let maximumAssetIDLength = 255
 
     /// `assetID` NUL `size` `mtime` `rendition`: all of an asset's entries share a prefix, so
-    /// they can be found (and stale versions removed) with one range scan.
+    /// they can be found (and stale versions removed) with one range scan. Fails for an asset id
+    /// LMDB cannot hold.
     func encoded() throws(StoreError) -> [UInt8] {
-        var writer = ByteWriter(capacity: 96)
-        writer.raw(try Self.assetPrefix(assetID))
-        writer.raw(Self.fingerprintBytes(fingerprint))
-        writer.raw(Array(rendition.description.utf8))
-        return writer.bytes
+        try storageKey.get()
     }
 
     /// The bytes every key of `assetID` starts with.

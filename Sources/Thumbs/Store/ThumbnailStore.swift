@@ -61,6 +61,20 @@ public final class ThumbnailStore: Sendable {
         try withThumbnailRecord(for: key) { record throws(StoreError) in try StoredThumbnail(decoding: record) }
     }
 
+    /// Lends the encoded bytes of the thumbnail stored under `key` to `body` without copying
+    /// them out of the map (to write them to a socket or a file, say); nil when there is none.
+    /// The buffer is valid only during the call. Counts a hit or a miss like
+    /// ``thumbnail(for:)``.
+    public func withThumbnailBytes<T>(
+        for key: ThumbnailKey, _ body: (UnsafeRawBufferPointer, PixelSize, ThumbnailFormat) -> T
+    ) throws(StoreError) -> T? {
+        try withThumbnailRecord(for: key) { record throws(StoreError) in
+            let header = try StoredThumbnail.Header(decoding: record)
+            return body(UnsafeRawBufferPointer(rebasing: record[StoredThumbnail.headerSize...]),
+                        header.pixelSize, header.format)
+        }
+    }
+
     /// Lends the stored record for `key` (header and encoded bytes, see ``StoredThumbnail``) to
     /// `body` without copying; the buffer is valid only during the call.
     func withThumbnailRecord<T>(

@@ -35,20 +35,42 @@ package final class BlockingThreadPool: Sendable {
         queue.shutDown()
     }
 
-    /// Runs `work` on a render thread and returns its result; throws `CancellationError` if the
-    /// calling task is cancelled before the work starts.
+    /// Runs `work` on one of the pool's threads and returns its result; throws
+    /// `CancellationError` if the calling task is cancelled before the work starts.
+    ///
+    /// Everything `work` captured is released before the caller resumes, so a caller that drops
+    /// its last reference to something afterwards really is the last (a store can be closed).
     package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let id = queue.reserveID()
+        let once = OneShotWork(work)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
                 queue.enqueue(Job(
                     id: id,
-                    run: { continuation.resume(with: Result { try work() }) },
+                    run: { continuation.resume(with: once.run()) },
                     cancel: { continuation.resume(throwing: CancellationError()) }))
             }
         } onCancel: {
             queue.cancel(id)
         }
+    }
+}
+
+/// A closure run at most once and dropped as it finishes. `work` is set at creation and taken
+/// by the one thread that runs the job (the queue's lock orders the two), which is what makes
+/// the `@unchecked Sendable` true.
+private final class OneShotWork<T: Sendable>: @unchecked Sendable {
+    private var work: (@Sendable () throws -> T)?
+
+    init(_ work: @escaping @Sendable () throws -> T) {
+        self.work = work
+    }
+
+    /// Runs the work and releases it (and all it captured) before returning its result.
+    func run() -> Result<T, any Error> {
+        guard let work else { return .failure(CancellationError()) }
+        self.work = nil
+        return Result { try work() }
     }
 }
 
@@ -114,9 +136,14 @@ private final class JobQueue: @unchecked Sendable {
     /// The loop of one render thread: take the oldest job, run it, repeat; exits once shut down
     /// and drained.
     func serve() {
-        while let job = next() {
-            job.run()
-        }
+        while runNext() {}
+    }
+
+    /// Runs one job; the job is released when this returns, not when the next one arrives.
+    private func runNext() -> Bool {
+        guard let job = next() else { return false }
+        job.run()
+        return true
     }
 
     private func next() -> Job? {

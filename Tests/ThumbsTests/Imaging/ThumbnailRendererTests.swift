@@ -33,33 +33,6 @@ import Testing
         }
     }
 
-    @Test func longRendersDoNotStarveOtherTasks() async throws {
-        let paths = try (0..<6).map { index in
-            try folder.write(try SyntheticImage(width: 3000, height: 2000).encoded(as: .png), to: "large-\(index).png")
-        }
-        let renderer = ThumbnailRenderer(configuration: ImagingConfiguration(renderThreads: 2))
-        let finished = Locked(0)
-        let spec = spec
-        let renders = Task {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for path in paths {
-                    group.addTask {
-                        _ = try await renderer.render(path, spec: spec)
-                        finished.withLock { $0 += 1 }
-                    }
-                }
-                try await group.waitForAll()
-            }
-        }
-        // While every render thread is busy, plain async work on the cooperative pool still runs.
-        try await Task.sleep(for: .milliseconds(30))
-        let cooperativeWork = await Task.detached { (0..<1_000).reduce(0, +) }.value
-        let finishedMeanwhile = finished.value
-        try await renders.value
-        #expect(cooperativeWork == 499_500)
-        #expect(finishedMeanwhile < paths.count, "async work ran while renders were still in flight")
-    }
-
     @Test func rendersSeveralRenditionsInOrder() async throws {
         let path = try library(count: 1)[0]
         let renderer = ThumbnailRenderer()

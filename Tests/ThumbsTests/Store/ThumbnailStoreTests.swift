@@ -29,6 +29,11 @@ import Testing
         try await store.putThumbnails([(F.key("a"), F.thumbnail(1, count: 100))])
         let count = try store.withThumbnailRecord(for: F.key("a")) { $0.count }
         #expect(count == StoredThumbnail.headerSize + 100)
+        let lent = try store.withThumbnailBytes(for: F.key("a")) { bytes, size, format in
+            (Array(bytes), size, format)
+        }
+        #expect(lent?.0 == F.thumbnail(1, count: 100).bytes)
+        #expect(lent?.1 == PixelSize(width: 256, height: 256) && lent?.2 == .jpeg)
     }
 
     @Test func changedFileNeverGetsItsOldThumbnail() async throws {

@@ -56,6 +56,39 @@ import Testing
         #expect(ran.value == false)
     }
 
+    @Test func blockedPoolThreadsDoNotStarveTheCooperativePool() async throws {
+        // Every pool thread blocked in "C" at once, as many as there are cores. Were they
+        // cooperative threads, the task group below could never run and the test would hang.
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let pool = BlockingThreadPool(name: "thumbs-test", threadCount: threads)
+        let released = DispatchSemaphore(value: 0)
+        let started = Locked(0)
+        let blockers = (0..<threads).map { _ in
+            Task { try await pool.run { started.withLock { $0 += 1 }; released.wait() } }
+        }
+        while started.value < threads { try await Task.sleep(for: .milliseconds(1)) }
+        let sum = await withTaskGroup(of: Int.self) { group in
+            for value in 0..<200 { group.addTask { value } }
+            return await group.reduce(0, +)
+        }
+        #expect(sum == 19_900)
+        #expect(started.value == threads, "all pool threads were still blocked meanwhile")
+        for _ in 0..<threads { released.signal() }
+        for blocker in blockers { try await blocker.value }
+    }
+
+    @Test func workIsReleasedBeforeTheCallerResumes() async throws {
+        final class Canary: Sendable {}
+        let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
+        weak var weakCanary: Canary?
+        do {
+            let canary = Canary()
+            weakCanary = canary
+            try await pool.run { _ = canary }
+        }
+        #expect(weakCanary == nil)
+    }
+
     @Test func errorsReachTheCaller() async {
         let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
         await #expect(throws: ImagingError.emptyFile) { try await pool.run { throw ImagingError.emptyFile } }

@@ -1,0 +1,30 @@
+// swift-tools-version:6.1
+// Benchmarks live in their own package, so the main build stays lean: run them from this folder
+// with `swift package benchmark` (see docs/BENCHMARKS.md).
+import PackageDescription
+
+let package = Package(
+    name: "ThumbsBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // Named, because a path dependency is otherwise known by its folder name, which differs
+        // between clones.
+        .package(name: "Thumbs", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // liblmdb itself, for the raw `mdb_get` the store's reads are compared with.
+        .systemLibrary(name: "CLMDBRaw", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
+        .executableTarget(
+            name: "StoreBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Thumbs", package: "Thumbs"),
+                "CLMDBRaw",
+            ],
+            path: "Benchmarks/StoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
