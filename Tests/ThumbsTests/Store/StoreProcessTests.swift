@@ -24,6 +24,31 @@ import Testing
         #expect(try store.statistics().mapSize.bytes > 1 << 20)
     }
 
+    @Test func readerSlotsOfKilledProcessesAreFreedAtOpen() async throws {
+        // LMDB resets its reader table when the first process opens a cache, so a stale slot
+        // matters (and is found) only while another process keeps the cache open: here a writer.
+        func worker(_ arguments: [String]) throws -> Process {
+            let process = Process()
+            process.executableURL = ThumbsProcess.executable("thumbs-store-worker")
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        let writer = try worker(["write", cache, "100000", "40"])
+        defer {
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+        }
+        let reader = try worker(["read", cache, "100000", "40"])
+        try await Task.sleep(for: .milliseconds(500))
+        kill(reader.processIdentifier, SIGKILL)
+        reader.waitUntilExit()
+        let store = try ThumbnailStore(configuration: StoreConfiguration(path: cache))
+        #expect(store.environment.staleReadersCleared >= 1)
+    }
+
     @Test func killedWriterLosesNothingCommitted() throws {
         let process = Process()
         process.executableURL = ThumbsProcess.executable("thumbs-store-worker")

@@ -28,6 +28,8 @@ final class LMDBEnvironment: @unchecked Sendable {
     private let freeReaders = Mutex<[UnsafeSendablePointer]>([])
     private let processLock: CInt
     let databases: [String: LMDBDatabase]
+    /// Reader slots of dead processes found and freed when the environment was opened.
+    let staleReadersCleared: Int
 
     private static let registry = EnvironmentRegistry()
 
@@ -74,6 +76,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             // Reader slots left by processes that died mid-read would pin old pages forever.
             var dead: Int32 = 0
             try check(mdb_reader_check(environment, &dead), "check readers")
+            staleReadersCleared = Int(dead)
             databases = try Self.openDatabases(environment, names: options.databaseNames)
         } catch {
             mdb_env_close(environment)
