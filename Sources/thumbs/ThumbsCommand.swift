@@ -11,7 +11,10 @@ struct ThumbsCommand: AsyncParsableCommand {
             Renders thumbnails with libvips (shrink-on-load, orientation applied, sRGB, metadata \
             stripped). Settings come from config.json; see docs/CONFIGURATION.md.
             """,
-        subcommands: [RenderCommand.self, ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self])
+        subcommands: [
+            RenderCommand.self, AlbumsCommand.self, MomentsCommand.self, SizesCommand.self,
+            ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self,
+        ])
 
     /// Runs the command, mapping usage errors to exit code 2 (ArgumentParser's own is 64), so
     /// every command keeps one table of exit codes: 0 success, 1 some inputs failed, 2 usage or
@@ -40,6 +43,10 @@ struct ConfigurationOptions: ParsableArguments {
         valueName: "PATH"))
     var config: String?
 
+    @Option(name: .long, help: ArgumentHelp("Cache folder (overrides cache.path of the configuration).",
+                                            valueName: "DIR"))
+    var cache: String?
+
     /// The configuration named by `--config`, else the first that exists, else the defaults.
     func load() throws -> ThumbsConfiguration {
         let candidates = config.map { [$0] } ?? [
@@ -64,10 +71,12 @@ enum CommandFailure: Error, CustomStringConvertible {
     case usage(String)
     /// Exit 1: some inputs failed (each was reported already).
     case someFailed(Int)
+    /// Exit 3: the cache could not be opened or used.
+    case cache(String)
 
     var description: String {
         switch self {
-        case .usage(let message): message
+        case .usage(let message), .cache(let message): message
         case .someFailed(let count): "\(count) file(s) failed"
         }
     }
@@ -76,6 +85,7 @@ enum CommandFailure: Error, CustomStringConvertible {
         switch self {
         case .usage: ExitCode(2)
         case .someFailed: ExitCode(1)
+        case .cache: ExitCode(3)
         }
     }
 

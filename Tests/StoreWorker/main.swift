@@ -70,6 +70,7 @@ case "read":
             }
         }
     }
+    do { try await store.flushAccessTimes() } catch { fail("flush: \(error)") }
     print("read \(batches * size) entries")
 case "check":
     for batch in 0..<batches {
@@ -83,6 +84,10 @@ case "check":
             } catch { fail("read \(batch)/\(index): \(error)") }
         }
     }
+    do {
+        let verification = try store.verify()
+        if !verification.isConsistent { fail("verify: \(verification.problems.prefix(3))") }
+    } catch { fail("verify: \(error)") }
     print("checked \(batches * size) entries")
 default:
     fail("unknown mode \(mode)")

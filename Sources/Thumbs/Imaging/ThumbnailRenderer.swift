@@ -12,8 +12,8 @@
 /// render started).
 public final class ThumbnailRenderer: Sendable {
     public let configuration: ImagingConfiguration
-    private let core: VipsRenderer
-    private let pool: BlockingThreadPool
+    let core: VipsRenderer
+    let pool: BlockingThreadPool
 
     public init(configuration: ImagingConfiguration = ImagingConfiguration()) {
         self.configuration = configuration

@@ -4,7 +4,7 @@ import CLMDB
 enum StoreTables {
     /// ThumbnailKey → StoredThumbnail record.
     static let thumbnails = "thumbnails"
-    /// ThumbnailKey → access time (u32, in units of the access resolution).
+    /// ThumbnailKey → access time (u32 seconds since 1970).
     static let access = "access"
     /// access time ‖ ThumbnailKey → nothing: walked from the start, oldest first, to evict.
     static let lru = "lru"
@@ -14,8 +14,10 @@ enum StoreTables {
     static let failures = "failures"
     /// name → u64: live bytes, entry count, hits, misses.
     static let info = "info"
+    /// name → FetchResult: snapshots that later changes are described against.
+    static let cursors = "cursors"
 
-    static let all = [thumbnails, access, lru, metadata, failures, info]
+    static let all = [thumbnails, access, lru, metadata, failures, info, cursors]
 }
 
 /// The cache's running totals, read at the start of a write and saved in the same transaction,

@@ -4,10 +4,14 @@ extension ThumbnailStore {
     @discardableResult
     public func evict(downTo target: ByteCount? = nil) async throws -> Int {
         let bytes = target?.bytes ?? configuration.lowWaterMark
-        try await flushAccessTimes()
-        return try await onWriter { [self] transaction, book throws(StoreError) in
-            try evict(downTo: bytes, in: transaction, &book)
+        let accesses = pendingAccess.withLock { $0 }
+        let evicted = try await onWriter { [self] transaction, book throws(StoreError) in
+            // Reads noted since the last flush count before anything is evicted.
+            try applyAccesses(accesses, in: transaction)
+            return try evict(downTo: bytes, in: transaction, &book)
         }
+        forgetApplied(accesses)
+        return evicted
     }
 
     /// Walks the LRU index from its start (oldest access first) deleting entries until the live
@@ -24,10 +28,11 @@ extension ThumbnailStore {
             guard !run.isEmpty else { break }
             for lruKey in run {
                 let key = Array(lruKey.dropFirst(4))
-                if try !removeThumbnail(key, in: transaction, &book) {
+                if try removeThumbnail(key, in: transaction, &book) {
+                    evicted += 1
+                } else {
                     try transaction.delete(lru, lruKey)  // an orphan: nothing to free, drop it
                 }
-                evicted += 1
                 if book.liveBytes <= target { break }
             }
         }

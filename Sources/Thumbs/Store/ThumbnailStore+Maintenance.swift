@@ -28,8 +28,8 @@ public struct VerificationReport: Sendable, Hashable {
 extension ThumbnailStore {
     /// Counts, sizes and hit rates, read in one snapshot.
     public func statistics() throws(StoreError) -> StoreStatistics {
-        let usage = environment.usage()
-        return try environment.read { transaction throws(StoreError) in
+        try environment.read { transaction throws(StoreError) in
+            let usage = transaction.environmentUsage()
             let book = try Bookkeeping(transaction, info)
             return StoreStatistics(
                 thumbnails: Int(try transaction.statistics(thumbnails).ms_entries),
@@ -56,11 +56,11 @@ extension ThumbnailStore {
                 do throws(StoreError) { _ = try StoredThumbnail(decoding: record) } catch {
                     report.problems.append("thumbnail \(Self.printable(keyBytes)): \(error.message)")
                 }
-                guard let tick = try accessTick(of: keyBytes, in: transaction) else {
+                guard let second = try accessSecond(of: keyBytes, in: transaction) else {
                     report.problems.append("thumbnail \(Self.printable(keyBytes)) has no access time")
                     return true
                 }
-                if try transaction.withValue(lru, Self.lruKey(tick, keyBytes), { _ in true }) == nil {
+                if try transaction.withValue(lru, Self.lruKey(second, keyBytes), { _ in true }) == nil {
                     report.problems.append("thumbnail \(Self.printable(keyBytes)) is missing from the LRU index")
                 }
                 return true
@@ -101,46 +101,46 @@ extension ThumbnailStore {
 
     /// Rewrites the cache at `path` without its free pages, giving the space back to the file
     /// system. The cache must not be open, in this process or any other: compaction swaps the
-    /// data file, which a process holding it open would not see.
+    /// data file, which a process holding it open would not see. It holds the cache's process
+    /// lock exclusively throughout, so no process opens the cache meanwhile.
     public static func compact(path: String) throws(StoreError) -> CompactionReport {
         let operation = "compact \(path)"
         guard !LMDBEnvironment.isOpen(path: path) else {
             throw .store("the cache is open in this process; close it first", operation)
         }
-        let dataFile = path + "/data.mdb"
-        let compacted = path + "/compacting"
-        try? FileManager.default.removeItem(atPath: compacted)
-        do {
-            try FileManager.default.createDirectory(atPath: compacted, withIntermediateDirectories: true)
-        } catch {
-            throw .store("cannot create \(compacted): \(error.localizedDescription)", operation)
-        }
-        let before = Self.fileSize(dataFile)
-        do throws(StoreError) {
-            let environment = try LMDBEnvironment.open(path: path, options: .init(databaseNames: StoreTables.all))
-            guard environment.isSoleUser() else {
-                throw StoreError(resultCode: EBUSY, message: "another process is using the cache", operation: operation)
-            }
-            try environment.copyCompacted(to: compacted)
-        } catch {
-            try? FileManager.default.removeItem(atPath: compacted)
-            throw error
-        }
-        // The environment is closed now. Swap under an exclusive lock, so no process opens the
-        // old file while the new one takes its place.
         let lock = Glibc.open(path + "/thumbs.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        defer { if lock >= 0 { close(lock) } }
-        guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            try? FileManager.default.removeItem(atPath: compacted)
-            throw StoreError(resultCode: EBUSY, message: "another process opened the cache during compaction", operation: operation)
+        guard lock >= 0 else { throw StoreError(lmdb: errno, operation) }
+        defer { close(lock) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            throw StoreError(resultCode: EBUSY, message: "another process is using the cache", operation: operation)
         }
-        guard rename(compacted + "/data.mdb", dataFile) == 0 else {
-            let code = errno
-            try? FileManager.default.removeItem(atPath: compacted)
-            throw StoreError(lmdb: code, operation)
-        }
-        try? FileManager.default.removeItem(atPath: compacted)
+        var template = Array((path + "/compacting-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw StoreError(lmdb: errno, operation) }
+        let scratch = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let dataFile = path + "/data.mdb"
+        let before = Self.fileSize(dataFile)
+        try copyCompacted(path: path, to: scratch)
+        // The copy reaches the disk before it replaces the original, and the rename after it.
+        try syncFile(scratch + "/data.mdb", operation)
+        guard rename(scratch + "/data.mdb", dataFile) == 0 else { throw StoreError(lmdb: errno, operation) }
+        try syncFile(path, operation)
         return CompactionReport(bytesBefore: before, bytesAfter: Self.fileSize(dataFile))
+    }
+
+    /// Opens the environment (without the process lock the caller holds), copies it compacted,
+    /// and closes it again on return.
+    private static func copyCompacted(path: String, to folder: String) throws(StoreError) {
+        let environment = try LMDBEnvironment.open(
+            path: path, options: .init(databaseNames: StoreTables.all, takesProcessLock: false))
+        try environment.copyCompacted(to: folder)
+    }
+
+    private static func syncFile(_ path: String, _ operation: String) throws(StoreError) {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw StoreError(lmdb: errno, operation) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw StoreError(lmdb: errno, operation) }
     }
 
     private static func fileSize(_ path: String) -> Int64 {

@@ -22,20 +22,25 @@ extension ThumbnailStore {
         let records = try entries.map { entry throws(StoreError) in
             (key: try entry.key.encoded(), record: StoredThumbnail(thumbnail: entry.thumbnail, createdAt: now))
         }
+        // One version per asset: where a batch holds two, the last one given wins.
         let versions = Dictionary(entries.map { ($0.key.assetID, $0.key.fingerprint) }, uniquingKeysWith: { _, last in last })
-        let tick = accessTick(now)
-        return try await onWriter { [self] transaction, book throws(StoreError) in
+        let current = zip(entries, records).filter { versions[$0.0.key.assetID] == $0.0.key.fingerprint }.map(\.1)
+        let second = accessSecond(now)
+        let accesses = pendingAccess.withLock { $0 }
+        let report = try await onWriter { [self] transaction, book throws(StoreError) in
             var report = WriteReport()
             for (assetID, fingerprint) in versions {
                 report.staleRemoved += try removeThumbnails(
                     of: assetID, keeping: ThumbnailKey.fingerprintBytes(fingerprint), in: transaction, &book)
             }
-            for entry in records {
+            // Reads noted since the last flush count before anything is evicted.
+            try applyAccesses(accesses, in: transaction)
+            for entry in current {
                 try removeThumbnail(entry.key, in: transaction, &book)
                 try transaction.put(thumbnails, entry.key, count: entry.record.encodedCount) { entry.record.encode(into: $0) }
                 book.liveBytes += Bookkeeping.cost(keyCount: entry.key.count, recordCount: entry.record.encodedCount)
                 book.entries += 1
-                try setAccessTick(tick, for: entry.key, in: transaction)
+                try setAccessSecond(second, for: entry.key, in: transaction)
                 report.written += 1
             }
             if book.liveBytes > configuration.budget.bytes {
@@ -43,6 +48,8 @@ extension ThumbnailStore {
             }
             return report
         }
+        forgetApplied(accesses)
+        return report
     }
 
     /// Removes every thumbnail of `assetID` (all renditions, all versions); returns how many.
@@ -99,24 +106,42 @@ extension ThumbnailStore {
     }
 
     /// Writes the access times noted by reads since the last flush, and the hit and miss counts.
-    /// Runs by itself when enough accesses are pending; call it before a process exits.
+    /// Runs by itself when enough accesses are pending or they are one resolution old; call it
+    /// before a process exits. Nothing noted is lost if the write fails.
     public func flushAccessTimes() async throws {
-        let pending = pendingAccess.withLock { pending in
-            defer { pending.removeAll(keepingCapacity: true) }
-            return pending
-        }
+        let accesses = pendingAccess.withLock { $0 }
         let hits = unsavedHits.exchange(0, ordering: .relaxed)
         let misses = unsavedMisses.exchange(0, ordering: .relaxed)
-        guard !pending.isEmpty || hits != 0 || misses != 0 else { return }
-        try await onWriter { [self] transaction, book throws(StoreError) in
-            book.hits += hits
-            book.misses += misses
-            for (key, tick) in pending {
-                // The entry may have been evicted or replaced since it was read.
-                guard try transaction.withValue(thumbnails, key, { _ in true }) == true else { continue }
-                if let old = try accessTick(of: key, in: transaction), old >= tick { continue }
-                try setAccessTick(tick, for: key, in: transaction)
+        guard !accesses.isEmpty || hits != 0 || misses != 0 else { return }
+        do {
+            try await onWriter { [self] transaction, book throws(StoreError) in
+                book.hits += hits
+                book.misses += misses
+                try applyAccesses(accesses, in: transaction)
             }
+        } catch {
+            unsavedHits.add(hits, ordering: .relaxed)
+            unsavedMisses.add(misses, ordering: .relaxed)
+            throw error
+        }
+        forgetApplied(accesses)
+        lastAccessFlush.store(Int64(accessSecond(configuration.clock())), ordering: .relaxed)
+    }
+
+    /// Moves each noted entry still present to its noted access time (never backwards).
+    func applyAccesses(_ accesses: [[UInt8]: UInt32], in transaction: LMDBTransaction) throws(StoreError) {
+        for (key, second) in accesses {
+            // The entry may have been evicted or replaced since it was read.
+            guard try transaction.withValue(thumbnails, key, { _ in true }) == true else { continue }
+            if let old = try accessSecond(of: key, in: transaction), old >= second { continue }
+            try setAccessSecond(second, for: key, in: transaction)
+        }
+    }
+
+    /// Drops the notes a committed write applied, keeping any newer note of the same key.
+    func forgetApplied(_ accesses: [[UInt8]: UInt32]) {
+        pendingAccess.withLock { pending in
+            for (key, second) in accesses where (pending[key] ?? .max) <= second { pending[key] = nil }
         }
     }
 
@@ -138,27 +163,27 @@ extension ThumbnailStore {
         }
     }
 
-    func accessTick(of key: [UInt8], in transaction: LMDBTransaction) throws(StoreError) -> UInt32? {
+    func accessSecond(of key: [UInt8], in transaction: LMDBTransaction) throws(StoreError) -> UInt32? {
         try transaction.withValue(access, key) { bytes throws(StoreError) in
             var reader = ByteReader(bytes, record: "access time")
             return try reader.u32()
         }
     }
 
-    /// Moves `key` to `tick` in the access table and the LRU index.
-    func setAccessTick(_ tick: UInt32, for key: [UInt8], in transaction: LMDBTransaction) throws(StoreError) {
-        if let old = try accessTick(of: key, in: transaction) {
+    /// Moves `key` to `second` in the access table and the LRU index.
+    func setAccessSecond(_ second: UInt32, for key: [UInt8], in transaction: LMDBTransaction) throws(StoreError) {
+        if let old = try accessSecond(of: key, in: transaction) {
             try transaction.delete(lru, Self.lruKey(old, key))
         }
         var writer = ByteWriter(capacity: 4)
-        writer.u32(tick)
+        writer.u32(second)
         try transaction.put(access, key, writer.bytes)
-        try transaction.put(lru, Self.lruKey(tick, key), [])
+        try transaction.put(lru, Self.lruKey(second, key), [])
     }
 
-    static func lruKey(_ tick: UInt32, _ key: [UInt8]) -> [UInt8] {
+    static func lruKey(_ second: UInt32, _ key: [UInt8]) -> [UInt8] {
         var writer = ByteWriter(capacity: 4 + key.count)
-        writer.u32(tick)
+        writer.u32(second)
         writer.raw(key)
         return writer.bytes
     }
@@ -167,8 +192,8 @@ extension ThumbnailStore {
     @discardableResult
     func removeThumbnail(_ key: [UInt8], in transaction: LMDBTransaction, _ book: inout Bookkeeping) throws(StoreError) -> Bool {
         guard let recordCount = try transaction.withValue(thumbnails, key, { $0.count }) else { return false }
-        if let tick = try accessTick(of: key, in: transaction) {
-            try transaction.delete(lru, Self.lruKey(tick, key))
+        if let second = try accessSecond(of: key, in: transaction) {
+            try transaction.delete(lru, Self.lruKey(second, key))
             try transaction.delete(access, key)
         }
         try transaction.delete(thumbnails, key)

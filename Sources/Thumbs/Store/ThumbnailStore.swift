@@ -26,12 +26,14 @@ public final class ThumbnailStore: Sendable {
     let failures: LMDBDatabase
     let info: LMDBDatabase
 
-    /// Access times read but not yet written: encoded key → access tick.
+    /// Access times read but not yet written: encoded key → access time (seconds since 1970).
     let pendingAccess = Mutex<[[UInt8]: UInt32]>([:])
     let unsavedHits = Atomic<Int64>(0)
     let unsavedMisses = Atomic<Int64>(0)
     let accessFlushScheduled = Atomic<Bool>(false)
-    /// Pending access times that trigger a background write.
+    /// When pending access times were last written (seconds since 1970).
+    let lastAccessFlush: Atomic<Int64>
+    /// Pending access times that trigger a background write (so does their age: one resolution).
     static let accessFlushThreshold = 512
 
     /// Opens (creating if needed) the cache at `configuration.path`.
@@ -46,11 +48,13 @@ public final class ThumbnailStore: Sendable {
         metadataTable = environment[StoreTables.metadata]
         failures = environment[StoreTables.failures]
         info = environment[StoreTables.info]
+        lastAccessFlush = Atomic(Int64(configuration.clock().timeIntervalSince1970))
     }
 
-    /// The access tick of `date`: its time in units of the access resolution.
-    func accessTick(_ date: Date) -> UInt32 {
-        UInt32(clamping: Int64(date.timeIntervalSince1970) / Int64(configuration.accessTimeResolution))
+    /// Access times are whole seconds in every process (so LRU order holds across processes
+    /// with different resolutions); the resolution only decides when a read is worth a write.
+    func accessSecond(_ date: Date) -> UInt32 {
+        UInt32(clamping: Int64(date.timeIntervalSince1970))
     }
 
     // MARK: Thumbnails
@@ -81,8 +85,8 @@ public final class ThumbnailStore: Sendable {
         for key: ThumbnailKey, _ body: (UnsafeRawBufferPointer) throws(StoreError) -> T
     ) throws(StoreError) -> T? {
         let encodedKey = try key.encoded()
-        let tick = accessTick(configuration.clock())
-        let (result, recordedTick) = try environment.read { transaction throws(StoreError) -> (T?, UInt32?) in
+        let second = accessSecond(configuration.clock())
+        let (result, recordedSecond) = try environment.read { transaction throws(StoreError) -> (T?, UInt32?) in
             guard let value = try transaction.withValue(thumbnails, encodedKey, body) else { return (nil, nil) }
             return (value, try transaction.withValue(access, encodedKey) { bytes throws(StoreError) in
                 var reader = ByteReader(bytes, record: "access time")
@@ -94,7 +98,9 @@ public final class ThumbnailStore: Sendable {
             return nil
         }
         unsavedHits.add(1, ordering: .relaxed)
-        if recordedTick != tick { noteAccess(encodedKey, tick: tick) }
+        if recordedSecond.map({ Int64(second) - Int64($0) >= Int64(configuration.accessTimeResolution) }) ?? true {
+            noteAccess(encodedKey, second: second)
+        }
         return result
     }
 
@@ -106,12 +112,13 @@ public final class ThumbnailStore: Sendable {
         }
     }
 
-    private func noteAccess(_ key: [UInt8], tick: UInt32) {
+    private func noteAccess(_ key: [UInt8], second: UInt32) {
         let pending = pendingAccess.withLock { pending in
-            pending[key] = tick
+            pending[key] = second
             return pending.count
         }
-        guard pending >= Self.accessFlushThreshold,
+        let age = Int64(second) - lastAccessFlush.load(ordering: .relaxed)
+        guard pending >= Self.accessFlushThreshold || age >= Int64(configuration.accessTimeResolution),
               accessFlushScheduled.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
         else { return }
         Task.detached { [self] in

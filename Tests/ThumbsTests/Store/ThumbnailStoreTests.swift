@@ -83,6 +83,37 @@ import Testing
         #expect(try store.verify().isConsistent)
     }
 
+    @Test func readInsideALentReadDoesNotDeadlock() async throws {
+        let store = try store()
+        try await store.putThumbnails([(F.key("a"), F.thumbnail(1))])
+        let nested = try store.withThumbnailBytes(for: F.key("a")) { _, _, _ in
+            (try? store.containsThumbnail(for: F.key("a"))) ?? false
+        }
+        #expect(nested == true)
+    }
+
+    @Test func aBatchKeepsOneVersionPerAsset() async throws {
+        let store = try store()
+        try await store.putThumbnails([(F.key("a", version: 1), F.thumbnail(1)), (F.key("a", version: 2), F.thumbnail(2))])
+        #expect(try !store.containsThumbnail(for: F.key("a", version: 1)))
+        #expect(try store.thumbnail(for: F.key("a", version: 2))?.thumbnail == F.thumbnail(2))
+        #expect(try store.verify().isConsistent)
+    }
+
+    @Test func pendingAccessesCountBeforeEviction() async throws {
+        let store = try store(budget: 3 * 20_100)
+        for index in 0..<3 {
+            try await store.putThumbnails([(F.key("asset\(index)"), F.thumbnail(index))])
+            clock.advance(seconds: 61)
+        }
+        // Read but not flushed: the eviction must still see asset0 as the newest.
+        _ = try store.thumbnail(for: F.key("asset0"))
+        clock.advance(seconds: 61)
+        try await store.putThumbnails([(F.key("asset3"), F.thumbnail(3))])
+        #expect(try store.containsThumbnail(for: F.key("asset0")))
+        #expect(try !store.containsThumbnail(for: F.key("asset1")))
+    }
+
     @Test func readsWithinOneIntervalNoteOneAccess() async throws {
         let store = try store()
         try await store.putThumbnails([(F.key("a"), F.thumbnail(1))])

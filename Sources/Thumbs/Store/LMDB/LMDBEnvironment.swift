@@ -16,17 +16,30 @@ import Synchronization
 /// side while every transaction holds its shared side.
 final class LMDBEnvironment: @unchecked Sendable {
     struct Options: Sendable, Hashable {
-        /// Map size at first open; it doubles whenever it fills up.
+        /// Map size at first open; it doubles whenever it fills up, to at most `maximumMapSize`.
         var initialMapSize = 256 << 20
+        var maximumMapSize = 1 << 40
         var databaseNames: [String] = []
         var maxReaders: UInt32 = 512
+        /// Whether to hold the shared `thumbs.lock` while open. Only compaction, which holds it
+        /// exclusively itself, opens without.
+        var takesProcessLock = true
     }
+
+    /// Read transactions kept for reuse; more are aborted when returned, so that a burst of
+    /// readers does not keep reader slots (shared by every process) forever.
+    private static let pooledReaders = 64
 
     let path: String
     private let environment: OpaquePointer
     private let mapLock = SharedExclusiveLock()
     private let freeReaders = Mutex<[UnsafeSendablePointer]>([])
     private let processLock: CInt
+    /// Taken (with `writerMutex` in the process) before a write transaction begins, so that a
+    /// writer waiting for another process never holds `mapLock` meanwhile.
+    private let writerLock: CInt
+    private let writerMutex = NSLock()
+    private let maximumMapSize: Int
     let databases: [String: LMDBDatabase]
     /// Reader slots of dead processes found and freed when the environment was opened.
     let staleReadersCleared: Int
@@ -53,16 +66,16 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     private init(path: String, options: Options) throws(StoreError) {
         self.path = path
-        // Every process using the cache holds this shared lock; compaction takes it exclusively.
+        maximumMapSize = options.maximumMapSize
         processLock = Glibc.open(path + "/thumbs.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard processLock >= 0 else { throw StoreError(lmdb: errno, "open \(path)/thumbs.lock") }
-        flock(processLock, LOCK_SH)
-
+        writerLock = Glibc.open(path + "/thumbs.writer", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         var created: OpaquePointer?
-        try check(mdb_env_create(&created), "create environment")
-        guard let environment = created else { throw .store("no environment", "create environment") }
-        self.environment = environment
-        do {
+        do throws(StoreError) {
+            guard processLock >= 0, writerLock >= 0 else { throw StoreError(lmdb: errno, "open \(path)/thumbs.lock") }
+            // Every process using the cache holds this shared lock; compaction takes it exclusively.
+            if options.takesProcessLock { try Self.lock(processLock, LOCK_SH, "lock \(path)/thumbs.lock") }
+            try check(mdb_env_create(&created), "create environment")
+            guard let environment = created else { throw .store("no environment", "create environment") }
             try check(mdb_env_set_maxdbs(environment, MDB_dbi(max(1, options.databaseNames.count))), "set max databases")
             try check(mdb_env_set_maxreaders(environment, options.maxReaders), "set max readers")
             try check(mdb_env_set_mapsize(environment, options.initialMapSize), "set map size")
@@ -78,10 +91,19 @@ final class LMDBEnvironment: @unchecked Sendable {
             try check(mdb_reader_check(environment, &dead), "check readers")
             staleReadersCleared = Int(dead)
             databases = try Self.openDatabases(environment, names: options.databaseNames)
+            self.environment = environment
         } catch {
-            mdb_env_close(environment)
-            close(processLock)
+            if let created { mdb_env_close(created) }
+            if processLock >= 0 { close(processLock) }
+            if writerLock >= 0 { close(writerLock) }
             throw error
+        }
+    }
+
+    /// flock, retried when a signal interrupts it.
+    static func lock(_ descriptor: CInt, _ operation: CInt, _ what: String) throws(StoreError) {
+        while flock(descriptor, operation) != 0 {
+            guard errno == EINTR else { throw StoreError(lmdb: errno, what) }
         }
     }
 
@@ -90,6 +112,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             for reader in freeReaders.withLock({ $0 }) { mdb_txn_abort(reader.pointer) }
             mdb_env_close(environment)
             close(processLock)
+            close(writerLock)
         }
     }
 
@@ -121,14 +144,12 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// Runs `body` in a read transaction (a consistent snapshot).
     func read<T>(_ body: (LMDBTransaction) throws(StoreError) -> T) throws(StoreError) -> T {
+        var clearedReaders = false
         while true {
             let outcome = mapLock.withShared { () -> Result<T, StoreError> in
                 let reader: OpaquePointer
                 do throws(StoreError) { reader = try takeReader() } catch { return .failure(error) }
-                defer {
-                    mdb_txn_reset(reader)
-                    freeReaders.withLock { $0.append(UnsafeSendablePointer(pointer: reader)) }
-                }
+                defer { giveBack(reader) }
                 do throws(StoreError) {
                     return .success(try body(LMDBTransaction(pointer: reader, isReadOnly: true)))
                 } catch {
@@ -137,16 +158,35 @@ final class LMDBEnvironment: @unchecked Sendable {
             }
             switch outcome {
             case .success(let value): return value
-            case .failure(let error) where error.resultCode == MDB_MAP_RESIZED: adoptMapSize()
+            case .failure(let error) where error.resultCode == MDB_MAP_RESIZED: try adoptMapSize()
+            case .failure(let error) where error.resultCode == MDB_READERS_FULL && !clearedReaders:
+                // Slots of crashed processes may be what fills the table.
+                clearedReaders = true
+                var dead: Int32 = 0
+                mdb_reader_check(environment, &dead)
             case .failure(let error): throw error
             }
         }
+    }
+
+    private func giveBack(_ reader: OpaquePointer) {
+        mdb_txn_reset(reader)
+        let kept = freeReaders.withLock { free in
+            guard free.count < Self.pooledReaders else { return false }
+            free.append(UnsafeSendablePointer(pointer: reader))
+            return true
+        }
+        if !kept { mdb_txn_abort(reader) }
     }
 
     /// Runs `body` in the write transaction and commits it. When the map is full, the map is
     /// doubled and `body` runs again from the start, so it must depend on its inputs only.
     /// Callers serialize writes (LMDB would block a second writer until the first commits).
     func write<T>(_ body: (LMDBTransaction) throws(StoreError) -> T) throws(StoreError) -> T {
+        writerMutex.lock()
+        defer { writerMutex.unlock() }
+        try Self.lock(writerLock, LOCK_EX, "lock \(path)/thumbs.writer")
+        defer { flock(writerLock, LOCK_UN) }
         while true {
             let outcome = mapLock.withShared { () -> Result<T, StoreError> in
                 var begun: OpaquePointer?
@@ -165,8 +205,8 @@ final class LMDBEnvironment: @unchecked Sendable {
             }
             switch outcome {
             case .success(let value): return value
-            case .failure(let error) where error.resultCode == MDB_MAP_FULL: growMap()
-            case .failure(let error) where error.resultCode == MDB_MAP_RESIZED: adoptMapSize()
+            case .failure(let error) where error.resultCode == MDB_MAP_FULL: try growMap()
+            case .failure(let error) where error.resultCode == MDB_MAP_RESIZED: try adoptMapSize()
             case .failure(let error): throw error
             }
         }
@@ -189,37 +229,27 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     // MARK: Map size
 
-    var mapSize: Int {
-        var info = MDB_envinfo()
-        mdb_env_info(environment, &info)
-        return info.me_mapsize
-    }
-
-    /// Doubles the map. LMDB allows it only with no live transaction in this process, which the
-    /// exclusive side of `mapLock` guarantees.
-    private func growMap() {
-        mapLock.withExclusive {
+    /// Doubles the map, up to the maximum. LMDB allows it only with no live transaction in this
+    /// process, which the exclusive side of `mapLock` guarantees.
+    private func growMap() throws(StoreError) {
+        try mapLock.withExclusive { () throws(StoreError) in
             var info = MDB_envinfo()
             mdb_env_info(environment, &info)
-            mdb_env_set_mapsize(environment, info.me_mapsize * 2)
+            guard info.me_mapsize < maximumMapSize else {
+                throw StoreError(lmdb: MDB_MAP_FULL, "grow the map past \(ByteCount(Int64(maximumMapSize)))")
+            }
+            try check(mdb_env_set_mapsize(environment, min(info.me_mapsize * 2, maximumMapSize)), "grow the map")
         }
     }
 
     /// Adopts the map size another process grew the file to (after MDB_MAP_RESIZED).
-    private func adoptMapSize() {
-        mapLock.withExclusive { _ = mdb_env_set_mapsize(environment, 0) }
+    private func adoptMapSize() throws(StoreError) {
+        try mapLock.withExclusive { () throws(StoreError) in
+            try check(mdb_env_set_mapsize(environment, 0), "adopt the map size")
+        }
     }
 
     // MARK: Maintenance
-
-    /// Page size, last used page and map size.
-    func usage() -> (pageSize: Int, pagesUsed: Int, mapSize: Int) {
-        var info = MDB_envinfo()
-        var stat = MDB_stat()
-        mdb_env_info(environment, &info)
-        mdb_env_stat(environment, &stat)
-        return (Int(stat.ms_psize), info.me_last_pgno + 1, info.me_mapsize)
-    }
 
     /// Writes a compacted copy (free pages left out) into the empty folder `destination`.
     func copyCompacted(to destination: String) throws(StoreError) {
@@ -228,14 +258,6 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    /// Whether this process is the only one holding the cache open.
-    func isSoleUser() -> Bool {
-        // Upgrading our shared lock to exclusive without blocking succeeds only when no other
-        // process holds one; then it is put back to shared.
-        guard flock(processLock, LOCK_EX | LOCK_NB) == 0 else { return false }
-        flock(processLock, LOCK_SH)
-        return true
-    }
 }
 
 /// A raw pointer that may cross threads: the transactions it points to are handed from one

@@ -93,6 +93,17 @@ struct LMDBTransaction {
         if code != MDB_NOTFOUND { try check(code, "iterate") }
     }
 
+    /// Page size, pages in use and map size of the environment. Read inside a transaction:
+    /// the meta page lives in the map, which a concurrent resize may move.
+    func environmentUsage() -> (pageSize: Int, pagesUsed: Int, mapSize: Int) {
+        let environment = mdb_txn_env(pointer)
+        var info = MDB_envinfo()
+        var stat = MDB_stat()
+        mdb_env_info(environment, &info)
+        mdb_env_stat(environment, &stat)
+        return (Int(stat.ms_psize), info.me_last_pgno + 1, info.me_mapsize)
+    }
+
     /// Entries and pages of one database.
     func statistics(_ database: LMDBDatabase) throws(StoreError) -> MDB_stat {
         var stat = MDB_stat()

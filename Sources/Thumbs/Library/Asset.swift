@@ -1,0 +1,101 @@
+import Foundation
+
+/// A photo or video of the library, as `PHAsset` is on iOS.
+///
+/// ```swift
+/// for try await batch in library.assets() {
+///     for asset in batch.assets { print(asset.id, asset.relativePath, asset.date) }
+/// }
+/// ```
+public struct Asset: Sendable, Hashable, Identifiable {
+    /// Stable across runs and across renames or moves of *other* files: it is derived from the
+    /// root and the path inside it (see ``AssetID``). Moving or renaming the file itself makes it
+    /// a new asset (the old id disappears, a new one appears), as a file manager would show it.
+    public let id: String
+    /// The library root the asset was found under.
+    public let root: String
+    /// The path inside ``root``, without a leading "/".
+    public let relativePath: String
+    /// From the content, not the name.
+    public let mediaType: MediaType
+    /// Size and modification time when it was enumerated.
+    public let fingerprint: FileFingerprint
+    /// What the header said, for images whose header could be read; nil for videos.
+    public let properties: ImageProperties?
+
+    public init(root: String, relativePath: String, mediaType: MediaType, fingerprint: FileFingerprint,
+                properties: ImageProperties? = nil) {
+        self.id = AssetID.make(root: root, relativePath: relativePath)
+        self.root = root
+        self.relativePath = relativePath
+        self.mediaType = mediaType
+        self.fingerprint = fingerprint
+        self.properties = properties
+    }
+
+    public var path: String { root + "/" + relativePath }
+    public var fileSize: UInt64 { fingerprint.size }
+    public var pixelSize: PixelSize? { properties?.pixelSize }
+    public var isVideo: Bool { mediaType.isVideo }
+
+    /// The folder holding the asset, relative to its root ("" for the root itself).
+    public var folder: String {
+        guard let slash = relativePath.lastIndex(of: "/") else { return "" }
+        return String(relativePath[..<slash])
+    }
+
+    /// When it was taken: EXIF DateTimeOriginal (with its offset, else read in the library's
+    /// time zone), else the file's modification time.
+    public var date: Date {
+        properties?.captureDate?.date() ?? modificationDate
+    }
+
+    public var modificationDate: Date {
+        Date(timeIntervalSince1970: TimeInterval(fingerprint.modificationTimeNanoseconds) / 1e9)
+    }
+
+    /// The local calendar day it was taken: the capture date's own wall-clock day (a photo taken
+    /// at 23:30 in Tokyo belongs to that Tokyo day wherever it is viewed), else the modification
+    /// day in `timeZone`.
+    public func day(in timeZone: TimeZone = .current) -> Day {
+        if let captured = properties?.captureDate {
+            return Day(year: captured.year, month: captured.month, day: captured.day)
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: modificationDate)
+        return Day(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
+    }
+}
+
+/// A calendar day, as the heading of a moment.
+public struct Day: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    public var year: Int, month: Int, day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        (self.year, self.month, self.day) = (year, month, day)
+    }
+
+    public static func < (lhs: Day, rhs: Day) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    /// "2022-02-16".
+    public var description: String {
+        String(format: "%04d-%02d-%02d", year, month, day)
+    }
+}
+
+/// How asset ids are made: 16 hex digits of a 64-bit FNV-1a hash of the root and the relative
+/// path. Stable across runs, processes and machines (Swift's `Hasher` is seeded per process, so
+/// it cannot be used), short enough for cache keys; collisions are negligible below ~10⁸ assets.
+public enum AssetID {
+    public static func make(root: String, relativePath: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in root.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        hash = (hash ^ 0) &* 0x0000_0100_0000_01B3
+        for byte in relativePath.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
