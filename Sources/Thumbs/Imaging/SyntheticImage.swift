@@ -21,11 +21,14 @@ package struct SyntheticImage: Sendable {
     package var width: Int
     package var height: Int
     package var pixels: Pixels
+    /// EXIF fields to write, by libvips name ("exif-ifd2-DateTimeOriginal": "2022:02:16 12:55:41").
+    package var exif: [String: String]
 
-    package init(width: Int, height: Int, pixels: Pixels = .rgb) {
+    package init(width: Int, height: Int, pixels: Pixels = .rgb, exif: [String: String] = [:]) {
         self.width = width
         self.height = height
         self.pixels = pixels
+        self.exif = exif
     }
 
     /// The image as it should be displayed, 8-bit RGB, row by row.
@@ -55,6 +58,9 @@ package struct SyntheticImage: Sendable {
         let image = try makeImage(fromRGB: stored, size: storedSize)
         if orientation != 1 {
             vips_image_set_int(image.pointer, "orientation", Int32(orientation))
+        }
+        for (field, value) in exif {
+            vips_image_set_string(image.pointer, field, value)
         }
         var buffer: UnsafeMutableRawPointer?
         var length = 0
