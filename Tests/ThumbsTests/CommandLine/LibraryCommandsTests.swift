@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import Thumbs
+
+/// `thumbs albums`, `thumbs moments`, `thumbs sizes`, run as a user would.
+@Suite(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
+struct LibraryCommandsTests {
+    let folder = TemporaryFolder()
+
+    private func run(_ command: String) throws -> ThumbsProcess.Outcome {
+        try ThumbsProcess.run([command, SharedPhotos.root.path, "--cache", folder.path + "/cache", "--json"])
+    }
+
+    private func json(_ outcome: ThumbsProcess.Outcome) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8))
+    }
+
+    @Test func albumsCountsEveryFolder() throws {
+        let outcome = try run("albums")
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let albums = try #require(try json(outcome) as? [[String: Any]])
+        let photos = Dictionary(uniqueKeysWithValues: albums.map { ($0["title"] as! String, $0["photos"] as! Int) })
+        #expect(photos["All Photos"] == 73 && photos["orientation"] == 18 && photos["broken"] == 9)
+        #expect(outcome.standardError.contains("not_an_image.jpg"), "issues are reported on stderr")
+    }
+
+    @Test func momentsAreNewestFirst() throws {
+        let outcome = try run("moments")
+        #expect(outcome.status == 0)
+        let days = try #require(try json(outcome) as? [[String: Any]])
+        let names = days.map { $0["day"] as! String }
+        #expect(names == names.sorted(by: >))
+        #expect(days.reduce(0) { $0 + ($1["photos"] as! Int) } == 73)
+        #expect(names.contains("2022-02-16"))
+    }
+
+    @Test func sizesComeFromTheMetadataCacheTheSecondTime() throws {
+        let first = try run("sizes")
+        let second = try run("sizes")
+        let cold = try #require(try json(first) as? [String: Any])
+        let warm = try #require(try json(second) as? [String: Any])
+        let expected = SharedPhotos.entries.filter { !["broken/empty.jpg", "broken/not_an_image.jpg"].contains($0.relativePath) }
+            .reduce(0) { $0 + $1.bytesInManifest }
+        #expect(cold["totalBytes"] as? Int == expected)
+        #expect(warm["totalBytes"] as? Int == expected)
+        #expect(warm["filesRead"] as? Int == 0, "nothing is read when the cache is warm")
+        #expect((cold["filesRead"] as? Int ?? 0) > 70)
+    }
+}
