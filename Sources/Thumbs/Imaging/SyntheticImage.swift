@@ -1,7 +1,8 @@
 import CVips
 import CVipsShim
 
-/// Photo-like images made from nothing, for tests, benchmarks and the sample library.
+/// Photo-like images made from nothing, for tests, benchmarks and the sample library (public so
+/// that the benchmark package can generate libraries too).
 ///
 /// Each quadrant has its own colour over a smooth gradient, so any flip or rotation is visible
 /// in the pixels. Images can be written pre-rotated with an EXIF orientation tag, so that they
@@ -9,22 +10,22 @@ import CVipsShim
 /// ```swift
 /// let jpeg = try SyntheticImage(width: 600, height: 400).encoded(as: .jpeg, orientation: 6)
 /// ```
-package struct SyntheticImage: Sendable {
-    package enum Pixels: Sendable, CaseIterable {
+public struct SyntheticImage: Sendable {
+    public enum Pixels: Sendable, CaseIterable {
         case rgb, rgba, rgb16, grey, cmyk
     }
 
-    package enum Container: String, Sendable, CaseIterable {
+    public enum Container: String, Sendable, CaseIterable {
         case jpeg, png, webp, tiff
     }
 
-    package var width: Int
-    package var height: Int
-    package var pixels: Pixels
+    public var width: Int
+    public var height: Int
+    public var pixels: Pixels
     /// EXIF fields to write, by libvips name ("exif-ifd2-DateTimeOriginal": "2022:02:16 12:55:41").
-    package var exif: [String: String]
+    public var exif: [String: String]
 
-    package init(width: Int, height: Int, pixels: Pixels = .rgb, exif: [String: String] = [:]) {
+    public init(width: Int, height: Int, pixels: Pixels = .rgb, exif: [String: String] = [:]) {
         self.width = width
         self.height = height
         self.pixels = pixels
@@ -32,7 +33,7 @@ package struct SyntheticImage: Sendable {
     }
 
     /// The image as it should be displayed, 8-bit RGB, row by row.
-    package func uprightRGB() -> [UInt8] {
+    public func uprightRGB() -> [UInt8] {
         let corners: [(Int, Int, Int)] = [(220, 40, 40), (40, 200, 60), (40, 60, 220), (230, 210, 40)]
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
@@ -51,7 +52,7 @@ package struct SyntheticImage: Sendable {
 
     /// Encodes the image so that, once `orientation` (EXIF 1...8) is applied, it shows
     /// ``uprightRGB()``. Metadata is kept, so the tag is written.
-    package func encoded(as container: Container, orientation: Int = 1, quality: Int = 92) throws(ImagingError) -> [UInt8] {
+    public func encoded(as container: Container, orientation: Int = 1, quality: Int = 92) throws(ImagingError) -> [UInt8] {
         try VipsRuntime.ensureStarted()
         let (stored, storedSize) = Self.transform(uprightRGB(), size: PixelSize(width: width, height: height),
                                                   bands: 3, orientation: Self.inverse(orientation))

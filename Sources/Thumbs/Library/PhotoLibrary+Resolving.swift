@@ -23,18 +23,7 @@ extension PhotoLibrary {
             }
         }
         guard !misses.isEmpty else { return [] }
-        let renderer = renderer
-        let inspections = try await withThrowingTaskGroup(of: (Int, Result<Inspection, any Error>).self) { group in
-            for (index, file) in misses.enumerated() {
-                let path = root + "/" + file.relativePath
-                group.addTask {
-                    do { return (index, .success(try await renderer.inspect(path))) } catch { return (index, .failure(error)) }
-                }
-            }
-            var results = [Result<Inspection, any Error>?](repeating: nil, count: misses.count)
-            for try await (index, result) in group { results[index] = result }
-            return results.compactMap { $0 }
-        }
+        let inspections = try await inspect(misses.map { root + "/" + $0.relativePath })
         var changing: [LibraryWalker.File] = []
         var learnt: [(assetID: String, metadata: AssetMetadata)] = []
         for (file, result) in zip(misses, inspections) {
@@ -42,10 +31,9 @@ extension PhotoLibrary {
             let inspection: Inspection
             switch result {
             case .success(let value): inspection = value
-            case .failure(let error as ImagingError):
+            case .failure(let error):
                 batch.issues.append(LibraryIssue(path: file.relativePath, reason: .unreadableFile("\(error)")))
                 continue
-            case .failure(let error): throw error
             }
             if inspection.changedWhileRead || inspection.fingerprint != file.fingerprint {
                 changing.append(file)
@@ -68,6 +56,34 @@ extension PhotoLibrary {
         }
         if let store, !learnt.isEmpty { try await store.putMetadata(learnt) }
         return changing
+    }
+}
+
+extension PhotoLibrary {
+    /// One inspection's result, by position.
+    private struct Inspected: Sendable {
+        let index: Int
+        let result: Result<Inspection, ImagingError>
+    }
+
+    /// Inspects the files in parallel on the render threads; results follow `paths`' order.
+    /// Throws only for cancellation.
+    private func inspect(_ paths: [String]) async throws -> [Result<Inspection, ImagingError>] {
+        let renderer = renderer
+        return try await withThrowingTaskGroup(of: Inspected.self) { group in
+            for (index, path) in paths.enumerated() {
+                group.addTask {
+                    do {
+                        return Inspected(index: index, result: .success(try await renderer.inspect(path)))
+                    } catch let error as ImagingError {
+                        return Inspected(index: index, result: .failure(error))
+                    }
+                }
+            }
+            var results = [Result<Inspection, ImagingError>](repeating: .failure(.unreadable("not inspected")), count: paths.count)
+            for try await inspected in group { results[inspected.index] = inspected.result }
+            return results
+        }
     }
 }
 
