@@ -47,3 +47,39 @@ struct LibraryCommandsTests {
         #expect((cold["filesRead"] as? Int ?? 0) > 70)
     }
 }
+
+/// Unreadable folders and files, as an unprivileged user sees them (root reads everything, so
+/// the command runs as `nobody` through runuser, where that is possible).
+@Suite(.enabled(if: UnprivilegedRun.isPossible, "needs root, runuser and a thumbs binary 'nobody' can run: skipped"))
+struct UnreadableLibraryTests {
+    let folder = TemporaryFolder()
+
+    @Test func unreadableFolderAndFileAreListedNotFatal() throws {
+        let photo = try SyntheticImage(width: 64, height: 48).encoded(as: .jpeg)
+        try folder.write(photo, to: "library/open/a.jpg")
+        try folder.write(photo, to: "library/secret/b.jpg")
+        let locked = try folder.write(photo, to: "library/locked.jpg")
+        let cache = folder.path + "/cache"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        chmod(cache, 0o777)
+        chmod(folder.path + "/library/secret", 0)
+        chmod(locked, 0)
+        let outcome = try ThumbsProcess.run(["-u", "nobody", "--", ThumbsProcess.executable().path, "albums",
+                                             folder.path + "/library", "--cache", cache, "--json"],
+                                            executablePath: "/usr/sbin/runuser")
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("secret/: folder not readable (Permission denied)"))
+        #expect(outcome.standardError.contains("locked.jpg: not readable"))
+        #expect(outcome.standardOutput.contains("\"open/a.jpg\""))
+    }
+}
+
+enum UnprivilegedRun {
+    static let isPossible: Bool = {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") else { return false }
+        let probe = try? ThumbsProcess.run(["-u", "nobody", "--", ThumbsProcess.executable().path, "--help"],
+                                           executablePath: "/usr/sbin/runuser")
+        return probe?.status == 0
+    }()
+}

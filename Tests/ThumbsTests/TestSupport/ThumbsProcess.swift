@@ -17,10 +17,11 @@ struct ThumbsProcess {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/\(name)")
     }
 
-    /// Runs `name` with `arguments` to completion.
-    static func run(_ arguments: [String], executable name: String = "thumbs", in folder: String? = nil) throws -> Outcome {
+    /// Runs `name` (or the program at `executablePath`) with `arguments` to completion.
+    static func run(_ arguments: [String], executable name: String = "thumbs", executablePath: String? = nil,
+                    in folder: String? = nil) throws -> Outcome {
         let process = Process()
-        process.executableURL = executable(name)
+        process.executableURL = executablePath.map { URL(fileURLWithPath: $0) } ?? executable(name)
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
         let output = Pipe(), error = Pipe()
