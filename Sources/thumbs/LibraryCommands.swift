@@ -19,12 +19,12 @@ struct LibraryOptions: ParsableArguments {
         for folder in folders where !FileManager.default.fileExists(atPath: folder) {
             CommandFailure.usage("\(folder): no such folder (set library.roots in config.json, or name one)").exit()
         }
-        let cachePath = options.cache ?? configuration.resolve(configuration.cache.path)
+        let storeConfiguration = configuration.store(path: options.cache)
         let store: ThumbnailStore
         do {
-            store = try ThumbnailStore(configuration: StoreConfiguration(path: cachePath))
+            store = try ThumbnailStore(configuration: storeConfiguration)
         } catch {
-            CommandFailure.cache("cache \(cachePath): \(error)").exit()
+            CommandFailure.cache("cache \(storeConfiguration.path): \(error)").exit()
         }
         let renderer = ThumbnailRenderer(configuration: configuration.imaging)
         return (PhotoLibrary(roots: folders, includeHidden: configuration.library.includeHidden,

@@ -21,6 +21,22 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         public var path: String = "~/.cache/thumbs"
         /// Byte budget of the cache, such as "2 GiB". Default: "2 GiB".
         public var budget: String = "2 GiB"
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            path = try container.decodeIfPresent(String.self, forKey: .path) ?? path
+            budget = try container.decodeIfPresent(String.self, forKey: .budget) ?? budget
+            guard ByteCount(parsing: budget) != nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .budget, in: container,
+                    debugDescription: "expected a size such as \"2 GiB\" or \"500 MB\", found \"\(budget)\"")
+            }
+        }
+
+        /// ``budget`` in bytes.
+        public var budgetBytes: ByteCount { ByteCount(parsing: budget) ?? ByteCount(2 << 30) }
     }
 
     public var library = Library()
@@ -66,6 +82,12 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         var configuration = try JSONDecoder().decode(ThumbsConfiguration.self, from: data)
         configuration.baseDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return configuration
+    }
+
+    /// The store settings this configuration implies: `cache.path` (or `path`, when given, as
+    /// `--cache` does) and `cache.budget`.
+    public func store(path override: String? = nil) -> StoreConfiguration {
+        StoreConfiguration(path: override.map(resolve) ?? resolve(cache.path), budget: cache.budgetBytes)
     }
 
     /// The imaging settings this configuration implies.
