@@ -12,7 +12,7 @@ struct ThumbsCommand: AsyncParsableCommand {
             stripped). Settings come from config.json; see docs/CONFIGURATION.md.
             """,
         subcommands: [
-            RenderCommand.self, AlbumsCommand.self, MomentsCommand.self, SizesCommand.self,
+            WarmCommand.self, RenderCommand.self, AlbumsCommand.self, MomentsCommand.self, SizesCommand.self,
             ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self,
         ])
 

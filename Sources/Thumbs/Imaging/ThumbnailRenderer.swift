@@ -1,8 +1,11 @@
+import Synchronization
+
 /// Probes files and renders thumbnails with libvips, off Swift's cooperative threads.
 ///
 /// Every call runs on one of the renderer's render threads (``BlockingThreadPool``), so any number
 /// of concurrent callers (a task group, many requests) suspend instead of blocking, and at most
-/// ``ImagingConfiguration/renderThreads`` decodes are in flight.
+/// ``ImagingConfiguration/renderThreads`` decodes are in flight; waiting work starts by
+/// ``WorkPriority``.
 /// ```swift
 /// let renderer = ThumbnailRenderer()
 /// let spec = RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill)
@@ -14,6 +17,7 @@ public final class ThumbnailRenderer: Sendable {
     public let configuration: ImagingConfiguration
     let core: VipsRenderer
     let pool: BlockingThreadPool
+    private let decodes = Atomic<Int>(0)
 
     public init(configuration: ImagingConfiguration = ImagingConfiguration()) {
         self.configuration = configuration
@@ -21,31 +25,51 @@ public final class ThumbnailRenderer: Sendable {
         pool = BlockingThreadPool(name: "thumbs-render", threadCount: configuration.renderThreads)
     }
 
+    /// Full decodes started so far (renders; not probes or embedded previews): what coalescing
+    /// and the cache save is counted here.
+    public var decodeCount: Int { decodes.load(ordering: .relaxed) }
+
     /// Reads a file's type, upright size, orientation, capture date, camera and embedded preview
     /// size from its header, without decoding pixels.
-    public func probe(_ path: String) async throws -> ImageProperties {
+    public func probe(_ path: String, priority: WorkPriority = .interactive) async throws -> ImageProperties {
         let core = core
-        return try await pool.run { try core.probe(path) }
+        return try await pool.run(priority: priority) { try core.probe(path) }
     }
 
     /// Renders one rendition with shrink-on-load.
-    public func render(_ path: String, spec: RenditionSpec) async throws -> Thumbnail {
-        let core = core
-        return try await pool.run { try core.render(path, spec: spec) }
+    public func render(_ path: String, spec: RenditionSpec, priority: WorkPriority = .interactive) async throws -> Thumbnail {
+        try await render(path, specs: [spec], priority: priority)[0]
     }
 
     /// Renders several renditions of one file from one decode; results follow `specs`' order.
-    public func render(_ path: String, specs: [RenditionSpec]) async throws -> [Thumbnail] {
+    public func render(
+        _ path: String, specs: [RenditionSpec], priority: WorkPriority = .interactive
+    ) async throws -> [Thumbnail] {
         let core = core
-        return try await pool.run { try core.render(path, specs: specs) }
+        return try await pool.run(priority: priority) { [self] in
+            self.decodes.add(1, ordering: .relaxed)
+            return try core.render(path, specs: specs)
+        }
+    }
+
+    /// Renders the part of the picture inside `crop` (fractions of the upright image, 0...1) into
+    /// `spec`'s box.
+    public func render(
+        _ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority = .interactive
+    ) async throws -> Thumbnail {
+        let core = core
+        return try await pool.run(priority: priority) { [self] in
+            self.decodes.add(1, ordering: .relaxed)
+            return try core.render(path, spec: spec, crop: crop)
+        }
     }
 
     /// The preview embedded in the file (JPEG EXIF thumbnail, HEIF thumbnail), upright, or nil:
     /// the fast degraded image of opportunistic delivery.
     public func embeddedPreview(
-        _ path: String, format: ThumbnailFormat = .jpeg, quality: Int = 82
+        _ path: String, format: ThumbnailFormat = .jpeg, quality: Int = 82, priority: WorkPriority = .interactive
     ) async throws -> Thumbnail? {
         let core = core
-        return try await pool.run { try core.embeddedPreview(path, format: format, quality: quality) }
+        return try await pool.run(priority: priority) { try core.embeddedPreview(path, format: format, quality: quality) }
     }
 }

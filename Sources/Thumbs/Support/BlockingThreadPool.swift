@@ -36,17 +36,21 @@ package final class BlockingThreadPool: Sendable {
     }
 
     /// Runs `work` on one of the pool's threads and returns its result; throws
-    /// `CancellationError` if the calling task is cancelled before the work starts.
+    /// `CancellationError` if the calling task is cancelled before the work starts. Waiting jobs
+    /// start in priority order, then in the order they came.
     ///
     /// Everything `work` captured is released before the caller resumes, so a caller that drops
     /// its last reference to something afterwards really is the last (a store can be closed).
-    package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package func run<T: Sendable>(
+        priority: WorkPriority = .interactive, _ work: @escaping @Sendable () throws -> T
+    ) async throws -> T {
         let id = queue.reserveID()
         let once = OneShotWork(work)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
                 queue.enqueue(Job(
                     id: id,
+                    priority: priority,
                     run: { continuation.resume(with: once.run()) },
                     cancel: { continuation.resume(throwing: CancellationError()) }))
             }
@@ -74,8 +78,21 @@ private final class OneShotWork<T: Sendable>: @unchecked Sendable {
     }
 }
 
+/// Which waiting work starts first when a thread frees up.
+public enum WorkPriority: Int, Sendable, Hashable, CaseIterable, Comparable {
+    /// Someone is looking at the result (a display request).
+    case interactive
+    /// Work that may be looked at soon (preheat).
+    case preheat
+    /// Work for later (warming a whole library).
+    case batch
+
+    public static func < (lhs: WorkPriority, rhs: WorkPriority) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
 private struct Job: Sendable {
     let id: UInt64
+    let priority: WorkPriority
     let run: @Sendable () -> Void
     let cancel: @Sendable () -> Void
 }
@@ -84,10 +101,15 @@ private struct Job: Sendable {
 /// `condition` is locked, which is what makes the `@unchecked Sendable` true.
 private final class JobQueue: @unchecked Sendable {
     private let condition = NSCondition()
-    /// Queued jobs from `head` on; taken slots are emptied at once, so a finished job's closure
-    /// (and whatever it captured) is not kept alive by the queue.
-    private var waiting: [Job?] = []
-    private var head = 0
+    /// One queue per priority: jobs from `head` on wait; taken slots are emptied at once, so a
+    /// finished job's closure (and whatever it captured) is not kept alive by the queue.
+    private struct Lane {
+        var waiting: [Job?] = []
+        var head = 0
+        var isEmpty: Bool { head == waiting.count }
+    }
+
+    private var lanes = [Lane](repeating: Lane(), count: WorkPriority.allCases.count)
     private var nextID: UInt64 = 0
     /// IDs handed out whose job is not queued yet (the continuation is being set up).
     private var reserved: Set<UInt64> = []
@@ -107,7 +129,7 @@ private final class JobQueue: @unchecked Sendable {
         let cancelled = condition.withLock {
             reserved.remove(job.id)
             if cancelledEarly.remove(job.id) != nil { return true }
-            waiting.append(job)
+            lanes[job.priority.rawValue].waiting.append(job)
             condition.signal()
             return false
         }
@@ -120,8 +142,13 @@ private final class JobQueue: @unchecked Sendable {
                 cancelledEarly.insert(id)
                 return nil
             }
-            guard let index = waiting[head...].firstIndex(where: { $0?.id == id }) else { return nil }
-            return waiting.remove(at: index)
+            for lane in lanes.indices {
+                let waiting = lanes[lane].waiting
+                if let index = waiting[lanes[lane].head...].firstIndex(where: { $0?.id == id }) {
+                    return lanes[lane].waiting.remove(at: index)
+                }
+            }
+            return nil
         }
         removed?.cancel()
     }
@@ -148,16 +175,17 @@ private final class JobQueue: @unchecked Sendable {
 
     private func next() -> Job? {
         condition.withLock {
-            while head == waiting.count && !isShutDown {
+            while lanes.allSatisfy(\.isEmpty) && !isShutDown {
                 condition.wait()
             }
-            guard head < waiting.count else { return nil }
-            let job = waiting[head]
-            waiting[head] = nil
-            head += 1
-            if head > 64 && head * 2 > waiting.count {
-                waiting.removeFirst(head)
-                head = 0
+            guard let lane = lanes.firstIndex(where: { !$0.isEmpty }) else { return nil }
+            let head = lanes[lane].head
+            let job = lanes[lane].waiting[head]
+            lanes[lane].waiting[head] = nil
+            lanes[lane].head += 1
+            if head > 64 && head * 2 > lanes[lane].waiting.count {
+                lanes[lane].waiting.removeFirst(head + 1)
+                lanes[lane].head = 0
             }
             return job
         }

@@ -1,0 +1,76 @@
+extension CachingImageManager {
+    /// The steps of one request: a final image if one is cached; else, unless high quality only,
+    /// a degraded one; then the final render (shared with identical requests, then stored).
+    func deliver(
+        asset: Asset, spec: RenditionSpec, options: ImageRequestOptions, requestID: UInt64,
+        to continuation: AsyncThrowingStream<ImageResult, any Error>.Continuation
+    ) async throws {
+        func send(_ thumbnail: Thumbnail, degraded: Bool, _ source: ImageResult.Source) {
+            continuation.yield(ImageResult(thumbnail, isDegraded: degraded, source: source, requestID: requestID))
+        }
+        if let crop = options.normalizedCropRect {
+            send(try await renderer.render(asset.path, spec: spec, crop: crop), degraded: false, .rendered)
+            return
+        }
+        let key = ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: spec)
+        if let (thumbnail, source) = try cachedFinal(for: key, options: options) {
+            send(thumbnail, degraded: false, source)
+            return
+        }
+        try Task.checkCancellation()
+        if options.deliveryMode != .highQualityFormat,
+           let (degraded, source) = try await degraded(for: key, asset: asset, spec: spec) {
+            send(degraded, degraded: true, source)
+            if options.deliveryMode == .fastFormat { return }
+        }
+        send(try await final(for: key, asset: asset, priority: .interactive), degraded: false, .rendered)
+    }
+
+    /// The final image from memory or the store, if there: exactly `key`'s, or (resize mode
+    /// `.fast`) any rendition of the same file covering the box.
+    func cachedFinal(for key: ThumbnailKey, options: ImageRequestOptions) throws -> (Thumbnail, ImageResult.Source)? {
+        if let hit = memory.thumbnail(for: key) { return (hit, .memory) }
+        if let stored = try store.thumbnail(for: key) {
+            memory.insert(stored.thumbnail, for: key)
+            return (stored.thumbnail, .store)
+        }
+        guard options.resizeMode == .fast else { return nil }
+        if let larger = memory.closest(to: key, size: key.rendition.size, atLeast: true),
+           Self.serves(larger.thumbnail, key.rendition) {
+            return (larger.thumbnail, .memory)
+        }
+        if let larger = try store.closestThumbnail(to: key, size: key.rendition.size, atLeast: true),
+           Self.serves(larger.thumbnail, key.rendition) {
+            return (larger.thumbnail, .store)
+        }
+        return nil
+    }
+
+    /// A larger rendition may stand for a fit request of the same format only: a fill one is
+    /// cropped to another shape.
+    private static func serves(_ thumbnail: Thumbnail, _ spec: RenditionSpec) -> Bool {
+        spec.contentMode == .aspectFit && thumbnail.format == spec.format
+    }
+
+    /// A cheap stand-in, cheapest source first: memory, the store, the file's embedded preview.
+    func degraded(for key: ThumbnailKey, asset: Asset, spec: RenditionSpec) async throws -> (Thumbnail, ImageResult.Source)? {
+        if let near = memory.closest(to: key, size: spec.size, atLeast: false) { return (near.thumbnail, .memory) }
+        if let near = try store.closestThumbnail(to: key, size: spec.size, atLeast: false) {
+            return (near.thumbnail, .store)
+        }
+        guard asset.properties?.embeddedPreviewSize != nil,
+              let preview = try? await renderer.embeddedPreview(asset.path, format: spec.format, quality: spec.quality)
+        else { return nil }
+        return (preview, .embedded)
+    }
+
+    /// The final image for `key`: rendered once however many ask, then stored and kept in memory.
+    func final(for key: ThumbnailKey, asset: Asset, priority: WorkPriority) async throws -> Thumbnail {
+        try await coordinator.value(for: key) { [self] in
+            let thumbnail = try await renderer.render(asset.path, spec: key.rendition, priority: priority)
+            memory.insert(thumbnail, for: key)
+            try await store.putThumbnails([(key, thumbnail)])
+            return thumbnail
+        }
+    }
+}

@@ -1,0 +1,44 @@
+extension CachingImageManager {
+    /// Prepares images of `assets` for the same arguments a display request will use, at low
+    /// priority, into the store and the memory tier (as `startCachingImages`).
+    public func startCaching(assets: [Asset], targetSize: PixelSize, contentMode: ContentMode,
+                             options: ImageRequestOptions = .init()) {
+        let spec = spec(targetSize, contentMode, options)
+        for asset in assets {
+            let key = ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: spec)
+            guard !memory.contains(key) else { continue }
+            preheating.withLock { tasks in
+                guard tasks[key] == nil else { return }
+                tasks[key] = Task { [self] in
+                    if (try? cachedFinal(for: key, options: ImageRequestOptions(resizeMode: .exact))) == nil {
+                        _ = try? await final(for: key, asset: asset, priority: .preheat)
+                    }
+                    _ = preheating.withLock { $0.removeValue(forKey: key) }
+                }
+            }
+        }
+    }
+
+    /// Stops preheating `assets` for these arguments: work not started yet never runs (as
+    /// `stopCachingImages`).
+    public func stopCaching(assets: [Asset], targetSize: PixelSize, contentMode: ContentMode,
+                            options: ImageRequestOptions = .init()) {
+        let spec = spec(targetSize, contentMode, options)
+        let stopped = preheating.withLock { tasks in
+            assets.compactMap { tasks.removeValue(forKey: ThumbnailKey(assetID: $0.id, fingerprint: $0.fingerprint, rendition: spec)) }
+        }
+        for task in stopped { task.cancel() }
+    }
+
+    /// Stops all preheating (as `stopCachingImagesForAllAssets`).
+    public func stopCachingForAllAssets() {
+        let stopped = preheating.withLock { tasks in
+            defer { tasks.removeAll() }
+            return Array(tasks.values)
+        }
+        for task in stopped { task.cancel() }
+    }
+
+    /// Preheat tasks not finished yet.
+    public var preheatingCount: Int { preheating.withLock { $0.count } }
+}

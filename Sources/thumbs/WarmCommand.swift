@@ -1,0 +1,141 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Thumbs
+
+struct WarmCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "warm",
+        abstract: "Render every configured rendition of the library into the cache.",
+        discussion: """
+            Fresh thumbnails are skipped, so a second run over an unchanged library decodes \
+            nothing; a file that failed before is skipped until it changes. Ctrl-C stops cleanly: \
+            what was rendered is committed (exit status 130) and the next run resumes.
+
+            On a terminal a progress line is kept up to date; otherwise (or with --json) progress \
+            is printed as JSON lines.
+
+            Exit status: 0 all fresh or rendered, 1 some photos failed, 2 usage or configuration \
+            error, 3 cache error, 130 interrupted.
+
+            Example:
+              thumbs warm ~/Pictures
+            """)
+
+    @OptionGroup var library: LibraryOptions
+
+    func run() async throws {
+        let configuration = try loadOrExit(library.options)
+        let (photoLibrary, _) = try library.open()
+        let job = WarmJob(library: photoLibrary, renditions: configuration.renditions.map(\.spec))
+        let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0)
+        let work = Task { try await job.run { display.show($0) } }
+        let interrupt = Interrupt { work.cancel() }
+        let outcome = await work.result
+        interrupt.disarm()
+        switch outcome {
+        case .success(let summary):
+            display.finish(summary, interrupted: false)
+            if summary.failed > 0 { CommandFailure.someFailed(summary.failed).exitWithCode(1) }
+        case .failure(is CancellationError):
+            display.finish(display.last ?? WarmJob.Progress(), interrupted: true)
+            ThumbsCommand.exit(withError: ExitCode(130))
+        case .failure(let error as StoreError):
+            CommandFailure.cache("cache: \(error)").exit()
+        case .failure(let error):
+            throw error
+        }
+    }
+}
+
+/// Progress as a live line on a terminal, or JSON lines.
+final class ProgressDisplay: Sendable {
+    private let json: Bool
+    private let state = LockedProgress()
+
+    init(json: Bool) {
+        self.json = json
+    }
+
+    var last: WarmJob.Progress? { state.last }
+
+    func show(_ progress: WarmJob.Progress) {
+        // At most about five updates a second.
+        guard state.record(progress) else { return }
+        if json {
+            print(Self.json(progress, event: "progress"))
+        } else {
+            var line = "\r\(progress)"
+            if let left = progress.estimatedSecondsLeft, progress.walkFinished {
+                line += String(format: ", about %.0f s left", left)
+            }
+            FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        }
+    }
+
+    func finish(_ progress: WarmJob.Progress, interrupted: Bool) {
+        if json {
+            print(Self.json(progress, event: interrupted ? "interrupted" : "summary"))
+            return
+        }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        let seconds = Double(progress.elapsed.components.seconds) + Double(progress.elapsed.components.attoseconds) / 1e18
+        var text = "\(interrupted ? "interrupted: " : "")\(progress.done) of \(progress.found) photos: "
+            + "\(progress.rendered) rendered, \(progress.fresh) fresh, \(progress.skippedFailures) known failures skipped"
+        if progress.failed > 0 {
+            let kinds = progress.failuresByKind.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+            text += ", \(progress.failed) failed (\(kinds))"
+        }
+        text += String(format: "; %d bytes written in %.2f s", progress.bytesWritten, seconds)
+        print(text)
+    }
+
+    private static func json(_ progress: WarmJob.Progress, event: String) -> String {
+        var fields: [String: Any] = [
+            "event": event, "done": progress.done, "found": progress.found, "rendered": progress.rendered,
+            "fresh": progress.fresh, "skippedFailures": progress.skippedFailures, "failed": progress.failed,
+            "bytesWritten": progress.bytesWritten, "rate": (progress.rate * 10).rounded() / 10,
+            "failuresByKind": Dictionary(uniqueKeysWithValues: progress.failuresByKind.map { ($0.key.rawValue, $0.value) }),
+        ]
+        if let left = progress.estimatedSecondsLeft { fields["secondsLeft"] = left.rounded() }
+        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The last progress seen and when the display last changed. Guarded by its lock.
+private final class LockedProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var latest: WarmJob.Progress?
+    private var shown = ContinuousClock.now - .seconds(1)
+
+    var last: WarmJob.Progress? { lock.withLock { latest } }
+
+    /// Keeps `progress`; true when it is time to show it.
+    func record(_ progress: WarmJob.Progress) -> Bool {
+        lock.withLock {
+            latest = progress
+            guard shown.duration(to: .now) >= .milliseconds(200) else { return false }
+            shown = .now
+            return true
+        }
+    }
+}
+
+/// Ctrl-C (SIGINT) runs `handler` once instead of killing the process, until disarmed.
+final class Interrupt {
+    private let source: DispatchSourceSignal
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler(handler: handler)
+        source.resume()
+    }
+
+    func disarm() {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+}
