@@ -64,6 +64,7 @@ final class ProgressDisplay: Sendable {
         guard state.record(progress) else { return }
         if json {
             print(Self.json(progress, event: "progress"))
+            fflush(nil)  // JSON lines are read as they come, not when a pipe buffer fills
         } else {
             var line = "\r\(progress)"
             if let left = progress.estimatedSecondsLeft, progress.walkFinished {
