@@ -1,5 +1,7 @@
 #include "CVipsShim.h"
 
+#include <malloc.h>
+
 int thumbs_vips_start(const char *program_name, int concurrency) {
     if (VIPS_INIT(program_name))
         return -1;
@@ -175,4 +177,8 @@ int thumbs_vips_copy_interpretation(VipsImage *in, VipsImage **out, int interpre
 
 int thumbs_vips_tiffsave_buffer(VipsImage *in, void **buffer, size_t *length) {
     return vips_tiffsave_buffer(in, buffer, length, NULL);
+}
+
+void thumbs_limit_malloc_arenas(int arenas) {
+    mallopt(M_ARENA_MAX, arenas);
 }

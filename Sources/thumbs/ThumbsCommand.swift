@@ -20,6 +20,8 @@ struct ThumbsCommand: AsyncParsableCommand {
     /// every command keeps one table of exit codes: 0 success, 1 some inputs failed, 2 usage or
     /// configuration error.
     static func main() async {
+        // Two malloc arenas keep resident memory flat over long runs (docs/BENCHMARKS.md).
+        ThumbsProcessTuning.limitMallocArenas()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -92,4 +92,10 @@ int thumbs_vips_copy_interpretation(VipsImage *in, VipsImage **out, int interpre
 /// vips_tiffsave_buffer() uncompressed, keeping metadata (test fixtures: CMYK, 16-bit).
 int thumbs_vips_tiffsave_buffer(VipsImage *in, void **buffer, size_t *length);
 
+/// mallopt(M_ARENA_MAX, arenas): glibc otherwise gives each allocating thread its own arena
+/// (up to 8 per core), and decode buffers of megabytes allocated on many threads fragment across
+/// them, so resident memory creeps up with the length of a run. Not libvips, but the process
+/// that decodes with it: the thumbs command calls it at start.
+void thumbs_limit_malloc_arenas(int arenas);
+
 #endif
