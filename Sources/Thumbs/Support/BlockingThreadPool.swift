@@ -35,6 +35,9 @@ package final class BlockingThreadPool: Sendable {
         queue.shutDown()
     }
 
+    /// Jobs waiting for a thread.
+    package var waitingCount: Int { queue.waitingCount }
+
     /// Runs `work` on one of the pool's threads and returns its result; throws
     /// `CancellationError` if the calling task is cancelled before the work starts. Waiting jobs
     /// start in priority order, then in the order they came.
@@ -151,6 +154,10 @@ private final class JobQueue: @unchecked Sendable {
             return nil
         }
         removed?.cancel()
+    }
+
+    var waitingCount: Int {
+        condition.withLock { lanes.reduce(0) { $0 + $1.waiting.count - $1.head } }
     }
 
     func shutDown() {

@@ -89,6 +89,25 @@ import Testing
         #expect(weakCanary == nil)
     }
 
+    @Test func waitingWorkStartsByPriority() async throws {
+        let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
+        let released = DispatchSemaphore(value: 0)
+        let started = Locked(false)
+        let blocker = Task { try await pool.run { started.withLock { $0 = true }; released.wait() } }
+        while !started.value { try await Task.sleep(for: .milliseconds(1)) }
+        let order = Locked<[WorkPriority]>([])
+        var waiting: [Task<Void, any Error>] = []
+        for priority in [WorkPriority.batch, .preheat, .interactive, .batch, .interactive] {
+            waiting.append(Task { try await pool.run(priority: priority) { order.withLock { $0.append(priority) } } })
+            let queued = waiting.count
+            while pool.waitingCount < queued { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        released.signal()
+        try await blocker.value
+        for task in waiting { try await task.value }
+        #expect(order.value == [.interactive, .interactive, .preheat, .batch, .batch])
+    }
+
     @Test func errorsReachTheCaller() async {
         let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
         await #expect(throws: ImagingError.emptyFile) { try await pool.run { throw ImagingError.emptyFile } }
