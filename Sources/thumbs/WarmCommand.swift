@@ -60,6 +60,7 @@ final class ProgressDisplay: Sendable {
     var last: WarmJob.Progress? { state.last }
 
     func show(_ progress: WarmJob.Progress) {
+        if let failure = progress.failure { report(failure) }
         // At most about five updates a second.
         guard state.record(progress) else { return }
         if json {
@@ -71,6 +72,20 @@ final class ProgressDisplay: Sendable {
                 line += String(format: ", about %.0f s left", left)
             }
             FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        }
+    }
+
+    /// Every failure gets its line at once: what failed and why.
+    private func report(_ failure: (path: String, error: ImagingError)) {
+        if json {
+            let fields: [String: Any] = ["event": "failed", "path": failure.path, "kind": failure.error.kind.rawValue,
+                                         "message": failure.error.description]
+            let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+            print(String(decoding: data, as: UTF8.self))
+            fflush(nil)
+        } else {
+            let line = "\r\u{1B}[Kfailed \(failure.path): \(failure.error.kind.rawValue): \(failure.error)\n"
+            FileHandle.standardError.write(Data(line.utf8))
         }
     }
 

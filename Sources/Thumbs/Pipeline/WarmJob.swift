@@ -19,7 +19,7 @@ public struct WarmJob: Sendable {
     }
 
     /// Where a run is.
-    public struct Progress: Sendable, Hashable, CustomStringConvertible {
+    public struct Progress: Sendable, CustomStringConvertible {
         /// Photos dealt with (rendered, fresh, skipped or failed) and photos found so far.
         public var done = 0
         public var found = 0
@@ -32,6 +32,8 @@ public struct WarmJob: Sendable {
         public var elapsed: Duration = .zero
         /// True once the walk has found everything.
         public var walkFinished = false
+        /// The photo that just failed, when this progress reports a failure.
+        public var failure: (path: String, error: ImagingError)?
 
         public init() {}
 
@@ -83,6 +85,7 @@ public struct WarmJob: Sendable {
                 func absorb(_ outcome: Outcome) async throws {
                     running -= 1
                     state.done += 1
+                    state.failure = nil
                     switch outcome.result {
                     case .success(let thumbnails):
                         state.rendered += 1
@@ -92,6 +95,7 @@ public struct WarmJob: Sendable {
                         if pendingPhotos >= writeBatch { try await flush() }
                     case .failure(let error):
                         state.failuresByKind[error.kind, default: 0] += 1
+                        state.failure = (outcome.asset.path, error)
                         if !error.kind.isTransient {
                             try await store.recordFailures([(outcome.asset.id, outcome.asset.fingerprint, FailureRecord(error))])
                         }
@@ -126,6 +130,7 @@ public struct WarmJob: Sendable {
                     }
                     state.elapsed = started.duration(to: .now)
                     progress(state)
+                    state.failure = nil
                 }
                 state.walkFinished = true
                 while let outcome = try await group.next() { try await absorb(outcome) }
@@ -136,6 +141,7 @@ public struct WarmJob: Sendable {
         }
         try await flush()
         try await store.flushAccessTimes()
+        state.failure = nil
         state.elapsed = started.duration(to: .now)
         progress(state)
         return state

@@ -86,6 +86,9 @@ import Testing
         let last = try #require(outcome.standardOutput.split(separator: "\n").last)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         #expect(summary["rendered"] as? Int == 66 && summary["failed"] as? Int == 7)
+        let failures = outcome.standardOutput.split(separator: "\n").filter { $0.contains("\"event\":\"failed\"") }
+        #expect(failures.count == 7, "each failure is reported with its path and kind")
+        #expect(failures.contains { $0.contains("IMG_3704_truncated.jpg") && $0.contains("\"kind\":\"truncated\"") })
         let again = try ThumbsProcess.run(["warm", SharedPhotos.root.path, "--cache", cache, "--json"])
         #expect(again.status == 0, "known failures are skipped, not failed again")
         #expect(again.standardOutput.contains("\"fresh\":66") && again.standardOutput.contains("\"skippedFailures\":7"))
