@@ -15,34 +15,22 @@ let package = Package(
     targets: [
         // liblmdb itself, for the raw `mdb_get` the store's reads are compared with.
         .systemLibrary(name: "CLMDBRaw", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
-        .executableTarget(
-            name: "StoreBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Thumbs", package: "Thumbs"),
-                "CLMDBRaw",
-            ],
-            path: "Benchmarks/StoreBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "LibraryBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Thumbs", package: "Thumbs"),
-            ],
-            path: "Benchmarks/LibraryBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "PipelineBenchmarks",
-            dependencies: [
-                .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "Thumbs", package: "Thumbs"),
-            ],
-            path: "Benchmarks/PipelineBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        benchmarkTarget("StoreBenchmarks", extra: ["CLMDBRaw"]),
+        benchmarkTarget("LibraryBenchmarks"),
+        benchmarkTarget("PipelineBenchmarks"),
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// A package-benchmark suite in Benchmarks/<name>, on the Thumbs library.
+func benchmarkTarget(_ name: String, extra: [Target.Dependency] = []) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [
+            .product(name: "Benchmark", package: "benchmark"),
+            .product(name: "Thumbs", package: "Thumbs"),
+        ] + extra,
+        path: "Benchmarks/\(name)",
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}

@@ -37,6 +37,22 @@ struct LibraryOptions: ParsableArguments {
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
+    /// Enumerates the library into albums, counting what came from the metadata cache; issues
+    /// are reported on the way.
+    func albums(of library: PhotoLibrary) async throws -> (builder: AlbumBuilder, fromCache: Int, read: Int) {
+        var builder = AlbumBuilder()
+        var fromCache = 0, read = 0
+        var issues: [LibraryIssue] = []
+        for try await batch in library.assets() {
+            builder.add(batch)
+            fromCache += batch.fromCache
+            read += batch.inspected
+            issues += batch.issues
+        }
+        report(issues)
+        return (builder, fromCache, read)
+    }
+
     /// Issues go to stderr, one line each, so the table or JSON on stdout stays clean.
     func report(_ issues: [LibraryIssue]) {
         for issue in issues { FileHandle.standardError.write(Data("thumbs: \(issue)\n".utf8)) }
@@ -55,15 +71,8 @@ struct AlbumsCommand: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
 
     func run() async throws {
-        let (photoLibrary, store) = try library.open()
-        var builder = AlbumBuilder()
-        var issues: [LibraryIssue] = []
-        for try await batch in photoLibrary.assets() {
-            builder.add(batch)
-            issues += batch.issues
-        }
-        try await store.flushAccessTimes()
-        library.report(issues)
+        let (photoLibrary, _) = try library.open()
+        let builder = try await library.albums(of: photoLibrary).builder
         let albums = builder.smartAlbums + builder.folderAlbums
         if library.json { return try library.printJSON(albums.map(AlbumSummary.init)) }
         print(TextTable.render(
@@ -121,16 +130,7 @@ struct SizesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (photoLibrary, _) = try library.open()
-        var builder = AlbumBuilder()
-        var fromCache = 0, inspected = 0
-        var issues: [LibraryIssue] = []
-        for try await batch in photoLibrary.assets() {
-            builder.add(batch)
-            fromCache += batch.fromCache
-            inspected += batch.inspected
-            issues += batch.issues
-        }
-        library.report(issues)
+        let (builder, fromCache, inspected) = try await library.albums(of: photoLibrary)
         let folders = builder.folderAlbums
         let all = builder.smartAlbums.filter { $0.kind == .smartAlbum(.allPhotos) || $0.kind == .smartAlbum(.videos) }
         let total = all.reduce(UInt64(0)) { $0 + $1.totalBytes }

@@ -22,33 +22,29 @@ let benchmarks: @Sendable () -> Void = {
         asset.properties?.embeddedPreviewSize != nil && (asset.pixelSize?.pixelCount ?? 0) >= 1_000_000
     }.sorted { $0.relativePath < $1.relativePath }
 
-    for mode in DeliveryMode.allCases {
-        Benchmark("First image, \(mode.rawValue), cold cache, photos with a preview",
-                  configuration: .init(metrics: [.wallClock], maxDuration: .seconds(60), maxIterations: previewed.count * 3)) { benchmark in
+    /// Time from the request to its first result (or its last, with `untilFinal`), one photo
+    /// per iteration, each with a new, empty store.
+    func timeToImage(_ name: String, mode: DeliveryMode, untilFinal: Bool) {
+        Benchmark(name, configuration: .init(metrics: [.wallClock], maxDuration: .seconds(60),
+                                             maxIterations: previewed.count * 3)) { benchmark in
             for iteration in benchmark.scaledIterations {
                 let manager = CachingImageManager(renderer: renderer, store: try freshStore())
-                let asset = previewed[iteration % previewed.count]
+                let request = manager.requestImage(for: previewed[iteration % previewed.count], targetSize: grid,
+                                                   contentMode: .aspectFill, options: ImageRequestOptions(deliveryMode: mode))
                 benchmark.startMeasurement()
-                var iterator = manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill,
-                                                    options: ImageRequestOptions(deliveryMode: mode)).makeAsyncIterator()
-                blackHole(try await iterator.next())
+                for try await result in request {
+                    blackHole(result)
+                    if !untilFinal { break }
+                }
                 benchmark.stopMeasurement()
             }
         }
     }
 
-    Benchmark("Final image, opportunistic, cold cache, photos with a preview",
-              configuration: .init(metrics: [.wallClock], maxDuration: .seconds(60), maxIterations: previewed.count * 3)) { benchmark in
-        for iteration in benchmark.scaledIterations {
-            let manager = CachingImageManager(renderer: renderer, store: try freshStore())
-            let asset = previewed[iteration % previewed.count]
-            benchmark.startMeasurement()
-            for try await result in manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill) {
-                blackHole(result)
-            }
-            benchmark.stopMeasurement()
-        }
+    for mode in DeliveryMode.allCases {
+        timeToImage("First image, \(mode.rawValue), cold cache, photos with a preview", mode: mode, untilFinal: false)
     }
+    timeToImage("Final image, opportunistic, cold cache, photos with a preview", mode: .opportunistic, untilFinal: true)
 
     Benchmark("Warm ../shared/photos, 2 renditions, cold cache",
               configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxDuration: .seconds(120), maxIterations: 5)) { benchmark in
