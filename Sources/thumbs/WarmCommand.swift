@@ -139,19 +139,47 @@ private final class LockedProgress: @unchecked Sendable {
     }
 }
 
-/// Ctrl-C (SIGINT) runs `handler` once instead of killing the process, until disarmed.
+/// The first Ctrl-C (SIGINT) runs `handler` (a clean stop) instead of killing the process; a
+/// second one exits at once with status 130, in case the clean stop itself is stuck (waiting
+/// for another process's cache lock, say). Until disarmed.
 final class Interrupt {
     private let source: DispatchSourceSignal
 
     init(_ handler: @escaping @Sendable () -> Void) {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler(handler: handler)
+        let presses = Locked(0)
+        source.setEventHandler {
+            let count = presses.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count == 1 {
+                FileHandle.standardError.write(Data("\nthumbs: stopping; committing what is done (Ctrl-C again to quit at once)\n".utf8))
+                handler()
+            } else {
+                _exit(130)
+            }
+        }
         source.resume()
     }
 
     func disarm() {
         source.cancel()
         signal(SIGINT, SIG_DFL)
+    }
+}
+
+/// A value shared between threads, guarded by its lock.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.withLock { body(&value) }
     }
 }

@@ -34,22 +34,16 @@ extension CachingImageManager {
             memory.insert(stored.thumbnail, for: key)
             return (stored.thumbnail, .store)
         }
-        guard options.resizeMode == .fast else { return nil }
-        if let larger = memory.closest(to: key, size: key.rendition.size, atLeast: true),
-           Self.serves(larger.thumbnail, key.rendition) {
+        guard options.resizeMode == .fast, key.rendition.contentMode == .aspectFit else { return nil }
+        // A larger whole-picture rendition may stand for a fit request (never a fill one: it is
+        // cropped to another shape).
+        if let larger = memory.closest(to: key, size: key.rendition.size, atLeast: true, servingFinal: true) {
             return (larger.thumbnail, .memory)
         }
-        if let larger = try store.closestThumbnail(to: key, size: key.rendition.size, atLeast: true),
-           Self.serves(larger.thumbnail, key.rendition) {
+        if let larger = try store.closestThumbnail(to: key, size: key.rendition.size, atLeast: true, servingFinal: true) {
             return (larger.thumbnail, .store)
         }
         return nil
-    }
-
-    /// A larger rendition may stand for a fit request of the same format only: a fill one is
-    /// cropped to another shape.
-    private static func serves(_ thumbnail: Thumbnail, _ spec: RenditionSpec) -> Bool {
-        spec.contentMode == .aspectFit && thumbnail.format == spec.format
     }
 
     /// A cheap stand-in, cheapest source first: memory, the store, the file's embedded preview.
@@ -67,9 +61,14 @@ extension CachingImageManager {
     /// The final image for `key`: rendered once however many ask, then stored and kept in memory.
     func final(for key: ThumbnailKey, asset: Asset, priority: WorkPriority) async throws -> Thumbnail {
         try await coordinator.value(for: key) { [self] in
+            // A job that finished just before this one started may have left it in memory.
+            if let done = memory.thumbnail(for: key) { return done }
             let thumbnail = try await renderer.render(asset.path, spec: key.rendition, priority: priority)
             memory.insert(thumbnail, for: key)
-            try await store.putThumbnails([(key, thumbnail)])
+            // Rendered is rendered: the write is not cancelled with the request, and a store
+            // that cannot take it (disk full) costs the cache, not the image.
+            let store = store
+            try? await Task.detached { try await store.putThumbnails([(key, thumbnail)]) }.value
             return thumbnail
         }
     }

@@ -1,3 +1,11 @@
+import Foundation
+
+/// A running preheat, told apart from a later one for the same key by its token.
+struct Preheat: Sendable {
+    let token: UUID
+    let task: Task<Void, Never>
+}
+
 extension CachingImageManager {
     /// Prepares images of `assets` for the same arguments a display request will use, at low
     /// priority, into the store and the memory tier (as `startCachingImages`).
@@ -9,12 +17,15 @@ extension CachingImageManager {
             guard !memory.contains(key) else { continue }
             preheating.withLock { tasks in
                 guard tasks[key] == nil else { return }
-                tasks[key] = Task { [self] in
+                let token = UUID()
+                let task = Task { [self] in
                     if (try? cachedFinal(for: key, options: ImageRequestOptions(resizeMode: .exact))) == nil {
                         _ = try? await final(for: key, asset: asset, priority: .preheat)
                     }
-                    _ = preheating.withLock { $0.removeValue(forKey: key) }
+                    // Only this task's own entry: a later startCaching may have replaced it.
+                    preheating.withLock { tasks in if tasks[key]?.token == token { tasks[key] = nil } }
                 }
+                tasks[key] = Preheat(token: token, task: task)
             }
         }
     }
@@ -27,7 +38,7 @@ extension CachingImageManager {
         let stopped = preheating.withLock { tasks in
             assets.compactMap { tasks.removeValue(forKey: ThumbnailKey(assetID: $0.id, fingerprint: $0.fingerprint, rendition: spec)) }
         }
-        for task in stopped { task.cancel() }
+        for preheat in stopped { preheat.task.cancel() }
     }
 
     /// Stops all preheating (as `stopCachingImagesForAllAssets`).
@@ -36,7 +47,7 @@ extension CachingImageManager {
             defer { tasks.removeAll() }
             return Array(tasks.values)
         }
-        for task in stopped { task.cancel() }
+        for preheat in stopped { preheat.task.cancel() }
     }
 
     /// Preheat tasks not finished yet.

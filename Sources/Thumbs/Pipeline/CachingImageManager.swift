@@ -19,7 +19,7 @@ public final class CachingImageManager: Sendable {
     let store: ThumbnailStore
     let memory: MemoryCache
     let coordinator = RenderCoordinator()
-    let preheating = Mutex<[ThumbnailKey: Task<Void, Never>]>([:])
+    let preheating = Mutex<[ThumbnailKey: Preheat]>([:])
     private let nextRequestID = Atomic<UInt64>(0)
 
     public init(renderer: ThumbnailRenderer, store: ThumbnailStore, configuration: PipelineConfiguration = .init()) {

@@ -68,7 +68,8 @@ public struct ImageResult: Sendable, Hashable {
 }
 
 /// A request for an image: its results as an `AsyncSequence` (one or two, see
-/// ``DeliveryMode``), an id, and a way to cancel it.
+/// ``DeliveryMode``), an id, and a way to cancel it. Stopping the iteration early does not stop
+/// the work while the request is still held: call ``cancel()``.
 public struct ImageRequest: AsyncSequence, Sendable {
     public typealias Element = ImageResult
     public let id: UInt64

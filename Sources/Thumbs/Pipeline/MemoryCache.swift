@@ -36,6 +36,9 @@ final class MemoryCache: Sendable {
 
     var cost: Int { state.withLock { $0.cost } }
 
+    /// Use records held, live and stale (bounded by about twice the entries).
+    var orderLength: Int { state.withLock { $0.order.count - $0.orderHead } }
+
     func thumbnail(for key: ThumbnailKey) -> Thumbnail? {
         state.withLock { state in
             guard var entry = state.entries[key] else { return nil }
@@ -77,20 +80,28 @@ final class MemoryCache: Sendable {
     }
 
     /// Among the cached renditions of this version of the asset other than `key`'s, the one
-    /// closest in size to `size` (with `atLeast`, only those covering it).
-    func closest(to key: ThumbnailKey, size: PixelSize, atLeast: Bool) -> (key: ThumbnailKey, thumbnail: Thumbnail)? {
+    /// closest in size to `size` (with `atLeast`, only those covering it; with `sameShapeAs`,
+    /// only whole-picture (fit) renditions in that spec's format).
+    func closest(to key: ThumbnailKey, size: PixelSize, atLeast: Bool,
+                 servingFinal: Bool = false) -> (key: ThumbnailKey, thumbnail: Thumbnail)? {
         state.withLock { state in
             let keys = state.byVersion[Version(assetID: key.assetID, fingerprint: key.fingerprint)] ?? []
-            let candidates = keys.filter { $0 != key }.compactMap { other in
+            let usable = keys.filter { other in
+                other != key && (!servingFinal
+                    || (other.rendition.contentMode == .aspectFit && other.rendition.format == key.rendition.format))
+            }
+            let candidates = usable.compactMap { other in
                 state.entries[other].map { (other, $0.thumbnail) }
             }
             return RenditionChoice.closest(candidates, to: size, atLeast: atLeast, size: \.1.pixelSize)
         }
     }
 
+    /// Drops stale stamps once they outnumber live entries, so that hits on a cache under its
+    /// limit (where eviction never advances `orderHead`) do not grow `order` without bound.
     private static func compact(_ state: inout State) {
-        guard state.orderHead > 1024, state.orderHead * 2 > state.order.count else { return }
-        state.order.removeFirst(state.orderHead)
+        guard state.order.count - state.orderHead > 2 * state.entries.count + 1024 else { return }
+        state.order = state.order[state.orderHead...].filter { state.entries[$0.key]?.stamp == $0.stamp }
         state.orderHead = 0
     }
 }
@@ -98,7 +109,8 @@ final class MemoryCache: Sendable {
 /// Choosing a stand-in among cached renditions.
 enum RenditionChoice {
     /// The candidate whose size is closest to `target` (by area ratio); with `atLeast`, only
-    /// candidates covering the target in both dimensions count.
+    /// candidates reaching the box in one dimension count (renditions of one image share its
+    /// aspect ratio, so that one is enough to fit the box from it).
     static func closest<C>(_ candidates: [C], to target: PixelSize, atLeast: Bool, size: (C) -> PixelSize) -> C? {
         func fits(_ candidate: C) -> Bool {
             let size = size(candidate)

@@ -35,8 +35,11 @@ final class RenderCoordinator: Sendable {
             return (job, true)
         }
         if isNew {
-            let forget: @Sendable () -> Void = { [weak self] in
-                self?.jobs.withLock { jobs in if jobs[key] === job { jobs[key] = nil } }
+            // Weak both ways: the job keeps this closure, and must not keep itself alive.
+            let forget: @Sendable () -> Void = { [weak self, weak job] in
+                self?.jobs.withLock { jobs in
+                    if let job, jobs[key] === job { jobs[key] = nil }
+                }
             }
             job.start(produce, whenDone: forget, whenAbandoned: forget)
         }
@@ -68,6 +71,8 @@ private final class Job: Sendable {
             whenDone()
             let waiters = state.withLock { state in
                 state.result = result
+                state.task = nil
+                state.whenAbandoned = nil
                 defer { state.waiters = [:] }
                 return state.waiters
             }
@@ -111,6 +116,10 @@ private final class Job: Sendable {
             if continuation == nil && state.result == nil { state.cancelledBeforeWaiting.insert(id) }
             guard state.result == nil, state.waiters.isEmpty, !state.abandoned else { return (continuation, nil) }
             state.abandoned = true
+            defer {
+                state.task = nil
+                state.whenAbandoned = nil
+            }
             return (continuation, (state.task, state.whenAbandoned))
         }
         continuation?.resume(throwing: CancellationError())

@@ -87,53 +87,66 @@ public struct WarmJob: Sendable {
                     state.done += 1
                     state.failure = nil
                     switch outcome.result {
-                    case .success(let thumbnails):
+                    case .success(let thumbnails)?:
                         state.rendered += 1
                         state.bytesWritten += thumbnails.reduce(0) { $0 + $1.bytes.count }
                         pending += zip(outcome.keys, thumbnails).map { ($0, $1) }
                         pendingPhotos += 1
                         if pendingPhotos >= writeBatch { try await flush() }
-                    case .failure(let error):
+                    case .failure(let error)?:
                         state.failuresByKind[error.kind, default: 0] += 1
                         state.failure = (outcome.asset.path, error)
                         if !error.kind.isTransient {
-                            try await store.recordFailures([(outcome.asset.id, outcome.asset.fingerprint, FailureRecord(error))])
+                            let record = (outcome.asset.id, outcome.asset.fingerprint, FailureRecord(error))
+                            try await Task.detached { try await store.recordFailures([record]) }.value
                         }
-                    }
-                    state.elapsed = started.duration(to: .now)
-                    progress(state)
-                }
-                for try await batch in library.assets() {
-                    for asset in batch.assets where !asset.isVideo {
-                        state.found += 1
-                        let keys = renditions.map { ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: $0) }
-                        if try keys.allSatisfy(store.containsThumbnail) {
-                            state.fresh += 1
-                            state.done += 1
-                            continue
-                        }
-                        if try store.failure(for: asset.id, fingerprint: asset.fingerprint) != nil {
-                            state.skippedFailures += 1
-                            state.done += 1
-                            continue
-                        }
-                        if running >= window, let outcome = try await group.next() { try await absorb(outcome) }
-                        running += 1
-                        group.addTask {
-                            do {
-                                let thumbnails = try await renderer.render(asset.path, specs: renditions, priority: .batch)
-                                return Outcome(asset: asset, keys: keys, result: .success(thumbnails))
-                            } catch let error as ImagingError {
-                                return Outcome(asset: asset, keys: keys, result: .failure(error))
-                            }
-                        }
+                    case nil:
+                        state.done -= 1  // cancelled before it rendered: not done
                     }
                     state.elapsed = started.duration(to: .now)
                     progress(state)
                     state.failure = nil
                 }
-                state.walkFinished = true
+                // Cancelled (Ctrl-C), the walk stops, and the renders already under way are
+                // drained and committed below rather than thrown away.
+                var cancelled = false
+                do {
+                    for try await batch in library.assets() {
+                        for asset in batch.assets where !asset.isVideo {
+                            state.found += 1
+                            let keys = renditions.map { ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: $0) }
+                            if try keys.allSatisfy(store.containsThumbnail) {
+                                state.fresh += 1
+                                state.done += 1
+                                continue
+                            }
+                            if try store.failure(for: asset.id, fingerprint: asset.fingerprint) != nil {
+                                state.skippedFailures += 1
+                                state.done += 1
+                                continue
+                            }
+                            if running >= window, let outcome = try await group.next() { try await absorb(outcome) }
+                            running += 1
+                            group.addTask {
+                                do {
+                                    let thumbnails = try await renderer.render(asset.path, specs: renditions, priority: .batch)
+                                    return Outcome(asset: asset, keys: keys, result: .success(thumbnails))
+                                } catch let error as ImagingError {
+                                    return Outcome(asset: asset, keys: keys, result: .failure(error))
+                                } catch {
+                                    return Outcome(asset: asset, keys: keys, result: nil)
+                                }
+                            }
+                        }
+                        state.elapsed = started.duration(to: .now)
+                        progress(state)
+                    }
+                } catch is CancellationError {
+                    cancelled = true
+                }
+                state.walkFinished = !cancelled
                 while let outcome = try await group.next() { try await absorb(outcome) }
+                if cancelled { throw CancellationError() }
             }
         } catch {
             try? await flush()
@@ -150,7 +163,8 @@ public struct WarmJob: Sendable {
     private struct Outcome: Sendable {
         let asset: Asset
         let keys: [ThumbnailKey]
-        let result: Result<[Thumbnail], ImagingError>
+        /// nil when the render was cancelled before it ran.
+        let result: Result<[Thumbnail], ImagingError>?
     }
 
     private func requireStore() throws -> ThumbnailStore {
