@@ -49,7 +49,7 @@ import Testing
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
         try folder.write(L.mp4, to: "library/existing.mp4")
         let library = L.library(folder, store: store)
-        let changes = library.watch(debounce: .milliseconds(300))
+        let changes = try await library.watch(debounce: .milliseconds(300))
         let collected = Task {
             var notifications: [ChangeDetails] = []
             for try await change in changes {
@@ -58,7 +58,6 @@ import Testing
             }
             return notifications
         }
-        try await Task.sleep(for: .seconds(1))  // the watch takes its baseline first
         for index in 0..<1_000 { try folder.write(L.mp4, to: "library/copied/clip\(index).mp4") }
         try FileManager.default.createDirectory(atPath: root + "/later/deeper", withIntermediateDirectories: true)
         try await Task.sleep(for: .milliseconds(400))

@@ -63,7 +63,7 @@ import Testing
         for try await snapshot in library.moments(batchSize: 10) {
             received += 1
             last = snapshot
-            try await Task.sleep(for: .milliseconds(20))  // a slow view, redrawing
+            try await Task.sleep(for: .milliseconds(100))  // a slow view: 15 s for every snapshot
         }
         #expect(received < 150, "stale snapshots were dropped (\(received) of 150)")
         #expect(last.assetCount == 1_500)

@@ -27,22 +27,33 @@ import Testing
     @Test func readerSlotsOfKilledProcessesAreFreedAtOpen() async throws {
         // LMDB resets its reader table when the first process opens a cache, so a stale slot
         // matters (and is found) only while another process keeps the cache open: here a writer.
-        func worker(_ arguments: [String]) throws -> Process {
+        func worker(_ arguments: [String], output: Pipe? = nil) throws -> Process {
             let process = Process()
             process.executableURL = ThumbsProcess.executable("thumbs-store-worker")
             process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
+            process.standardOutput = output ?? FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
             return process
         }
-        let writer = try worker(["write", cache, "100000", "40"])
+        func waitFor(_ word: String, from pipe: Pipe) {
+            var said = ""
+            while !said.contains(word) {
+                let chunk = pipe.fileHandleForReading.availableData
+                if chunk.isEmpty { return }
+                said += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+        let writerOutput = Pipe()
+        let writer = try worker(["write", cache, "100000", "40"], output: writerOutput)
         defer {
             kill(writer.processIdentifier, SIGKILL)
             writer.waitUntilExit()
         }
-        let reader = try worker(["read", cache, "100000", "40"])
-        try await Task.sleep(for: .milliseconds(500))
+        waitFor("committed", from: writerOutput)  // the writer holds the cache open
+        let readerOutput = Pipe()
+        let reader = try worker(["read", cache, "100000", "40"], output: readerOutput)
+        waitFor("reading", from: readerOutput)  // the reader holds a slot
         kill(reader.processIdentifier, SIGKILL)
         reader.waitUntilExit()
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: cache))
