@@ -76,9 +76,11 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         case library, cache, renditions, workers, pixelLimit, deliveryMode
     }
 
-    /// Reads and decodes the file at `path`.
+    /// Reads and decodes the file at `path`. Unknown keys are errors (a misspelt key must not be
+    /// silently ignored), named by their JSON path.
     public static func load(from path: String) throws -> ThumbsConfiguration {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        try ConfigurationKeys.check(data)
         var configuration = try JSONDecoder().decode(ThumbsConfiguration.self, from: data)
         configuration.baseDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return configuration

@@ -32,6 +32,19 @@ import Testing
         #expect(configuration.resolve("~/x") == FileManager.default.homeDirectoryForCurrentUser.path + "/x")
     }
 
+    @Test func unknownKeysAreErrorsNamedByPath() throws {
+        for (json, path) in [(#"{"librari": {}}"#, "librari"), (#"{"cache": {"budgett": "1 GB"}}"#, "cache.budgett"),
+                             (#"{"renditions": [{"name": "a", "size": "1x1", "qualty": 3}]}"#, "renditions.0.qualty")] {
+            do {
+                _ = try load(json)
+                Issue.record("\(json) was accepted")
+            } catch let DecodingError.dataCorrupted(context) {
+                #expect(context.codingPath.map(\.stringValue).joined(separator: ".") == path)
+                #expect(context.debugDescription.hasPrefix("unknown key"))
+            }
+        }
+    }
+
     @Test func badValuesNameTheirField() throws {
         #expect(throws: DecodingError.self) { try load(#"{"cache": {"budget": "lots"}}"#) }
         #expect(throws: DecodingError.self) { try load(#"{"renditions": [{"name": "a", "size": "99999x1"}]}"#) }
