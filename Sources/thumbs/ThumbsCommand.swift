@@ -13,6 +13,7 @@ struct ThumbsCommand: AsyncParsableCommand {
             """,
         subcommands: [
             WarmCommand.self, RenderCommand.self, AlbumsCommand.self, MomentsCommand.self, SizesCommand.self,
+            StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self,
             ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self,
         ])
 
