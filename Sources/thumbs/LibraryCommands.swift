@@ -12,10 +12,12 @@ struct LibraryOptions: ParsableArguments {
 
     @OptionGroup var options: ConfigurationOptions
 
-    /// Opens the metadata cache and the library, or ends the command with a clear line.
-    func open() throws -> (library: PhotoLibrary, store: ThumbnailStore) {
+    /// Opens the metadata cache and the library, or ends the command with a clear line. With
+    /// `requireRoots` false, roots that do not exist are left out instead.
+    func open(requireRoots: Bool = true) throws -> (library: PhotoLibrary, store: ThumbnailStore) {
         let configuration = try loadOrExit(options)
-        let folders = roots.isEmpty ? configuration.library.roots.map(configuration.resolve) : roots
+        var folders = roots.isEmpty ? configuration.library.roots.map(configuration.resolve) : roots
+        if !requireRoots { folders = folders.filter { FileManager.default.fileExists(atPath: $0) } }
         for folder in folders where !FileManager.default.fileExists(atPath: folder) {
             CommandFailure.usage("\(folder): no such folder (set library.roots in config.json, or name one)").exit()
         }

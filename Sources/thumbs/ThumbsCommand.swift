@@ -12,7 +12,7 @@ struct ThumbsCommand: AsyncParsableCommand {
             stripped). Settings come from config.json; see docs/CONFIGURATION.md.
             """,
         subcommands: [
-            WarmCommand.self, RenderCommand.self, AlbumsCommand.self, MomentsCommand.self, SizesCommand.self,
+            WarmCommand.self, GetCommand.self, RenderCommand.self, AlbumsCommand.self, MomentsCommand.self, SizesCommand.self,
             StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self,
             ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self,
         ])

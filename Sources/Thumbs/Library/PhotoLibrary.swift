@@ -10,7 +10,7 @@ import Foundation
 public final class PhotoLibrary: Sendable {
     public let roots: [String]
     public let includeHidden: Bool
-    let renderer: ThumbnailRenderer
+    public let renderer: ThumbnailRenderer
     let store: ThumbnailStore?
     /// File-system walking blocks on every call (on a NAS, for milliseconds), so it runs on a
     /// thread of its own rather than on the cooperative pool.

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import Thumbs
+
+struct GetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Request one thumbnail as an application would, and say when each result came.",
+        discussion: """
+            PATH is a photo (inside a library root, its cache entries are shared with warm) or an \
+            asset id from the library roots. Prints one line per result (degraded, then final), \
+            writes the final image to -o, and the degraded one too with --keep-degraded.
+
+            Example:
+              thumbs get ~/Pictures/IMG_0001.JPG --size 256x256 --mode fill --delivery opportunistic -o out.jpg
+            """)
+
+    @Argument(help: ArgumentHelp("A photo's path, or an asset id.", valueName: "PATH|ID"))
+    var target: String
+
+    @Option(help: ArgumentHelp("Target box.", valueName: "WxH"))
+    var size: String = "256x256"
+
+    @Option(help: "fill or fit.")
+    var mode: ContentMode = .aspectFill
+
+    @Option(help: "opportunistic, fast or hq.")
+    var delivery: DeliveryChoice = .opportunistic
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the final image.", valueName: "FILE"))
+    var output: String
+
+    @Flag(help: "Also write the degraded image, as FILE with .degraded before its extension.")
+    var keepDegraded = false
+
+    @OptionGroup var library: LibraryOptions
+
+    enum DeliveryChoice: String, ExpressibleByArgument, CaseIterable {
+        case opportunistic, fast, hq
+
+        var mode: DeliveryMode {
+            switch self {
+            case .opportunistic: .opportunistic
+            case .fast: .fastFormat
+            case .hq: .highQualityFormat
+            }
+        }
+    }
+
+    func validate() throws {
+        guard let box = PixelSize(parsing: size), max(box.width, box.height) <= RenditionSpec.maximumDimension else {
+            throw ValidationError("--size must look like 256x256 (each side at most \(RenditionSpec.maximumDimension))")
+        }
+    }
+
+    func run() async throws {
+        let configuration = try loadOrExit(library.options)
+        let (photoLibrary, store) = try library.open(requireRoots: false)
+        guard let asset = try await find(in: photoLibrary, configuration: configuration) else {
+            CommandFailure.usage("\(target): neither a photo nor an asset id of the library").exit()
+        }
+        let manager = CachingImageManager(renderer: photoLibrary.renderer, store: store)
+        let started = ContinuousClock.now
+        do {
+            for try await result in manager.requestImage(
+                for: asset, targetSize: PixelSize(parsing: size)!, contentMode: mode,
+                options: ImageRequestOptions(deliveryMode: delivery.mode)) {
+                let elapsed = started.duration(to: .now).formattedMilliseconds
+                print("\(result.isDegraded ? "degraded" : "final") after \(elapsed): \(result.pixelSize) "
+                      + "\(result.format.rawValue) from \(result.source.rawValue), \(result.bytes.count) bytes")
+                if !result.isDegraded || delivery == .fast {
+                    try Data(result.bytes).write(to: URL(fileURLWithPath: output))
+                } else if keepDegraded {
+                    let url = URL(fileURLWithPath: output)
+                    let degraded = url.deletingPathExtension().appendingPathExtension("degraded")
+                        .appendingPathExtension(url.pathExtension)
+                    try Data(result.bytes).write(to: degraded)
+                }
+            }
+        } catch let error as ImagingError {
+            CommandFailure.usage("\(asset.path): \(error.kind.rawValue): \(error)").exitWithCode(1)
+        }
+        try await store.flushAccessTimes()
+    }
+
+    /// The asset `target` names: a file (under the library root holding it, else its folder),
+    /// or an id found by walking the library.
+    private func find(in library: PhotoLibrary, configuration: ThumbsConfiguration) async throws -> Asset? {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), !isFolder.boolValue {
+            let path = URL(fileURLWithPath: target).standardizedFileURL.path
+            let root = library.roots.first { path.hasPrefix($0 + "/") } ?? URL(fileURLWithPath: path).deletingLastPathComponent().path
+            let inspection = try await library.renderer.inspect(path)
+            return Asset(root: root, relativePath: String(path.dropFirst(root.count + 1)), mediaType: inspection.mediaType,
+                         fingerprint: inspection.fingerprint, properties: inspection.properties)
+        }
+        for try await batch in library.assets() {
+            if let asset = batch.assets.first(where: { $0.id == target }) { return asset }
+        }
+        return nil
+    }
+}
