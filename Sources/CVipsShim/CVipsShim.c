@@ -182,3 +182,19 @@ int thumbs_vips_tiffsave_buffer(VipsImage *in, void **buffer, size_t *length) {
 void thumbs_limit_malloc_arenas(int arenas) {
     mallopt(M_ARENA_MAX, arenas);
 }
+
+int thumbs_vips_arrayjoin(VipsImage **images, int count, VipsImage **out, int across,
+    int cell_width, int cell_height, int shim) {
+    double white[3] = { 255.0, 255.0, 255.0 };
+    VipsArrayDouble *background = vips_array_double_new(white, 3);
+    int result = vips_arrayjoin(images, out, count,
+        "across", across,
+        "hspacing", cell_width + shim,
+        "vspacing", cell_height + shim,
+        "halign", VIPS_ALIGN_CENTRE,
+        "valign", VIPS_ALIGN_CENTRE,
+        "background", background,
+        NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return result;
+}

@@ -13,7 +13,7 @@ struct ThumbsCommand: AsyncParsableCommand {
             """,
         subcommands: [
             WarmCommand.self, GetCommand.self, RenderCommand.self, AlbumsCommand.self, MomentsCommand.self, SizesCommand.self,
-            StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self,
+            StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self, ContactSheetCommand.self,
             ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self,
         ])
 

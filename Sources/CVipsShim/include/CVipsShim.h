@@ -92,6 +92,11 @@ int thumbs_vips_copy_interpretation(VipsImage *in, VipsImage **out, int interpre
 /// vips_tiffsave_buffer() uncompressed, keeping metadata (test fixtures: CMYK, 16-bit).
 int thumbs_vips_tiffsave_buffer(VipsImage *in, void **buffer, size_t *length);
 
+/// vips_arrayjoin() of `count` images into a grid `across` wide, each cell `cell_width` by
+/// `cell_height` with `shim` pixels between cells, on a white background.
+int thumbs_vips_arrayjoin(VipsImage **images, int count, VipsImage **out, int across,
+    int cell_width, int cell_height, int shim);
+
 /// mallopt(M_ARENA_MAX, arenas): glibc otherwise gives each allocating thread its own arena
 /// (up to 8 per core), and decode buffers of megabytes allocated on many threads fragment across
 /// them, so resident memory creeps up with the length of a run. Not libvips, but the process
