@@ -33,6 +33,9 @@ public struct ChangeDetails: Sendable, Hashable, CustomStringConvertible {
     public var changedIndexes: [Int]
     public var before: FetchResult
     public var after: FetchResult
+    /// The inserted and changed assets by id, when the caller that found the changes had them
+    /// (``PhotoLibrary/watch(debounce:)`` and ``PhotoLibrary/rescan(cursor:)`` do).
+    public var assets: [String: Asset] = [:]
 
     /// The changes from `old` to `new`, or nil when there are none: callers are told only when
     /// something happened. A renamed file is one removal and one insertion.

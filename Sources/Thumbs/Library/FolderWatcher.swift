@@ -114,6 +114,16 @@ final class FolderWatcher: @unchecked Sendable {
     }
 }
 
+extension ChangeDetails {
+    /// These changes with the inserted and changed assets among `assets` attached.
+    func with(_ assets: [Asset]) -> ChangeDetails {
+        let wanted = Set((insertedIndexes + changedIndexes).map { after[$0].id })
+        var copy = self
+        copy.assets = Dictionary(assets.filter { wanted.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return copy
+    }
+}
+
 /// A library operation that could not be carried out.
 public enum LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     case watchFailed(String)
@@ -143,8 +153,9 @@ extension PhotoLibrary {
                 var baseline = initial
                 watcher.start { burst.yield() }
                 for await _ in bursts {
-                    let current = FetchResult(assets: try await allAssets().assets)
-                    if let changes = ChangeDetails.between(baseline, current) { continuation.yield(changes) }
+                    let assets = try await allAssets().assets
+                    let current = FetchResult(assets: assets)
+                    if let changes = ChangeDetails.between(baseline, current)?.with(assets) { continuation.yield(changes) }
                     baseline = current
                 }
                 continuation.finish()

@@ -138,9 +138,10 @@ extension PhotoLibrary {
     /// `cursor` (nil when nothing did), then keeps the new result there. The first rescan, with
     /// nothing kept yet, reports every asset as inserted.
     public func rescan(cursor: String = PhotoLibrary.defaultCursor) async throws -> ChangeDetails? {
-        let current = FetchResult(assets: try await allAssets().assets)
+        let assets = try await allAssets().assets
+        let current = FetchResult(assets: assets)
         let previous = try store?.fetchResult(named: cursor) ?? FetchResult(entries: [])
         try await store?.saveFetchResult(current, named: cursor)
-        return ChangeDetails.between(previous, current)
+        return ChangeDetails.between(previous, current)?.with(assets)
     }
 }
