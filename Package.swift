@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // System libraries, linked from Debian's packages (never vendored).
@@ -37,6 +38,7 @@ let package = Package(
             dependencies: [
                 "Thumbs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // A second process for the store's multi-process and crash tests.

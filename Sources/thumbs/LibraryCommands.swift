@@ -22,6 +22,8 @@ struct LibraryOptions: ParsableArguments {
             CommandFailure.usage("\(folder): no such folder (set library.roots in config.json, or name one)").exit()
         }
         let storeConfiguration = configuration.store(path: options.cache)
+        CommandLog.logger.debug("cache: \(storeConfiguration.path), budget \(storeConfiguration.budget)")
+        CommandLog.logger.debug("library roots: \(folders.joined(separator: ", "))")
         let store: ThumbnailStore
         do {
             store = try ThumbnailStore(configuration: storeConfiguration)
@@ -57,6 +59,7 @@ struct LibraryOptions: ParsableArguments {
 
     /// Issues go to stderr, one line each, so the table or JSON on stdout stays clean.
     func report(_ issues: [LibraryIssue]) {
+        guard !CommandLog.isQuiet else { return }
         for issue in issues { FileHandle.standardError.write(Data("thumbs: \(issue)\n".utf8)) }
     }
 }

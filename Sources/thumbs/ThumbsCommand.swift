@@ -50,8 +50,15 @@ struct ConfigurationOptions: ParsableArguments {
                                             valueName: "DIR"))
     var cache: String?
 
+    @Flag(name: .shortAndLong, help: "Say more: which configuration, cache and roots are used, and what each step did.")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Say less: no progress, no per-file lines; errors and results only.")
+    var quiet = false
+
     /// The configuration named by `--config`, else the first that exists, else the defaults.
     func load() throws -> ThumbsConfiguration {
+        CommandLog.start(verbose: verbose, quiet: quiet)
         let candidates = config.map { [$0] } ?? [
             "config.json",
             (ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
@@ -59,11 +66,13 @@ struct ConfigurationOptions: ParsableArguments {
         ]
         for path in candidates where config != nil || FileManager.default.fileExists(atPath: path) {
             do {
+                CommandLog.logger.debug("configuration: \(path)")
                 return try ThumbsConfiguration.load(from: path)
             } catch {
                 throw CommandFailure.usage("configuration \(path): \(ConfigurationErrorText.describe(error))")
             }
         }
+        CommandLog.logger.debug("configuration: none found, using the defaults")
         return ThumbsConfiguration()
     }
 }

@@ -29,12 +29,14 @@ struct WarmCommand: AsyncParsableCommand {
         let (photoLibrary, _) = try library.open()
         let job = WarmJob(library: photoLibrary, renditions: configuration.renditions.map(\.spec))
         let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0)
+        CommandLog.logger.debug("renditions: \(job.renditions.map(\.description).joined(separator: ", "))")
         let work = Task { try await job.run { display.show($0) } }
         let interrupt = Interrupt { work.cancel() }
         let outcome = await work.result
         interrupt.disarm()
         switch outcome {
         case .success(let summary):
+            CommandLog.logger.debug("warm: \(summary)")
             display.finish(summary, interrupted: false)
             if summary.failed > 0 { CommandFailure.someFailed(summary.failed).exitWithCode(1) }
         case .failure(is CancellationError):
@@ -60,6 +62,7 @@ final class ProgressDisplay: Sendable {
     var last: WarmJob.Progress? { state.last }
 
     func show(_ progress: WarmJob.Progress) {
+        if CommandLog.isQuiet { return }
         if let failure = progress.failure { report(failure) }
         // At most about five updates a second.
         guard state.record(progress) else { return }

@@ -34,6 +34,14 @@ struct LibraryCommandsTests {
         #expect(names.contains("2022-02-16"))
     }
 
+    @Test func verboseSaysMoreAndQuietSaysLess() throws {
+        let verbose = try ThumbsProcess.run(["sizes", SharedPhotos.root.path, "--cache", folder.path + "/cache", "--verbose"])
+        #expect(verbose.status == 0 && verbose.standardError.contains("debug") && verbose.standardError.contains("cache: "))
+        let quiet = try ThumbsProcess.run(["sizes", SharedPhotos.root.path, "--cache", folder.path + "/cache", "--quiet"])
+        #expect(quiet.status == 0 && quiet.standardError.isEmpty, "\(quiet.standardError)")
+        #expect(quiet.standardOutput.contains("total"))
+    }
+
     @Test func sizesComeFromTheMetadataCacheTheSecondTime() throws {
         let first = try run("sizes")
         let second = try run("sizes")
