@@ -65,9 +65,20 @@ struct GetCommand: AsyncParsableCommand {
             for try await result in manager.requestImage(
                 for: asset, targetSize: PixelSize(parsing: size)!, contentMode: mode,
                 options: ImageRequestOptions(deliveryMode: delivery.mode)) {
-                let elapsed = started.duration(to: .now).formattedMilliseconds
-                print("\(result.isDegraded ? "degraded" : "final") after \(elapsed): \(result.pixelSize) "
-                      + "\(result.format.rawValue) from \(result.source.rawValue), \(result.bytes.count) bytes")
+                let elapsed = started.duration(to: .now)
+                if library.json {
+                    let fields: [String: Any] = [
+                        "degraded": result.isDegraded, "milliseconds": Double(elapsed.components.attoseconds) / 1e15
+                            + Double(elapsed.components.seconds) * 1000,
+                        "width": result.pixelSize.width, "height": result.pixelSize.height,
+                        "format": result.format.rawValue, "source": result.source.rawValue, "bytes": result.bytes.count,
+                    ]
+                    let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+                    print(String(decoding: data, as: UTF8.self))
+                } else {
+                    print("\(result.isDegraded ? "degraded" : "final") after \(elapsed.formattedMilliseconds): \(result.pixelSize) "
+                          + "\(result.format.rawValue) from \(result.source.rawValue), \(result.bytes.count) bytes")
+                }
                 if !result.isDegraded || delivery == .fast {
                     try Data(result.bytes).write(to: URL(fileURLWithPath: output))
                 } else if keepDegraded {
