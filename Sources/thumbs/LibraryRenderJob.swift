@@ -9,6 +9,8 @@ struct LibraryRenderJob {
     let outputFolder: String
     let renderer: ThumbnailRenderer
     let includeHidden: Bool
+    /// Failure lines as JSON events instead of text.
+    var json = false
 
     struct Summary: CustomStringConvertible {
         var files = 0
@@ -19,6 +21,18 @@ struct LibraryRenderJob {
         var elapsed: Duration = .zero
 
         var failed: Int { failuresByKind.values.reduce(0, +) }
+
+        /// The summary as one JSON document.
+        var json: String {
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let fields: [String: Any] = [
+                "event": "summary", "photos": files, "rendered": files - failed, "thumbnails": thumbnails,
+                "bytes": bytes, "failed": failed, "unwritten": unwritten, "seconds": (seconds * 100).rounded() / 100,
+                "failuresByKind": Dictionary(uniqueKeysWithValues: failuresByKind.map { ($0.key.rawValue, $0.value) }),
+            ]
+            let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+            return String(decoding: data, as: UTF8.self)
+        }
 
         var description: String {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -78,7 +92,13 @@ struct LibraryRenderJob {
                     summary.bytes += thumbnails.reduce(0) { $0 + $1.bytes.count }
                 case .failure(let error):
                     summary.failuresByKind[error.kind, default: 0] += 1
-                    print("failed \(item.path): \(error.kind.rawValue): \(error)")
+                    if json {
+                        let fields = ["event": "failed", "path": item.path, "kind": error.kind.rawValue, "message": error.description]
+                        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+                        print(String(decoding: data, as: UTF8.self))
+                    } else {
+                        print("failed \(item.path): \(error.kind.rawValue): \(error)")
+                    }
                 }
                 if let writeError {
                     summary.unwritten += 1

@@ -43,6 +43,9 @@ struct RenderCommand: AsyncParsableCommand {
         "Output file (one FILE, one rendition) or folder (default: ./thumbnails).", valueName: "OUT"))
     var output: String?
 
+    @Flag(help: "Print failures and the summary as JSON lines.")
+    var json = false
+
     @OptionGroup var options: ConfigurationOptions
 
     func validate() throws {
@@ -75,11 +78,12 @@ struct RenderCommand: AsyncParsableCommand {
         for root in roots where !FileManager.default.fileExists(atPath: root) {
             CommandFailure.usage("\(root): no such file or folder").exit()
         }
-        let job = LibraryRenderJob(roots: roots, renditions: renditions,
+        var job = LibraryRenderJob(roots: roots, renditions: renditions,
                                    outputFolder: output ?? "thumbnails", renderer: renderer,
                                    includeHidden: configuration.library.includeHidden)
+        job.json = json
         let summary = await job.run()
-        print(summary.description)
+        print(json ? summary.json : summary.description)
         let failed = summary.failed + summary.unwritten
         if failed > 0 { CommandFailure.someFailed(failed).exit() }
     }

@@ -70,12 +70,19 @@ final class ProgressDisplay: Sendable {
             print(Self.json(progress, event: "progress"))
             fflush(nil)  // JSON lines are read as they come, not when a pipe buffer fills
         } else {
-            var line = "\r\(progress)"
+            var line = "\r\(Self.bar(progress)) \(progress)"
             if let left = progress.estimatedSecondsLeft, progress.walkFinished {
                 line += String(format: ", about %.0f s left", left)
             }
             FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
         }
+    }
+
+    /// "[########------------]": done of found so far (the walk may still be finding more).
+    private static func bar(_ progress: WarmJob.Progress) -> String {
+        let width = 20
+        let filled = progress.found > 0 ? min(width, progress.done * width / progress.found) : 0
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
     }
 
     /// Every failure gets its line at once: what failed and why.

@@ -40,6 +40,8 @@ import Testing
         #expect(try run(["probe", photo]).standardOutput.contains("pixelSize"))
         #expect(try run(["render", photo, "--size", "64x64", "-o", folder.path + "/r.webp", "--format", "webp"]).status == 0)
         #expect(try run(["config", "--roots"]).status == 0)
+        let rendered = try run(["render", root, "--size", "64x64", "-o", folder.path + "/rendered", "--json"], expect: warmStatus)
+        #expect(rendered.standardOutput.contains("\"event\":\"summary\""))
     }
 
     @Test func onAGeneratedLibrary() throws {
