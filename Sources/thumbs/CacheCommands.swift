@@ -23,6 +23,15 @@ struct CacheOptions: ParsableArguments {
         }
     }
 
+    /// Runs `body`; a store failure ends the command with status 3.
+    func orExit<T>(_ body: () async throws -> T) async -> T {
+        do {
+            return try await body()
+        } catch {
+            CommandFailure.cache("\(error)").exit()
+        }
+    }
+
     func emit(_ fields: [String: Any], text: String) {
         if json {
             let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted])) ?? Data()
@@ -42,8 +51,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try cache.open()
-        let stats: StoreStatistics
-        do { stats = try store.statistics() } catch { CommandFailure.cache("\(error)").exit() }
+        let stats = await cache.orExit { try store.statistics() }
         cache.emit([
             "thumbnails": stats.thumbnails, "liveBytes": stats.liveBytes.bytes, "budget": stats.budget.bytes,
             "metadataEntries": stats.metadataEntries, "failures": stats.failures, "hits": stats.hits,
@@ -74,14 +82,10 @@ struct EvictCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try cache.open()
-        do {
-            let evicted = try await store.evict(downTo: to.flatMap(ByteCount.init(parsing:)))
-            let stats = try store.statistics()
-            cache.emit(["evicted": evicted, "liveBytes": stats.liveBytes.bytes],
-                       text: "evicted \(evicted) thumbnails; \(stats.liveBytes) left")
-        } catch {
-            CommandFailure.cache("\(error)").exit()
+        let (evicted, left) = await cache.orExit {
+            (try await store.evict(downTo: to.flatMap(ByteCount.init(parsing:))), try store.statistics().liveBytes)
         }
+        cache.emit(["evicted": evicted, "liveBytes": left.bytes], text: "evicted \(evicted) thumbnails; \(left) left")
     }
 }
 
@@ -94,13 +98,9 @@ struct CompactCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try cache.configuration().path
-        do {
-            let report = try ThumbnailStore.compact(path: path)
-            cache.emit(["bytesBefore": report.bytesBefore, "bytesAfter": report.bytesAfter],
-                       text: "compacted \(ByteCount(report.bytesBefore)) to \(ByteCount(report.bytesAfter))")
-        } catch {
-            CommandFailure.cache("\(error)").exit()
-        }
+        let report = await cache.orExit { try ThumbnailStore.compact(path: path) }
+        cache.emit(["bytesBefore": report.bytesBefore, "bytesAfter": report.bytesAfter],
+                   text: "compacted \(ByteCount(report.bytesBefore)) to \(ByteCount(report.bytesAfter))")
     }
 }
 
@@ -113,8 +113,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try cache.open()
-        let report: VerificationReport
-        do { report = try store.verify() } catch { CommandFailure.cache("\(error)").exit() }
+        let report = await cache.orExit { try store.verify() }
         cache.emit(["thumbnails": report.thumbnails, "liveBytes": report.liveBytes, "problems": report.problems],
                    text: report.isConsistent
                        ? "consistent: \(report.thumbnails) thumbnails, \(ByteCount(report.liveBytes))"

@@ -30,23 +30,14 @@ struct WarmCommand: AsyncParsableCommand {
         let job = WarmJob(library: photoLibrary, renditions: configuration.renditions.map(\.spec))
         let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0)
         CommandLog.logger.debug("renditions: \(job.renditions.map(\.description).joined(separator: ", "))")
-        let work = Task { try await job.run { display.show($0) } }
-        let interrupt = Interrupt { work.cancel() }
-        let outcome = await work.result
-        interrupt.disarm()
-        switch outcome {
-        case .success(let summary):
-            CommandLog.logger.debug("warm: \(summary)")
-            display.finish(summary, interrupted: false)
-            if summary.failed > 0 { CommandFailure.someFailed(summary.failed).exitWithCode(1) }
-        case .failure(is CancellationError):
+        let summary = try await Interrupt.run(onInterrupt: {
             display.finish(display.last ?? WarmJob.Progress(), interrupted: true)
-            ThumbsCommand.exit(withError: ExitCode(130))
-        case .failure(let error as StoreError):
-            CommandFailure.cache("cache: \(error)").exit()
-        case .failure(let error):
-            throw error
+        }) {
+            try await job.run { display.show($0) }
         }
+        CommandLog.logger.debug("warm: \(summary)")
+        display.finish(summary, interrupted: false)
+        if summary.failed > 0 { CommandFailure.someFailed(summary.failed).exitWithCode(1) }
     }
 }
 
@@ -177,6 +168,28 @@ final class Interrupt {
     func disarm() {
         source.cancel()
         signal(SIGINT, SIG_DFL)
+    }
+
+    /// Runs `work` so that Ctrl-C stops it cleanly: then `onInterrupt` runs and the command
+    /// exits with status 130. A cache failure exits with status 3.
+    static func run<T: Sendable>(
+        onInterrupt: () -> Void = {}, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let task = Task { try await work() }
+        let interrupt = Interrupt { task.cancel() }
+        let outcome = await task.result
+        interrupt.disarm()
+        switch outcome {
+        case .success(let value):
+            return value
+        case .failure(is CancellationError):
+            onInterrupt()
+            ThumbsCommand.exit(withError: ExitCode(130))
+        case .failure(let error as StoreError):
+            CommandFailure.cache("cache: \(error)").exit()
+        case .failure(let error):
+            throw error
+        }
     }
 }
 

@@ -22,7 +22,7 @@ struct WatchCommand: AsyncParsableCommand {
         let (photoLibrary, store) = try library.open()
         let renditions = configuration.renditions.map(\.spec)
         let json = library.json
-        let work = Task {
+        try await Interrupt.run {
             let changes = try await photoLibrary.watch()
             print(json ? #"{"event":"watching"}"# : "watching \(photoLibrary.roots.joined(separator: ", ")); Ctrl-C to stop")
             fflush(nil)
@@ -31,15 +31,6 @@ struct WatchCommand: AsyncParsableCommand {
             }
             // A cancelled stream just ends: say it was an interruption.
             try Task.checkCancellation()
-        }
-        let interrupt = Interrupt { work.cancel() }
-        let outcome = await work.result
-        interrupt.disarm()
-        switch outcome {
-        case .success: return
-        case .failure(is CancellationError): ThumbsCommand.exit(withError: ExitCode(130))
-        case .failure(let error as StoreError): CommandFailure.cache("cache: \(error)").exit()
-        case .failure(let error): throw error
         }
     }
 
