@@ -59,7 +59,6 @@ struct ContactSheetCommand: AsyncParsableCommand {
     private func matches(_ asset: Asset) -> Bool {
         guard let selector else { return true }
         if asset.day().description == selector { return true }
-        let albumTitle = asset.folder.isEmpty ? URL(fileURLWithPath: asset.root).lastPathComponent : asset.folder
-        return albumTitle == selector
+        return asset.albumTitle == selector
     }
 }

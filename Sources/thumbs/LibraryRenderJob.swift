@@ -156,10 +156,6 @@ struct PhotoFileList {
     let root: String
     let includeHidden: Bool
 
-    private static let photoExtensions: Set = [
-        "jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "hif", "avif",
-    ]
-
     var files: [String] {
         let options: FileManager.DirectoryEnumerationOptions = includeHidden ? [] : [.skipsHiddenFiles]
         guard let walker = FileManager.default.enumerator(
@@ -170,7 +166,7 @@ struct PhotoFileList {
         for case let url as URL in walker {
             guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
             let path = url.standardizedFileURL.path
-            guard Self.photoExtensions.contains(url.pathExtension.lowercased()) || looksLikeImage(path) else { continue }
+            guard MediaType.isImageFileName(path) || looksLikeImage(path) else { continue }
             found.append(path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path)
         }
         return found.sorted()

@@ -44,6 +44,12 @@ public struct Asset: Sendable, Hashable, Identifiable {
         return String(relativePath[..<slash])
     }
 
+    /// The title of the folder album holding it: its folder, or the root's name for files at
+    /// the root.
+    public var albumTitle: String {
+        LibraryBatch.Folder(root: root, path: folder).title
+    }
+
     /// When it was taken: EXIF DateTimeOriginal (with its offset, else read in the library's
     /// time zone), else the file's modification time.
     public var date: Date {

@@ -123,8 +123,7 @@ public struct AlbumBuilder: Sendable {
     }
 
     private static func album(_ folder: LibraryBatch.Folder) -> AssetCollection {
-        let name = folder.path.isEmpty ? URL(fileURLWithPath: folder.root).lastPathComponent : folder.path
-        return AssetCollection(kind: .folder(root: folder.root, path: folder.path), title: name)
+        AssetCollection(kind: .folder(root: folder.root, path: folder.path), title: folder.title)
     }
 }
 

@@ -51,6 +51,11 @@ public struct LibraryBatch: Sendable {
         public var root: String
         public var path: String
         var key: String { root + "\u{0}" + path }
+
+        /// The album's title: the folder's path, or the root's name for the root itself.
+        public var title: String {
+            path.isEmpty ? URL(fileURLWithPath: root).lastPathComponent : path
+        }
     }
 
     public var assets: [Asset] = []
