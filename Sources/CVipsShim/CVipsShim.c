@@ -183,6 +183,10 @@ void thumbs_limit_malloc_arenas(int arenas) {
     mallopt(M_ARENA_MAX, arenas);
 }
 
+int thumbs_vips_text(const char *text, const char *font, int dpi, VipsImage **out) {
+    return vips_text(out, text, "font", font, "dpi", dpi, NULL);
+}
+
 int thumbs_vips_arrayjoin(VipsImage **images, int count, VipsImage **out, int across,
     int cell_width, int cell_height, int shim) {
     double white[3] = { 255.0, 255.0, 255.0 };

@@ -35,18 +35,6 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var library: LibraryOptions
 
-    enum DeliveryChoice: String, ExpressibleByArgument, CaseIterable {
-        case opportunistic, fast, hq
-
-        var mode: DeliveryMode {
-            switch self {
-            case .opportunistic: .opportunistic
-            case .fast: .fastFormat
-            case .hq: .highQualityFormat
-            }
-        }
-    }
-
     func validate() throws {
         guard let box = PixelSize(parsing: size), max(box.width, box.height) <= RenditionSpec.maximumDimension else {
             throw ValidationError("--size must look like 256x256 (each side at most \(RenditionSpec.maximumDimension))")

@@ -14,7 +14,7 @@ struct ThumbsCommand: AsyncParsableCommand {
         subcommands: [
             WarmCommand.self, WatchCommand.self, GetCommand.self, RenderCommand.self, AlbumsCommand.self, MomentsCommand.self, SizesCommand.self,
             StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self, ContactSheetCommand.self,
-            ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self,
+            ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self, BenchCommand.self,
         ])
 
     /// Runs the command, mapping usage errors to exit code 2 (ArgumentParser's own is 64), so

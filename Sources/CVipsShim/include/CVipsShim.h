@@ -97,6 +97,10 @@ int thumbs_vips_tiffsave_buffer(VipsImage *in, void **buffer, size_t *length);
 int thumbs_vips_arrayjoin(VipsImage **images, int count, VipsImage **out, int across,
     int cell_width, int cell_height, int shim);
 
+/// vips_text() of `text` (Pango markup allowed) in `font` (e.g. "sans 14") at `dpi`: a one-band
+/// mask, 255 where the glyphs are; used to label benchmark charts.
+int thumbs_vips_text(const char *text, const char *font, int dpi, VipsImage **out);
+
 /// mallopt(M_ARENA_MAX, arenas): glibc otherwise gives each allocating thread its own arena
 /// (up to 8 per core), and decode buffers of megabytes allocated on many threads fragment across
 /// them, so resident memory creeps up with the length of a run. Not libvips, but the process

@@ -63,7 +63,14 @@ extension CachingImageManager {
         try await coordinator.value(for: key) { [self] in
             // A job that finished just before this one started may have left it in memory.
             if let done = memory.thumbnail(for: key) { return done }
-            let thumbnail = try await renderer.render(asset.path, spec: key.rendition, priority: priority)
+            let thumbnail: Thumbnail
+            do {
+                thumbnail = try await renderer.render(asset.path, spec: key.rendition, priority: priority)
+            } catch {
+                report(key, priority, error is CancellationError ? .cancelled : .failed)
+                throw error
+            }
+            report(key, priority, .rendered)
             memory.insert(thumbnail, for: key)
             // Rendered is rendered: the write is not cancelled with the request, and a store
             // that cannot take it (disk full) costs the cache, not the image.
@@ -71,5 +78,9 @@ extension CachingImageManager {
             try? await Task.detached { try await store.putThumbnails([(key, thumbnail)]) }.value
             return thumbnail
         }
+    }
+
+    private func report(_ key: ThumbnailKey, _ priority: WorkPriority, _ outcome: RenderEvent.Outcome) {
+        onRender?(RenderEvent(assetID: key.assetID, rendition: key.rendition, priority: priority, outcome: outcome))
     }
 }

@@ -20,14 +20,21 @@ public final class CachingImageManager: Sendable {
     let memory: MemoryCache
     let coordinator = RenderCoordinator()
     let preheating = Mutex<[ThumbnailKey: Preheat]>([:])
+    let onRender: RenderEventHandler?
     private let nextRequestID = Atomic<UInt64>(0)
 
-    public init(renderer: ThumbnailRenderer, store: ThumbnailStore, configuration: PipelineConfiguration = .init()) {
+    /// `onRender`, if given, hears the outcome of every final render (see ``RenderEvent``).
+    public init(renderer: ThumbnailRenderer, store: ThumbnailStore, configuration: PipelineConfiguration = .init(),
+                onRender: RenderEventHandler? = nil) {
         self.renderer = renderer
         self.store = store
         self.configuration = configuration
+        self.onRender = onRender
         memory = MemoryCache(costLimit: Int(configuration.memoryCostLimit.bytes))
     }
+
+    /// Final renders running or queued now, shared ones counted once.
+    public var rendersInFlight: Int { coordinator.inFlight }
 
     /// The cache key of a request: the same for display requests and preheating.
     public func key(for asset: Asset, targetSize: PixelSize, contentMode: ContentMode,

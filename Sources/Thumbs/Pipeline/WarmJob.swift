@@ -41,8 +41,7 @@ public struct WarmJob: Sendable {
 
         /// Photos per second over the run.
         public var rate: Double {
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            return seconds > 0 ? Double(done) / seconds : 0
+            elapsed.seconds > 0 ? Double(done) / elapsed.seconds : 0
         }
 
         /// Seconds to go at the current rate, counting the photos found so far.
