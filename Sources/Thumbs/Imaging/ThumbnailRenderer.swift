@@ -45,8 +45,14 @@ public final class ThumbnailRenderer: Sendable {
     public func render(
         _ path: String, specs: [RenditionSpec], priority: WorkPriority = .interactive
     ) async throws -> [Thumbnail] {
+        try await render(path, specs: specs, ticket: PriorityTicket(priority))
+    }
+
+    /// As ``render(_:specs:priority:)``, queued at `ticket`'s priority, which may be raised while
+    /// the render waits.
+    package func render(_ path: String, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail] {
         let core = core
-        return try await pool.run(priority: priority) { [self] in
+        return try await pool.run(ticket: ticket) { [self] in
             self.decodes.add(1, ordering: .relaxed)
             return try core.render(path, specs: specs)
         }

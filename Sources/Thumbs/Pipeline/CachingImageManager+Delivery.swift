@@ -53,24 +53,25 @@ extension CachingImageManager {
             return (near.thumbnail, .store)
         }
         guard asset.properties?.embeddedPreviewSize != nil,
-              let preview = try? await renderer.embeddedPreview(asset.path, format: spec.format, quality: spec.quality)
+              let preview = try? await renderer.embeddedPreview(asset.path, format: spec.format, quality: spec.quality,
+                                                                priority: .immediate)
         else { return nil }
         return (preview, .embedded)
     }
 
     /// The final image for `key`: rendered once however many ask, then stored and kept in memory.
     func final(for key: ThumbnailKey, asset: Asset, priority: WorkPriority) async throws -> Thumbnail {
-        try await coordinator.value(for: key) { [self] in
+        try await coordinator.value(for: key, priority: priority) { [self] ticket in
             // A job that finished just before this one started may have left it in memory.
             if let done = memory.thumbnail(for: key) { return done }
             let thumbnail: Thumbnail
             do {
-                thumbnail = try await renderer.render(asset.path, spec: key.rendition, priority: priority)
+                thumbnail = try await renderer.render(asset.path, specs: [key.rendition], ticket: ticket)[0]
             } catch {
-                report(key, priority, error is CancellationError ? .cancelled : .failed)
+                report(key, ticket.priority, error is CancellationError ? .cancelled : .failed)
                 throw error
             }
-            report(key, priority, .rendered)
+            report(key, ticket.priority, .rendered)
             memory.insert(thumbnail, for: key)
             // Rendered is rendered: the write is not cancelled with the request, and a store
             // that cannot take it (disk full) costs the cache, not the image.

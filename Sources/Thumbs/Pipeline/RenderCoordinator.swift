@@ -4,7 +4,8 @@ import Synchronization
 ///
 /// A job runs for as long as someone waits for it; when its last waiter cancels, the job is
 /// cancelled too (a render not yet started on a render thread then never runs) and forgotten, so
-/// a later request starts afresh.
+/// a later request starts afresh. A job runs at the priority of its most urgent waiter: one
+/// joining a preheat job for display raises it (see ``PriorityTicket``).
 final class RenderCoordinator: Sendable {
     private let jobs = Mutex<[ThumbnailKey: Job]>([:])
 
@@ -13,11 +14,12 @@ final class RenderCoordinator: Sendable {
 
     /// The result of `produce` for `key`, shared with everyone asking for `key` meanwhile.
     func value(
-        for key: ThumbnailKey, produce: @escaping @Sendable () async throws -> Thumbnail
+        for key: ThumbnailKey, priority: WorkPriority,
+        produce: @escaping @Sendable (PriorityTicket) async throws -> Thumbnail
     ) async throws -> Thumbnail {
         while true {
             do {
-                return try await join(key, produce)
+                return try await join(key, priority, produce)
             } catch is CancellationError where !Task.isCancelled {
                 // Joined a job just as its last other waiter abandoned it: start a new one.
                 continue
@@ -26,14 +28,16 @@ final class RenderCoordinator: Sendable {
     }
 
     private func join(
-        _ key: ThumbnailKey, _ produce: @escaping @Sendable () async throws -> Thumbnail
+        _ key: ThumbnailKey, _ priority: WorkPriority,
+        _ produce: @escaping @Sendable (PriorityTicket) async throws -> Thumbnail
     ) async throws -> Thumbnail {
         let (job, isNew) = jobs.withLock { jobs -> (Job, Bool) in
             if let running = jobs[key] { return (running, false) }
-            let job = Job()
+            let job = Job(ticket: PriorityTicket(priority))
             jobs[key] = job
             return (job, true)
         }
+        job.ticket.raise(to: priority)
         if isNew {
             // Weak both ways: the job keeps this closure, and must not keep itself alive.
             let forget: @Sendable () -> Void = { [weak self, weak job] in
@@ -60,14 +64,19 @@ private final class Job: Sendable {
     }
 
     private let state = Mutex(State())
+    let ticket: PriorityTicket
+
+    init(ticket: PriorityTicket) {
+        self.ticket = ticket
+    }
 
     func start(
-        _ produce: @escaping @Sendable () async throws -> Thumbnail,
+        _ produce: @escaping @Sendable (PriorityTicket) async throws -> Thumbnail,
         whenDone: @escaping @Sendable () -> Void, whenAbandoned: @escaping @Sendable () -> Void
     ) {
         let task = Task { [self] in
             let result: Result<Thumbnail, any Error>
-            do { result = .success(try await produce()) } catch { result = .failure(error) }
+            do { result = .success(try await produce(ticket)) } catch { result = .failure(error) }
             whenDone()
             let waiters = state.withLock { state in
                 state.result = result

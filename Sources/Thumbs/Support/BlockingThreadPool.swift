@@ -47,15 +47,23 @@ package final class BlockingThreadPool: Sendable {
     package func run<T: Sendable>(
         priority: WorkPriority = .interactive, _ work: @escaping @Sendable () throws -> T
     ) async throws -> T {
+        try await run(ticket: PriorityTicket(priority), work)
+    }
+
+    /// As ``run(priority:_:)``, at the priority of `ticket`, which may still be raised while the
+    /// work waits (someone more urgent came to want its result).
+    package func run<T: Sendable>(
+        ticket: PriorityTicket, _ work: @escaping @Sendable () throws -> T
+    ) async throws -> T {
         let id = queue.reserveID()
         let once = OneShotWork(work)
+        ticket.whenRaised { [queue] in queue.promote(id, to: $0) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
                 queue.enqueue(Job(
                     id: id,
-                    priority: priority,
                     run: { continuation.resume(with: once.run()) },
-                    cancel: { continuation.resume(throwing: CancellationError()) }))
+                    cancel: { continuation.resume(throwing: CancellationError()) }), ticket: ticket)
             }
         } onCancel: {
             queue.cancel(id)
@@ -83,6 +91,9 @@ private final class OneShotWork<T: Sendable>: @unchecked Sendable {
 
 /// Which waiting work starts first when a thread frees up.
 public enum WorkPriority: Int, Sendable, Hashable, CaseIterable, Comparable {
+    /// Someone is looking at the result and it takes milliseconds (an embedded preview): ahead
+    /// of every decode, so a degraded image is never stuck behind full renders.
+    case immediate
     /// Someone is looking at the result (a display request).
     case interactive
     /// Work that may be looked at soon (preheat).
@@ -95,7 +106,6 @@ public enum WorkPriority: Int, Sendable, Hashable, CaseIterable, Comparable {
 
 private struct Job: Sendable {
     let id: UInt64
-    let priority: WorkPriority
     let run: @Sendable () -> Void
     let cancel: @Sendable () -> Void
 }
@@ -128,11 +138,13 @@ private final class JobQueue: @unchecked Sendable {
         }
     }
 
-    func enqueue(_ job: Job) {
+    /// Queues `job` in the lane of `ticket`'s priority, read under the queue's lock so that a
+    /// raise racing with this call is never lost (it either comes before, or finds the job).
+    func enqueue(_ job: Job, ticket: PriorityTicket) {
         let cancelled = condition.withLock {
             reserved.remove(job.id)
             if cancelledEarly.remove(job.id) != nil { return true }
-            lanes[job.priority.rawValue].waiting.append(job)
+            lanes[ticket.priority.rawValue].waiting.append(job)
             condition.signal()
             return false
         }
@@ -145,15 +157,31 @@ private final class JobQueue: @unchecked Sendable {
                 cancelledEarly.insert(id)
                 return nil
             }
-            for lane in lanes.indices {
-                let waiting = lanes[lane].waiting
-                if let index = waiting[lanes[lane].head...].firstIndex(where: { $0?.id == id }) {
-                    return lanes[lane].waiting.remove(at: index)
-                }
-            }
-            return nil
+            return remove(id)
         }
         removed?.cancel()
+    }
+
+    /// Moves a waiting job to the back of a more urgent lane; a job already running, or queued
+    /// at `priority` or better, stays where it is.
+    func promote(_ id: UInt64, to priority: WorkPriority) {
+        condition.withLock {
+            guard let lane = lanes.indices.first(where: { lane in
+                lanes[lane].waiting[lanes[lane].head...].contains { $0?.id == id }
+            }), priority.rawValue < lane, let job = remove(id) else { return }
+            lanes[priority.rawValue].waiting.append(job)
+        }
+    }
+
+    /// Takes a waiting job out of its lane; call with `condition` locked.
+    private func remove(_ id: UInt64) -> Job? {
+        for lane in lanes.indices {
+            let waiting = lanes[lane].waiting
+            if let index = waiting[lanes[lane].head...].firstIndex(where: { $0?.id == id }) {
+                return lanes[lane].waiting.remove(at: index)
+            }
+        }
+        return nil
     }
 
     var waitingCount: Int {

@@ -108,6 +108,30 @@ import Testing
         #expect(order.value == [.interactive, .interactive, .preheat, .batch, .batch])
     }
 
+    @Test func raisedTicketMovesWaitingWorkAhead() async throws {
+        let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
+        let released = DispatchSemaphore(value: 0)
+        let started = Locked(false)
+        let blocker = Task { try await pool.run { started.withLock { $0 = true }; released.wait() } }
+        while !started.value { try await Task.sleep(for: .milliseconds(1)) }
+        let order = Locked<[String]>([])
+        let preheated = PriorityTicket(.preheat)
+        var waiting: [Task<Void, any Error>] = []
+        for (name, ticket) in [("first preheat", PriorityTicket(.preheat)), ("joined by a display", preheated),
+                               ("display", PriorityTicket(.interactive)), ("preview", PriorityTicket(.immediate))] {
+            waiting.append(Task { try await pool.run(ticket: ticket) { order.withLock { $0.append(name) } } })
+            let queued = waiting.count
+            while pool.waitingCount < queued { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        preheated.raise(to: .interactive)
+        preheated.raise(to: .batch)
+        #expect(preheated.priority == .interactive, "a ticket is never lowered")
+        released.signal()
+        try await blocker.value
+        for task in waiting { try await task.value }
+        #expect(order.value == ["preview", "display", "joined by a display", "first preheat"])
+    }
+
     @Test func errorsReachTheCaller() async {
         let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
         await #expect(throws: ImagingError.emptyFile) { try await pool.run { throw ImagingError.emptyFile } }
