@@ -92,7 +92,7 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
         settings.targetSize = PixelSize(parsing: size)!
         settings.contentMode = mode
         let benchmark = DeliveryBenchmark(assets: assets, renderer: photoLibrary.renderer, configuration: settings)
-        await benchmark.readFilesOnce()
+        await benchmark.prepare()
 
         let scenarios = deliveries.flatMap { choice in
             preheat.values.map { DeliveryScenario(deliveryMode: choice.mode, preheat: $0) }

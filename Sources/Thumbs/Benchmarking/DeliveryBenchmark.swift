@@ -60,7 +60,8 @@ public struct DeliveryBenchmark: Sendable {
             .appendingPathComponent("thumbs-bench-delivery-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder))
-        let recorder = ScrollRecorder(grid: grid, assetIDs: assets.map(\.id))
+        let withPreview = Set(assets.indices.filter { assets[$0].properties?.embeddedPreviewSize != nil })
+        let recorder = ScrollRecorder(grid: grid, assetIDs: assets.map(\.id), withPreview: withPreview)
         let manager = CachingImageManager(renderer: renderer, store: store, onRender: recorder.renderEnded)
         var scroll = Scroll(benchmark: self, scenario: scenario, manager: manager, recorder: recorder)
         let end = try await scroll.run()
@@ -69,13 +70,19 @@ public struct DeliveryBenchmark: Sendable {
 }
 
 extension DeliveryBenchmark {
-    /// Reads every asset's file once, on the render threads, so that the first scenario does not
-    /// pay for the disk and the others for the page cache.
-    public func readFilesOnce() async {
+    /// Reads every asset's file once and renders one photo of each type, all on the render
+    /// threads, so that neither the disk nor libvips' first use of a loader is charged to the
+    /// first scenario.
+    public func prepare() async {
         for asset in assets {
             _ = try? await renderer.pool.run(priority: .preheat) {
                 try FileHandle(forReadingFrom: URL(fileURLWithPath: asset.path)).readToEnd()
             }
+        }
+        let spec = RenditionSpec(size: configuration.targetSize, contentMode: configuration.contentMode)
+        for (_, asset) in Dictionary(assets.map { ($0.mediaType, $0) }, uniquingKeysWith: { first, _ in first }) {
+            _ = try? await renderer.render(asset.path, spec: spec)
+            _ = try? await renderer.embeddedPreview(asset.path)
         }
     }
 

@@ -55,6 +55,8 @@ public struct DeliveryScenarioResult: Sendable, Hashable, Codable {
     public var degradedShown: Int
     /// From a cell's appearance to its first image, degraded or final.
     public var firstImage: LatencySummary
+    /// ``firstImage`` of the cells whose file carries an embedded preview.
+    public var firstImageWithPreview: LatencySummary
     /// From a cell's appearance to its final image.
     public var finalImage: LatencySummary
     /// Final renders that ran to the end.

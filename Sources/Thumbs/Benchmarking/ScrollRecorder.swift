@@ -22,10 +22,13 @@ final class ScrollRecorder: Sendable {
 
     private let grid: ScrollGrid
     private let indexByAsset: [String: Int]
+    /// Cells whose file carries an embedded preview (what opportunistic delivery can show at once).
+    private let withPreview: Set<Int>
     private let state = Mutex(State())
 
-    init(grid: ScrollGrid, assetIDs: [String]) {
+    init(grid: ScrollGrid, assetIDs: [String], withPreview: Set<Int> = []) {
         self.grid = grid
+        self.withPreview = withPreview
         indexByAsset = Dictionary(assetIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -75,6 +78,10 @@ final class ScrollRecorder: Sendable {
     func result(_ scenario: DeliveryScenario, end: Double, frame: Double) -> DeliveryScenarioResult {
         state.withLock { state in
             let cells = Array(state.cells.values)
+            let previewed = state.cells.filter { withPreview.contains($0.key) }.map(\.value)
+            func firstImage(_ cells: [Cell]) -> LatencySummary {
+                LatencySummary(cells.compactMap { cell in cell.firstImage.map { $0 - cell.appeared } })
+            }
             let blank = cells.filter { cell in
                 (cell.firstImage ?? cell.left ?? end) - cell.appeared > frame
             }
@@ -83,7 +90,7 @@ final class ScrollRecorder: Sendable {
                 blankShare: cells.isEmpty ? 0 : Double(blank.count) / Double(cells.count),
                 neverFilled: cells.filter { $0.firstImage == nil }.count,
                 degradedShown: cells.filter(\.degradedShown).count,
-                firstImage: LatencySummary(cells.compactMap { cell in cell.firstImage.map { $0 - cell.appeared } }),
+                firstImage: firstImage(cells), firstImageWithPreview: firstImage(previewed),
                 finalImage: LatencySummary(cells.compactMap { cell in cell.finalImage.map { $0 - cell.appeared } }),
                 rendersFinished: state.rendered, rendersCancelled: state.cancelled, rendersWasted: state.wasted,
                 rendersFailed: state.failed, seconds: end)

@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func blankMeansNoImageForLongerThanAFrame() {
-        let recorder = ScrollRecorder(grid: grid, assetIDs: (0..<40).map { "a\($0)" })
+        let recorder = ScrollRecorder(grid: grid, assetIDs: (0..<40).map { "a\($0)" }, withPreview: [0, 2])
         recorder.appeared(0, at: 0)
         recorder.delivered(to: 0, degraded: true, at: 0.010)
         recorder.delivered(to: 0, degraded: false, at: 0.100)
@@ -27,6 +27,8 @@ import Testing
         #expect(result.degradedShown == 1)
         #expect(result.firstImage.count == 2 && result.firstImage.p50 == 10)
         #expect(result.finalImage.count == 2 && result.finalImage.max == 100)
+        #expect(result.firstImageWithPreview.count == 1 && result.firstImageWithPreview.p50 == 10,
+                "cell 2 has a preview but got no image while on screen")
     }
 
     @Test func rendersForCellsScrolledPastAreWasted() {
