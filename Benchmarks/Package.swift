@@ -15,6 +15,8 @@ let package = Package(
     targets: [
         // liblmdb itself, for the raw `mdb_get` the store's reads are compared with.
         .systemLibrary(name: "CLMDBRaw", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
+        // Temporary folders that do not outlive the run.
+        .target(name: "BenchmarkSupport"),
         benchmarkTarget("StoreBenchmarks", extra: ["CLMDBRaw"]),
         benchmarkTarget("LibraryBenchmarks"),
         benchmarkTarget("PipelineBenchmarks"),
@@ -29,6 +31,7 @@ func benchmarkTarget(_ name: String, extra: [Target.Dependency] = []) -> Target 
         dependencies: [
             .product(name: "Benchmark", package: "benchmark"),
             .product(name: "Thumbs", package: "Thumbs"),
+            "BenchmarkSupport",
         ] + extra,
         path: "Benchmarks/\(name)",
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

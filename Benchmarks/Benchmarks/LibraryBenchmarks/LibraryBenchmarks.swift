@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Thumbs
 
@@ -49,8 +50,7 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 private func freshStore() throws -> ThumbnailStore {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-bench-cache-\(UUID().uuidString)").path
-    return try ThumbnailStore(configuration: StoreConfiguration(path: path))
+    try ThumbnailStore(configuration: StoreConfiguration(path: ScratchFolder.make("cache")))
 }
 
 /// A library of `count` copies of one small JPEG (with an EXIF date), 500 per folder, kept in the

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Thumbs
 
@@ -83,8 +84,7 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 private func freshStore() throws -> ThumbnailStore {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-bench-pipeline-\(UUID().uuidString)").path
-    return try ThumbnailStore(configuration: StoreConfiguration(path: path))
+    try ThumbnailStore(configuration: StoreConfiguration(path: ScratchFolder.make("pipeline")))
 }
 
 /// Runs async set-up from the synchronous registration closure.

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import CLMDBRaw
 import Foundation
 import Thumbs
@@ -18,11 +19,7 @@ let benchmarks: @Sendable () -> Void = {
         ThumbnailKey(assetID: "asset-\(index)", fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1),
                      rendition: rendition)
     }
-    func folder(_ name: String) -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("thumbs-bench-\(name)-\(getpid())").path
-        try? FileManager.default.removeItem(atPath: path)
-        return path
-    }
+    func folder(_ name: String) -> String { ScratchFolder.make(name) }
 
     // MARK: Hits
 
