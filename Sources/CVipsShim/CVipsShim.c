@@ -102,6 +102,24 @@ int thumbs_vips_thumbnail_file(const char *filename, VipsImage **out,
         NULL);
 }
 
+int thumbs_vips_thumbnail_jpeg(const char *filename, int shrink, VipsImage **out,
+    int width, int height, int crop, int size) {
+    VipsImage *loaded;
+    if (vips_jpegload(filename, &loaded,
+            "shrink", shrink,
+            "access", VIPS_ACCESS_SEQUENTIAL,
+            "fail_on", VIPS_FAIL_ON_TRUNCATED,
+            NULL))
+        return -1;
+    int result = vips_thumbnail_image(loaded, out, width,
+        "height", height,
+        "crop", (VipsInteresting) crop,
+        "size", (VipsSize) size,
+        NULL);
+    g_object_unref(loaded);
+    return result;
+}
+
 int thumbs_vips_thumbnail_image(VipsImage *in, VipsImage **out,
     int width, int height, int crop, int size) {
     return vips_thumbnail_image(in, out, width,

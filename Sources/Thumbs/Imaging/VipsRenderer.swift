@@ -88,13 +88,30 @@ package struct VipsRenderer: Sendable {
             }
         }
         let base = try shrinkOnLoad(file, to: decodeSize, crop: false, exact: true)
-        return try specs.map { spec throws(ImagingError) in
-            let output = RenditionGeometry.outputSize(source: file.uprightSize, spec: spec)
-            let derived = try VipsImageHandle.make(file.decodeError) {
-                thumbs_vips_thumbnail_image(base.pointer, $0, Int32(clamping: output.width),
+        // Largest first, each rendition is made from the smallest whole picture made so far that
+        // still covers it: a 256 grid cell from the 1024 preview resizes a sixteenth of the
+        // pixels it would from the decode.
+        let upright = file.uprightSize
+        func scale(_ size: PixelSize, _ mode: ContentMode) -> Double {
+            RenditionGeometry.scale(source: upright, output: size, contentMode: mode)
+        }
+        var wholePictures: [(image: VipsImageHandle, scale: Double)] = [(base, scale(base.size, .aspectFit))]
+        var thumbnails = [Thumbnail?](repeating: nil, count: specs.count)
+        let outputs = specs.map { RenditionGeometry.outputSize(source: upright, spec: $0) }
+        for index in specs.indices.sorted(by: { scale(outputs[$0], specs[$0].contentMode) > scale(outputs[$1], specs[$1].contentMode) }) {
+            let spec = specs[index], output = outputs[index]
+            let needed = scale(output, spec.contentMode)
+            let source = wholePictures.last { $0.scale >= needed }?.image ?? base
+            var derived = try VipsImageHandle.make(file.decodeError) {
+                thumbs_vips_thumbnail_image(source.pointer, $0, Int32(clamping: output.width),
                     Int32(clamping: output.height), Self.crop(spec), Self.sizeMode(spec))
             }
-            return try encode(derived, spec: spec)
+            if spec.contentMode == .aspectFit {
+                derived = try derived.inMemory(file.decodeError)
+                wholePictures.append((derived, scale(derived.size, .aspectFit)))
+            }
+            thumbnails[index] = try encode(derived, spec: spec)
         }
+        return thumbnails.map { $0! }
     }
 }

@@ -67,20 +67,34 @@ public struct WarmJob: Sendable {
         var state = Progress()
         var pending: [(key: ThumbnailKey, thumbnail: Thumbnail)] = []
         var pendingPhotos = 0
+        // One write in flight while rendering goes on: a commit's fsync no longer idles the
+        // render threads.
+        var writing: Task<Void, any Error>?
 
         func flush() async throws {
+            try await writing?.value
+            writing = nil
             guard !pending.isEmpty else { return }
             let batch = pending
             pending = []
             pendingPhotos = 0
             // Not cancelled with the job: what was rendered is committed.
-            try await Task.detached { try await store.putThumbnails(batch) }.value
+            writing = Task.detached { try await store.putThumbnails(batch) }
+        }
+
+        /// Commits everything rendered, and waits for it.
+        func commit() async throws {
+            try await flush()
+            try await writing?.value
+            writing = nil
         }
 
         do {
             try await withThrowingTaskGroup(of: Outcome.self) { group in
                 var running = 0
-                let window = renderer.configuration.renderThreads * 2
+                // Enough renders queued that the threads stay busy while the walk probes its next
+                // batch and the results are absorbed.
+                let window = renderer.configuration.renderThreads * 8
                 func absorb(_ outcome: Outcome) async throws {
                     running -= 1
                     state.done += 1
@@ -148,10 +162,10 @@ public struct WarmJob: Sendable {
                 if cancelled { throw CancellationError() }
             }
         } catch {
-            try? await flush()
+            try? await commit()
             throw error
         }
-        try await flush()
+        try await commit()
         try await store.flushAccessTimes()
         state.failure = nil
         state.elapsed = started.duration(to: .now)

@@ -36,7 +36,10 @@ package final class BlockingThreadPool: Sendable {
     }
 
     /// Jobs waiting for a thread.
-    package var waitingCount: Int { queue.waitingCount }
+    package var waitingCount: Int { queue.waitingCount(at: nil) }
+
+    /// Jobs waiting for a thread at `priority`.
+    package func waitingCount(at priority: WorkPriority) -> Int { queue.waitingCount(at: priority) }
 
     /// Runs `work` on one of the pool's threads and returns its result; throws
     /// `CancellationError` if the calling task is cancelled before the work starts. Waiting jobs
@@ -184,8 +187,11 @@ private final class JobQueue: @unchecked Sendable {
         return nil
     }
 
-    var waitingCount: Int {
-        condition.withLock { lanes.reduce(0) { $0 + $1.waiting.count - $1.head } }
+    func waitingCount(at priority: WorkPriority?) -> Int {
+        condition.withLock {
+            lanes.indices.filter { priority == nil || $0 == priority?.rawValue }
+                .reduce(0) { $0 + lanes[$1].waiting.count - lanes[$1].head }
+        }
     }
 
     func shutDown() {

@@ -179,24 +179,29 @@ import Testing
 
     @Test func aDisplayRequestRaisesThePreheatItJoins() async throws {
         let fixture = try PipelineFixture(renderThreads: 1)
-        let slow = try await fixture.slowPhoto("slow.png")
         var assets: [Asset] = []
         for index in 0..<4 { assets.append(try await fixture.photo("p\(index).jpg")) }
         let order = Locked<[String]>([])
         let manager = CachingImageManager(renderer: fixture.renderer, store: fixture.store) { event in
             order.withLock { $0.append(event.assetID) }
         }
-        let hq = ImageRequestOptions(deliveryMode: .highQualityFormat)
-        let before = fixture.renderer.decodeCount
-        let blocker = manager.requestImage(for: slow, targetSize: grid, contentMode: .aspectFill, options: hq)
-        try await eventually { fixture.renderer.decodeCount > before }
+        // The one render thread is held until every request is queued where the test says.
+        let pool = fixture.renderer.pool
+        let gate = DispatchSemaphore(value: 0)
+        let held = Locked(false)
+        let holder = Task { try await pool.run { held.withLock { $0 = true }; gate.wait() } }
+        try await eventually { held.value }
         manager.startCaching(assets: assets, targetSize: grid, contentMode: .aspectFill)
-        try await eventually { fixture.renderer.pool.waitingCount == 4 }
-        let shown = manager.requestImage(for: assets[3], targetSize: grid, contentMode: .aspectFill, options: hq)
-        _ = await blocker.collect()
+        try await eventually { pool.waitingCount(at: .preheat) == 4 }
+        let shown = manager.requestImage(for: assets[3], targetSize: grid, contentMode: .aspectFill,
+                                         options: ImageRequestOptions(deliveryMode: .highQualityFormat))
+        try await eventually { pool.waitingCount(at: .interactive) == 1 }
+        #expect(pool.waitingCount(at: .preheat) == 3)
+        gate.signal()
+        try await holder.value
         #expect(await shown.collect().results.map(\.source) == [.rendered])
         try await eventually { manager.preheatingCount == 0 }
-        #expect(order.value == [slow.id, assets[3].id] + assets.prefix(3).map(\.id),
+        #expect(order.value == [assets[3].id] + assets.prefix(3).map(\.id),
                 "the cell on screen was rendered before the preheats queued ahead of it")
     }
 
