@@ -1,6 +1,8 @@
 #include "CVipsShim.h"
 
 #include <malloc.h>
+/* vips_vector_set_enabled() is not included by vips.h in 8.14. */
+#include <vips/vector.h>
 
 int thumbs_vips_start(const char *program_name, int concurrency) {
     if (VIPS_INIT(program_name))
@@ -10,6 +12,11 @@ int thumbs_vips_start(const char *program_name, int concurrency) {
     vips_cache_set_max_mem(0);
     vips_cache_set_max_files(0);
     vips_block_untrusted_set(TRUE);
+    /* No liborc: libvips 8.14 compiles and frees ORC programs per operation, and liborc 0.4.33's
+     * code allocator is not safe for that from several threads at once; a warm of 100,000 photos
+     * on two render threads died in liborc (SIGSEGV). The C paths cost 12-28 % of throughput
+     * (docs/BENCHMARKS.md); libvips 8.15 replaces ORC with Highway. */
+    vips_vector_set_enabled(FALSE);
     return 0;
 }
 

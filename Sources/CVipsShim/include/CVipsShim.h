@@ -13,7 +13,8 @@
 #include <vips/vips.h>
 
 /// Runs VIPS_INIT (a macro, so not importable), then sets the process-wide policy:
-/// `concurrency` worker threads per image, the operation cache off, untrusted loaders blocked.
+/// `concurrency` worker threads per image, the operation cache off, untrusted loaders blocked,
+/// ORC vectorisation off (see the comment in CVipsShim.c).
 int thumbs_vips_start(const char *program_name, int concurrency);
 
 /// Routes libvips' g_warning output (e.g. "IHDR: CRC error") away from stderr: a damaged file
