@@ -75,14 +75,9 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (photoLibrary, _) = try library.open()
-        var assets: [Asset] = []
-        var issues: [LibraryIssue] = []
-        for try await batch in photoLibrary.assets() {
-            assets += batch.assets
-            issues += batch.issues
-        }
+        let (all, issues) = try await photoLibrary.allAssets()
         library.report(issues)
-        if let limit { assets = Array(assets.prefix(limit)) }
+        let assets = limit.map { Array(all.prefix($0)) } ?? all
         guard !assets.isEmpty else { CommandFailure.usage("the library has no photos to scroll").exit() }
 
         var settings = DeliveryBenchmark.Configuration()

@@ -6,6 +6,7 @@ extension DeliveryBenchmark {
         let scenario: DeliveryScenario
         let manager: CachingImageManager
         let recorder: ScrollRecorder
+        private let grid: ScrollGrid
         private let clock = ContinuousClock()
         private let start: ContinuousClock.Instant
         private var window: PreheatWindow
@@ -18,12 +19,12 @@ extension DeliveryBenchmark {
             self.scenario = scenario
             self.manager = manager
             self.recorder = recorder
-            window = PreheatWindow(grid: benchmark.grid)
+            grid = benchmark.grid
+            window = PreheatWindow(grid: grid)
             start = clock.now
         }
 
         private var configuration: Configuration { benchmark.configuration }
-        private var grid: ScrollGrid { benchmark.grid }
 
         /// Scrolls to the bottom, lets the last screen settle, then stops everything; returns
         /// the seconds from the first frame to the end of settling.

@@ -51,13 +51,14 @@ struct RasterCanvas {
         }
         defer { g_free(memory) }
         let coverage = memory.assumingMemoryBound(to: UInt8.self)
+        let ink = [Int(color.red), Int(color.green), Int(color.blue)]
         for row in 0..<mask.height where (0..<height).contains(y + row) {
             for column in 0..<mask.width where (0..<width).contains(x + column) {
                 let alpha = Int(coverage[row * mask.width + column])
                 guard alpha > 0 else { continue }
                 let at = ((y + row) * width + x + column) * 3
-                for (band, ink) in [color.red, color.green, color.blue].enumerated() {
-                    pixels[at + band] = UInt8((Int(ink) * alpha + Int(pixels[at + band]) * (255 - alpha)) / 255)
+                for band in 0..<3 {
+                    pixels[at + band] = UInt8((ink[band] * alpha + Int(pixels[at + band]) * (255 - alpha)) / 255)
                 }
             }
         }

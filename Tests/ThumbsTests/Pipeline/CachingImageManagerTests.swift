@@ -187,18 +187,14 @@ import Testing
         }
         // The one render thread is held until every request is queued where the test says.
         let pool = fixture.renderer.pool
-        let gate = DispatchSemaphore(value: 0)
-        let held = Locked(false)
-        let holder = Task { try await pool.run { held.withLock { $0 = true }; gate.wait() } }
-        try await eventually { held.value }
+        let held = try await HeldThread(pool)
         manager.startCaching(assets: assets, targetSize: grid, contentMode: .aspectFill)
         try await eventually { pool.waitingCount(at: .preheat) == 4 }
         let shown = manager.requestImage(for: assets[3], targetSize: grid, contentMode: .aspectFill,
                                          options: ImageRequestOptions(deliveryMode: .highQualityFormat))
         try await eventually { pool.waitingCount(at: .interactive) == 1 }
         #expect(pool.waitingCount(at: .preheat) == 3)
-        gate.signal()
-        try await holder.value
+        try await held.release()
         #expect(await shown.collect().results.map(\.source) == [.rendered])
         try await eventually { manager.preheatingCount == 0 }
         #expect(order.value == [assets[3].id] + assets.prefix(3).map(\.id),

@@ -91,10 +91,7 @@ import Testing
 
     @Test func waitingWorkStartsByPriority() async throws {
         let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
-        let released = DispatchSemaphore(value: 0)
-        let started = Locked(false)
-        let blocker = Task { try await pool.run { started.withLock { $0 = true }; released.wait() } }
-        while !started.value { try await Task.sleep(for: .milliseconds(1)) }
+        let held = try await HeldThread(pool)
         let order = Locked<[WorkPriority]>([])
         var waiting: [Task<Void, any Error>] = []
         for priority in [WorkPriority.batch, .preheat, .interactive, .batch, .interactive] {
@@ -102,18 +99,14 @@ import Testing
             let queued = waiting.count
             while pool.waitingCount < queued { try await Task.sleep(for: .milliseconds(1)) }
         }
-        released.signal()
-        try await blocker.value
+        try await held.release()
         for task in waiting { try await task.value }
         #expect(order.value == [.interactive, .interactive, .preheat, .batch, .batch])
     }
 
     @Test func raisedTicketMovesWaitingWorkAhead() async throws {
         let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
-        let released = DispatchSemaphore(value: 0)
-        let started = Locked(false)
-        let blocker = Task { try await pool.run { started.withLock { $0 = true }; released.wait() } }
-        while !started.value { try await Task.sleep(for: .milliseconds(1)) }
+        let held = try await HeldThread(pool)
         let order = Locked<[String]>([])
         let preheated = PriorityTicket(.preheat)
         var waiting: [Task<Void, any Error>] = []
@@ -126,8 +119,7 @@ import Testing
         preheated.raise(to: .interactive)
         preheated.raise(to: .batch)
         #expect(preheated.priority == .interactive, "a ticket is never lowered")
-        released.signal()
-        try await blocker.value
+        try await held.release()
         for task in waiting { try await task.value }
         #expect(order.value == ["preview", "display", "joined by a display", "first preheat"])
     }
