@@ -1,16 +1,34 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// The package graph is the architecture (docs/ARCHITECTURE.md): each layer is a target that
+// names the layers it uses, so the compiler refuses a call the layering does not allow.
+//
+//   ThumbsSupport ← ThumbsImaging ← ThumbsStore ← ThumbsLibrary ← ThumbsPipeline ← Thumbs
+//
+// `Thumbs` is what an app imports: it re-exports the layers and adds the decoded config.json.
+// The extras beside it are for benchmarks, tests and the command line, not for apps.
 let package = Package(
     name: "Thumbs",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "Thumbs", targets: ["Thumbs"]),
+        // The layers are listed too, so that the API check covers every public module.
+        .library(
+            name: "Thumbs",
+            targets: ["Thumbs", "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline"]
+        ),
+        // Photo-like images made from nothing, for tests and sample libraries.
+        .library(name: "ThumbsTesting", targets: ["ThumbsTesting"]),
+        // The scroll benchmark behind `thumbs bench delivery`.
+        .library(name: "ThumbsBenchmarking", targets: ["ThumbsBenchmarking"]),
+        // Process-wide settings for programs that decode many images (the command, benchmarks).
+        .library(name: "ThumbsProcessTuning", targets: ["ThumbsProcessTuning"]),
         .executable(name: "thumbs", targets: ["thumbs"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries, linked from Debian's packages (never vendored).
@@ -29,14 +47,44 @@ let package = Package(
             name: "CVipsShim",
             dependencies: ["CVips"]
         ),
+
+        // The layers.
+        // Threads for blocking C calls, priorities, locks: what every layer below shares.
+        .target(name: "ThumbsSupport"),
+        // libvips: probe, render, embedded previews, typed errors.
+        .target(name: "ThumbsImaging", dependencies: ["ThumbsSupport", "CVips", "CVipsShim"]),
+        // LMDB: thumbnails under a budget, the metadata cache, the failure memo.
+        .target(name: "ThumbsStore", dependencies: ["ThumbsSupport", "ThumbsImaging", "CLMDB"]),
+        // Assets, albums, moments, fetch results and their changes, watching.
+        .target(name: "ThumbsLibrary", dependencies: ["ThumbsSupport", "ThumbsImaging", "ThumbsStore"]),
+        // CachingImageManager and the warm job.
+        .target(
+            name: "ThumbsPipeline",
+            dependencies: ["ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary"]
+        ),
+        // The umbrella an app imports, and config.json.
         .target(
             name: "Thumbs",
-            dependencies: ["CVips", "CVipsShim", "CLMDB"]
+            dependencies: ["ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline"]
         ),
+
+        // The extras.
+        .target(name: "ThumbsTesting", dependencies: ["ThumbsImaging", "CVips", "CVipsShim"]),
+        .target(
+            name: "ThumbsBenchmarking",
+            dependencies: [
+                "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "CVips", "CVipsShim",
+            ]
+        ),
+        .target(name: "ThumbsProcessTuning", dependencies: ["CVipsShim"]),
+
         .executableTarget(
             name: "thumbs",
             dependencies: [
                 "Thumbs",
+                "ThumbsBenchmarking",
+                "ThumbsProcessTuning",
+                "ThumbsTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -44,13 +92,46 @@ let package = Package(
         // A second process for the store's multi-process and crash tests.
         .executableTarget(
             name: "thumbs-store-worker",
-            dependencies: ["Thumbs"],
+            dependencies: ["ThumbsStore"],
             path: "Tests/StoreWorker"
         ),
+
+        // Tests mirror the targets; what several of them share is in ThumbsTestSupport.
+        .target(
+            name: "ThumbsTestSupport",
+            dependencies: [
+                "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "ThumbsTesting", "CVips",
+                "CVipsShim",
+            ],
+            path: "Tests/ThumbsTestSupport"
+        ),
+        .testTarget(name: "ThumbsSupportTests", dependencies: ["ThumbsSupport", "ThumbsTestSupport"]),
         .testTarget(
-            name: "ThumbsTests",
-            // The executables are listed so the processes the tests run are built first.
-            dependencies: ["Thumbs", "thumbs", "thumbs-store-worker", "CVips", "CVipsShim"]
+            name: "ThumbsImagingTests",
+            dependencies: ["ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "CVips", "CVipsShim"]
+        ),
+        .testTarget(
+            name: "ThumbsStoreTests",
+            // The worker is listed so the process the tests run is built first.
+            dependencies: ["ThumbsStore", "ThumbsImaging", "ThumbsSupport", "ThumbsTestSupport", "thumbs-store-worker"]
+        ),
+        .testTarget(
+            name: "ThumbsLibraryTests",
+            dependencies: ["ThumbsLibrary", "ThumbsImaging", "ThumbsStore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport"]
+        ),
+        .testTarget(
+            name: "ThumbsPipelineTests",
+            dependencies: ["ThumbsPipeline", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport"]
+        ),
+        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ThumbsTestSupport"]),
+        .testTarget(
+            name: "ThumbsBenchmarkingTests",
+            dependencies: ["ThumbsBenchmarking", "ThumbsImaging", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport"]
+        ),
+        .testTarget(
+            name: "ThumbsCommandTests",
+            // The executable is listed so the process the tests run is built first.
+            dependencies: ["Thumbs", "ThumbsBenchmarking", "ThumbsTesting", "ThumbsTestSupport", "thumbs"]
         ),
     ],
     swiftLanguageModes: [.v6]

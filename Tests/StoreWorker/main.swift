@@ -6,8 +6,10 @@
 //   thumbs-store-worker check PATH BATCHES SIZE              checks entries of batches 0..<BATCHES
 //
 // Exit status 0 when everything held, 1 with a line on stderr otherwise.
+
 import Foundation
-import Thumbs
+import ThumbsImaging
+import ThumbsStore
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 5, let batches = Int(arguments[3]), let size = Int(arguments[4]) else {
@@ -47,8 +49,9 @@ switch mode {
 case "write":
     for batch in 0..<batches {
         let entries = (0..<size).map { index in
-            (key: key(batch, index), thumbnail: Thumbnail(bytes: payload(batch, index),
-                                                          pixelSize: PixelSize(width: 160, height: 160), format: .jpeg))
+            ThumbnailStore.ThumbnailEntry(
+                key: key(batch, index),
+                thumbnail: Thumbnail(bytes: payload(batch, index), pixelSize: PixelSize(width: 160, height: 160), format: .jpeg))
         }
         do { try await store.putThumbnails(entries) } catch { fail("put batch \(batch): \(error)") }
         print("committed \(batch)")

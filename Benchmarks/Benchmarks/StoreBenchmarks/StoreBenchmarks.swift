@@ -29,7 +29,7 @@ let benchmarks: @Sendable () -> Void = {
     let filled = DispatchSemaphore(value: 0)
     Task.detached {
         for batch in 0..<(entries / 100) {
-            try! await hitStore.putThumbnails((0..<100).map { (key(batch * 100 + $0), thumbnail) })
+            try! await hitStore.putThumbnails((0..<100).map { ThumbnailStore.ThumbnailEntry(key: key(batch * 100 + $0), thumbnail: thumbnail) })
         }
         filled.signal()
     }
@@ -69,7 +69,7 @@ let benchmarks: @Sendable () -> Void = {
         let store = try! ThumbnailStore(configuration: StoreConfiguration(path: folder("puts")))
         var next = 0
         for _ in benchmark.scaledIterations {
-            let batch = (0..<100).map { (key(next + $0), thumbnail) }
+            let batch = (0..<100).map { ThumbnailStore.ThumbnailEntry(key: key(next + $0), thumbnail: thumbnail) }
             next += 100
             try! await store.putThumbnails(batch)
         }
@@ -80,11 +80,11 @@ let benchmarks: @Sendable () -> Void = {
         let store = try! ThumbnailStore(configuration: StoreConfiguration(path: folder("evict")))
         var next = 0
         for _ in 0..<20 {
-            try! await store.putThumbnails((0..<100).map { (key(next + $0), thumbnail) })
+            try! await store.putThumbnails((0..<100).map { ThumbnailStore.ThumbnailEntry(key: key(next + $0), thumbnail: thumbnail) })
             next += 100
         }
         for _ in benchmark.scaledIterations {
-            try! await store.putThumbnails((0..<100).map { (key(next + $0), thumbnail) })
+            try! await store.putThumbnails((0..<100).map { ThumbnailStore.ThumbnailEntry(key: key(next + $0), thumbnail: thumbnail) })
             next += 100
             let live = try! store.statistics().liveBytes.bytes
             let perEntry = live / Int64(try! store.statistics().thumbnails)

@@ -1,3 +1,7 @@
+import ThumbsImaging
+import ThumbsPipeline
+import ThumbsStore
+
 /// A named rung of the rendition ladder in `config.json`.
 ///
 /// ```json
@@ -12,11 +16,12 @@ public struct Rendition: Sendable, Hashable, Codable {
         self.spec = spec
     }
 
-    private enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, KnownKeys {
         case name, size, mode, format, quality, upscale
     }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         let sizeText = try container.decode(String.self, forKey: .size)

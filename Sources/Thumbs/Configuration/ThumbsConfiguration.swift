@@ -1,9 +1,12 @@
 import Foundation
+import ThumbsImaging
+import ThumbsPipeline
+import ThumbsStore
 
 /// The settings of a Thumbs installation, as read from `config.json`.
 ///
-/// Every field has a documented default, so `{}` is a valid configuration; see
-/// `docs/CONFIGURATION.md` for each field.
+/// Every field has a documented default and may be left out, in every section, so `{}` is a
+/// valid configuration; see `docs/CONFIGURATION.md` for each field.
 /// ```swift
 /// let configuration = try ThumbsConfiguration.load(from: "config.json")
 /// ```
@@ -14,29 +17,39 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         public var roots: [String] = ["~/Pictures"]
         /// Whether files and folders whose names start with "." are read. Default: false.
         public var includeHidden: Bool = false
+
+        public init() {}
+
+        enum CodingKeys: String, KnownKeys {
+            case roots, includeHidden
+        }
+
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            roots = try container.decodeIfPresent([String].self, forKey: .roots) ?? roots
+            includeHidden = try container.decodeIfPresent(Bool.self, forKey: .includeHidden) ?? includeHidden
+        }
     }
 
     public struct Cache: Sendable, Hashable, Codable {
         /// Folder of the thumbnail cache. Default: `~/.cache/thumbs`.
         public var path: String = "~/.cache/thumbs"
-        /// Byte budget of the cache, such as "2 GiB". Default: "2 GiB".
-        public var budget: String = "2 GiB"
+        /// Byte budget of the cache, written like "2 GiB". Default: 2 GiB.
+        public var budget = ByteCount(2 << 30)
 
         public init() {}
 
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            path = try container.decodeIfPresent(String.self, forKey: .path) ?? path
-            budget = try container.decodeIfPresent(String.self, forKey: .budget) ?? budget
-            guard ByteCount(parsing: budget) != nil else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .budget, in: container,
-                    debugDescription: "expected a size such as \"2 GiB\" or \"500 MB\", found \"\(budget)\"")
-            }
+        enum CodingKeys: String, KnownKeys {
+            case path, budget
         }
 
-        /// ``budget`` in bytes.
-        public var budgetBytes: ByteCount { ByteCount(parsing: budget) ?? ByteCount(2 << 30) }
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            path = try container.decodeIfPresent(String.self, forKey: .path) ?? path
+            budget = try container.decodeIfPresent(ByteCount.self, forKey: .budget) ?? budget
+        }
     }
 
     public var library = Library()
@@ -48,17 +61,21 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         Rendition(name: "preview", spec: RenditionSpec(size: PixelSize(width: 1024, height: 1024),
                                                        contentMode: .aspectFit, quality: 85)),
     ]
-    /// Render threads; 0 means one per core. Default: 0.
+    /// Render threads, and so the most decodes in flight; 0 means one per core. Default: 0.
     public var workers: Int = 0
     /// Largest image accepted, in pixels. Default: 100,000,000.
     public var pixelLimit: Int = 100_000_000
-    /// Default delivery mode of requests: "opportunistic", "fast" or "highQuality".
-    /// Default: "opportunistic".
-    public var deliveryMode: String = "opportunistic"
+    /// Delivery mode of requests that do not name one. Default: opportunistic.
+    public var deliveryMode: DeliveryMode = .opportunistic
 
     public init() {}
 
+    enum CodingKeys: String, KnownKeys {
+        case library, cache, renditions, workers, pixelLimit, deliveryMode
+    }
+
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
         let defaults = ThumbsConfiguration()
         let container = try decoder.container(keyedBy: CodingKeys.self)
         library = try container.decodeIfPresent(Library.self, forKey: .library) ?? defaults.library
@@ -66,21 +83,16 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         renditions = try container.decodeIfPresent([Rendition].self, forKey: .renditions) ?? defaults.renditions
         workers = try container.decodeIfPresent(Int.self, forKey: .workers) ?? defaults.workers
         pixelLimit = try container.decodeIfPresent(Int.self, forKey: .pixelLimit) ?? defaults.pixelLimit
-        deliveryMode = try container.decodeIfPresent(String.self, forKey: .deliveryMode) ?? defaults.deliveryMode
+        deliveryMode = try container.decodeIfPresent(DeliveryMode.self, forKey: .deliveryMode) ?? defaults.deliveryMode
     }
 
     /// The folder paths are resolved against when relative.
     public private(set) var baseDirectory: String?
 
-    private enum CodingKeys: String, CodingKey {
-        case library, cache, renditions, workers, pixelLimit, deliveryMode
-    }
-
     /// Reads and decodes the file at `path`. Unknown keys are errors (a misspelt key must not be
     /// silently ignored), named by their JSON path.
     public static func load(from path: String) throws -> ThumbsConfiguration {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        try ConfigurationKeys.check(data)
         var configuration = try JSONDecoder().decode(ThumbsConfiguration.self, from: data)
         configuration.baseDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return configuration
@@ -89,14 +101,19 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     /// The store settings this configuration implies: `cache.path` (or `path`, when given, as
     /// `--cache` does) and `cache.budget`.
     public func store(path override: String? = nil) -> StoreConfiguration {
-        StoreConfiguration(path: override.map(resolve) ?? resolve(cache.path), budget: cache.budgetBytes)
+        StoreConfiguration(path: override.map(resolve) ?? resolve(cache.path), budget: cache.budget)
     }
 
     /// The imaging settings this configuration implies.
     public var imaging: ImagingConfiguration {
         workers > 0
-            ? ImagingConfiguration(pixelLimit: pixelLimit, renderThreads: workers)
+            ? ImagingConfiguration(pixelLimit: pixelLimit, workers: workers)
             : ImagingConfiguration(pixelLimit: pixelLimit)
+    }
+
+    /// The manager settings this configuration implies.
+    public var pipeline: PipelineConfiguration {
+        PipelineConfiguration(deliveryMode: deliveryMode)
     }
 
     /// `path` with `~` expanded and, when relative, resolved against the configuration's folder.

@@ -1,0 +1,121 @@
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsPipeline
+import ThumbsSupport
+
+extension DeliveryBenchmark {
+    /// The frame loop of one scenario: moves the view, starts and cancels the visible cells'
+    /// requests, and moves the preheat window.
+    struct Scroll {
+        let benchmark: DeliveryBenchmark
+        let scenario: DeliveryScenario
+        let manager: CachingImageManager
+        let recorder: ScrollRecorder
+        private let grid: ScrollGrid
+        private let clock = ContinuousClock()
+        private let start: ContinuousClock.Instant
+        private var window: PreheatWindow
+        private var requests: [Int: Task<Void, Never>] = [:]
+        private var seen = Set<Int>()
+
+        init(benchmark: DeliveryBenchmark, scenario: DeliveryScenario, manager: CachingImageManager,
+             recorder: ScrollRecorder) {
+            self.benchmark = benchmark
+            self.scenario = scenario
+            self.manager = manager
+            self.recorder = recorder
+            grid = benchmark.grid
+            window = PreheatWindow(grid: grid)
+            start = clock.now
+        }
+
+        private var configuration: Configuration { benchmark.configuration }
+
+        /// Scrolls to the bottom, lets the last screen settle, then stops everything; returns
+        /// the seconds from the first frame to the end of settling.
+        mutating func run() async throws -> Double {
+            let rowsPerSecond = configuration.cellsPerSecond / Double(configuration.columns)
+            var frame = 0
+            var settleUntil: Double?
+            while true {
+                let now = elapsed()
+                let offset = min(grid.maximumOffset, now * rowsPerSecond)
+                let visible = grid.indices(in: grid.visibleRect(at: offset))
+                show(visible, offset: offset, at: now)
+                if scenario.preheat, let change = window.update(offset: offset) { preheat(change) }
+                if offset >= grid.maximumOffset {
+                    let deadline = settleUntil ?? now + configuration.settleSeconds
+                    settleUntil = deadline
+                    if now >= deadline || recorder.allSettled(visible) { break }
+                }
+                frame += 1
+                try await Task.sleep(until: start + .seconds(Double(frame) * configuration.frameSeconds), clock: clock)
+            }
+            let end = elapsed()
+            await stop(at: end)
+            return end
+        }
+
+        /// Cancels what is still running and waits for the render threads to drop this
+        /// scenario's work, so that the next one starts on an idle machine.
+        private mutating func stop(at end: Double) async {
+            for (index, request) in requests {
+                recorder.left(index, at: end)
+                request.cancel()
+            }
+            manager.stopCachingForAllAssets()
+            for request in requests.values { await request.value }
+            requests = [:]
+            while manager.rendersInFlight > 0 || manager.preheatingCount > 0 {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+
+        /// Requests images for cells coming into view and cancels those of cells leaving it.
+        private mutating func show(_ visible: Range<Int>, offset: Double, at now: Double) {
+            recorder.scrolled(to: offset)
+            for (index, request) in requests where !visible.contains(index) {
+                recorder.left(index, at: now)
+                request.cancel()
+                requests[index] = nil
+            }
+            for index in visible where !seen.contains(index) {
+                seen.insert(index)
+                recorder.appeared(index, at: now)
+                requests[index] = request(index)
+            }
+        }
+
+        private func request(_ index: Int) -> Task<Void, Never> {
+            let request = manager.requestImage(
+                for: benchmark.assets[index], targetSize: configuration.targetSize,
+                contentMode: configuration.contentMode, options: ImageRequestOptions(deliveryMode: scenario.deliveryMode))
+            let recorder = recorder, clock = clock, start = start
+            return Task {
+                await withTaskCancellationHandler {
+                    do {
+                        for try await image in request {
+                            recorder.delivered(to: index, degraded: image.isDegraded, at: (clock.now - start).seconds)
+                        }
+                    } catch {
+                        // A failed file or a cancelled request: the cell simply keeps what it has.
+                    }
+                    recorder.settled(index)
+                } onCancel: {
+                    request.cancel()
+                }
+            }
+        }
+
+        private func preheat(_ change: PreheatWindow.Change) {
+            let size = configuration.targetSize, mode = configuration.contentMode
+            let options = ImageRequestOptions(deliveryMode: scenario.deliveryMode)
+            manager.startCaching(assets: change.entered.map { benchmark.assets[$0] }, targetSize: size,
+                                 contentMode: mode, options: options)
+            manager.stopCaching(assets: change.left.map { benchmark.assets[$0] }, targetSize: size,
+                                contentMode: mode, options: options)
+        }
+
+        private func elapsed() -> Double { (clock.now - start).seconds }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import ThumbsSupport
+
+/// When a photo was taken, as the camera wrote it: a local wall-clock time and, where the file
+/// says so, its offset from UTC (EXIF `OffsetTimeOriginal`).
+///
+/// Day sections group by the *local* calendar day the photo was taken, so the wall-clock parts
+/// are kept as written rather than converted to this machine's time zone.
+/// ```swift
+/// CaptureDate(exif: "2022:02:16 12:55:41", offset: "+01:00")?.date // 11:55:41 UTC
+/// ```
+public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var year: Int, month: Int, day: Int
+    public var hour: Int, minute: Int, second: Int
+    /// Offset from UTC in seconds, when the file records it.
+    public var utcOffsetSeconds: Int?
+
+    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+                utcOffsetSeconds: Int? = nil) {
+        (self.year, self.month, self.day) = (year, month, day)
+        (self.hour, self.minute, self.second) = (hour, minute, second)
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// Parses EXIF's "YYYY:MM:DD HH:MM:SS" and an optional "+HH:MM" offset; nil for the
+    /// all-zero or malformed dates cameras write when their clock was never set.
+    public init?(exif text: String, offset: String? = nil) {
+        let digits = text.split(whereSeparator: { ":- T".contains($0) }).compactMap { Int($0) }
+        guard digits.count >= 6, (1...12).contains(digits[1]), (1...31).contains(digits[2]),
+              (0...23).contains(digits[3]), (0...59).contains(digits[4]),
+              (0...60).contains(digits[5]), digits[0] > 0 else { return nil }
+        self.init(year: digits[0], month: digits[1], day: digits[2],
+                  hour: digits[3], minute: digits[4], second: digits[5],
+                  utcOffsetSeconds: offset.flatMap(Self.parseOffset))
+    }
+
+    private static func parseOffset(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let sign = trimmed.first, sign == "+" || sign == "-" else { return nil }
+        let parts = trimmed.dropFirst().split(separator: ":").compactMap { Int($0) }
+        guard parts.count == 2, (0...14).contains(parts[0]), (0...59).contains(parts[1]) else {
+            return nil
+        }
+        return (sign == "-" ? -1 : 1) * (parts[0] * 3600 + parts[1] * 60)
+    }
+
+    /// The instant, using the recorded offset, else `fallback` (the library's time zone).
+    public func date(fallback: TimeZone = .current) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = utcOffsetSeconds.flatMap { TimeZone(secondsFromGMT: $0) } ?? fallback
+        return calendar.date(from: DateComponents(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+    }
+
+    /// Encoded as its ``description``, the way people and JSON tools read dates.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let parsed = CaptureDate(parsing: text) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "expected a date like 2022-02-16T12:55:41+01:00, found \"\(text)\""))
+        }
+        self = parsed
+    }
+
+    /// Parses ``description``'s form: "2022-02-16T12:55:41", optionally followed by "+01:00".
+    public init?(parsing text: String) {
+        let hasOffset = text.count > 19
+        guard let parsed = CaptureDate(exif: String(text.prefix(19)),
+                                       offset: hasOffset ? String(text.dropFirst(19)) : nil),
+              !hasOffset || parsed.utcOffsetSeconds != nil else { return nil }
+        self = parsed
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    /// "2022-02-16T12:55:41+01:00", or without an offset when none is recorded.
+    public var description: String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var text = "\(year)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))"
+        if let offset = utcOffsetSeconds {
+            let magnitude = abs(offset)
+            text += (offset < 0 ? "-" : "+") + two(magnitude / 3600) + ":" + two(magnitude % 3600 / 60)
+        }
+        return text
+    }
+}

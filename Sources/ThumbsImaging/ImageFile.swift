@@ -1,0 +1,95 @@
+import CVips
+import CVipsShim
+import Foundation
+import ThumbsSupport
+
+/// An image file opened for decoding: its source checks passed, its header read by libvips and
+/// checked against the pixel limit. Nothing is decoded yet.
+struct ImageFile {
+    let source: ImageSource
+    /// The header as libvips reads it (pixels are decoded lazily, on first use).
+    let header: VipsImageHandle
+    /// The size as displayed, after the orientation libvips applies.
+    let uprightSize: PixelSize
+
+    var path: String { source.path }
+    var mediaType: MediaType { source.mediaType }
+    var fingerprint: FileFingerprint { source.fingerprint }
+
+    /// Reads the header of `source`, refusing images over `pixelLimit`.
+    init(_ source: ImageSource, pixelLimit: Int) throws(ImagingError) {
+        try VipsRuntime.ensureStarted()
+        self.source = source
+        guard let opened = source.path.withCString({ thumbs_vips_open_file($0) }) else {
+            throw Self.decodeError(VipsError.takeMessage(), path: source.path, mediaType: source.mediaType)
+        }
+        // Loaders leave notes in libvips' error buffer even when they succeed (HEIF: "bad seek"
+        // past the end); clear them so a later failure's message is its own.
+        vips_error_clear()
+        header = VipsImageHandle(opened)
+        // For multi-page images the header height can be the whole strip; one page is decoded.
+        let pageHeight = Int(vips_image_get_page_height(header.pointer))
+        let stored = PixelSize(width: header.width, height: pageHeight > 0 ? pageHeight : header.height)
+        guard stored.pixelCount <= pixelLimit else {
+            throw .tooManyPixels(width: stored.width, height: stored.height, limit: pixelLimit)
+        }
+        uprightSize = header.orientation >= 5 ? stored.transposed : stored
+    }
+
+    /// Fails with ``ImagingError/changedWhileRendering`` if the file is not the one opened.
+    func ensureUnchanged() throws(ImagingError) {
+        let now: FileFingerprint
+        do { now = try FileFingerprint(path: path) } catch { throw .changedWhileRendering }
+        guard now == fingerprint else { throw .changedWhileRendering }
+    }
+}
+
+extension ImageFile {
+    private static let truncationPhrases = [
+        "premature end of input file", "not enough data", "unexpected end of file", "truncated",
+        "end of stream",
+    ]
+    /// Failures of the machine, not of the file: the memo must not keep them.
+    private static let systemPhrases = [
+        "out of memory", "input/output error", "too many open files", "no space left",
+        "permission denied", "no such file", "unable to open", "stale file handle",
+    ]
+    private static let unsupportedPhrases = ["not supported", "unsupported", "not a known file format"]
+    private static let corruptionPhrases = ["corrupt", "bogus", "crc error", "invalid", "bad huffman"]
+
+    /// Turns a libvips failure while decoding this file into a typed error.
+    func decodeError(_ message: String) -> ImagingError {
+        Self.decodeError(message, path: path, mediaType: mediaType)
+    }
+
+    /// libvips' words decide when they are clear (run alone, see ``VipsCallGate``, they describe
+    /// this file); otherwise a file whose end marker is missing (a JPEG without EOI, a PNG
+    /// without IEND) is truncated, and anything else is corrupt.
+    static func decodeError(_ text: String, path: String, mediaType: MediaType) -> ImagingError {
+        // Reports name the file already; libvips repeats it, sometimes quoted, and folder names
+        // must not sway the classification below.
+        let message = text.replacingOccurrences(of: "\"" + path + "\"", with: "file")
+            .replacingOccurrences(of: path + ": ", with: "")
+            .replacingOccurrences(of: path, with: "file")
+        let lowered = message.lowercased()
+        if systemPhrases.contains(where: lowered.contains) { return .unreadable(message) }
+        if truncationPhrases.contains(where: lowered.contains) { return .truncated(message) }
+        if unsupportedPhrases.contains(where: lowered.contains) {
+            return .unsupportedFormat("a \(mediaType.rawValue) variant libvips cannot read: \(message)")
+        }
+        if corruptionPhrases.contains(where: lowered.contains) { return .corrupt(message) }
+        return isMissingEndMarker(path: path, mediaType: mediaType) ? .truncated(message) : .corrupt(message)
+    }
+
+    private static func isMissingEndMarker(path: String, mediaType: MediaType) -> Bool {
+        // Trailing zero padding after the end marker is common and harmless.
+        var tail = ImageSource.readSuffix(of: path, count: 64)
+        while tail.last == 0 { tail.removeLast() }
+        guard !tail.isEmpty else { return false }
+        switch mediaType {
+        case .jpeg: return !tail.suffix(2).elementsEqual([0xFF, 0xD9])
+        case .png: return !String(decoding: tail.suffix(12), as: UTF8.self).contains("IEND")
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ThumbsSupport
+
+/// The arithmetic of fitting a source into a rendition's box, kept apart from libvips so it can
+/// be reasoned about and tested alone. All sizes are upright (orientation already applied).
+enum RenditionGeometry {
+    /// The exact pixel size a rendition of `source` has for `spec`.
+    ///
+    /// Fit scales the whole image inside the box; fill covers the box and is cropped to it. Without
+    /// upscaling, a source smaller than the box keeps its own resolution: fit returns it whole,
+    /// fill returns the largest centre crop with the box's aspect ratio.
+    static func outputSize(source: PixelSize, spec: RenditionSpec) -> PixelSize {
+        let box = spec.size
+        let sw = Double(source.width), sh = Double(source.height)
+        switch spec.contentMode {
+        case .aspectFit:
+            var scale = min(Double(box.width) / sw, Double(box.height) / sh)
+            if !spec.allowsUpscaling { scale = min(scale, 1) }
+            return PixelSize(width: clamp(sw * scale), height: clamp(sh * scale))
+        case .aspectFill:
+            let scale = max(Double(box.width) / sw, Double(box.height) / sh)
+            if scale <= 1 || spec.allowsUpscaling { return box }
+            let boxAspect = Double(box.width) / Double(box.height)
+            return sw / sh > boxAspect
+                ? PixelSize(width: clamp(sh * boxAspect), height: source.height)
+                : PixelSize(width: source.width, height: clamp(sw / boxAspect))
+        }
+    }
+
+    /// The scale from `source` a rendition needs before any crop (fill covers its output).
+    static func scale(source: PixelSize, output: PixelSize, contentMode: ContentMode) -> Double {
+        let x = Double(output.width) / Double(source.width)
+        let y = Double(output.height) / Double(source.height)
+        return contentMode == .aspectFill ? max(x, y) : min(x, y)
+    }
+
+    /// The size of one decode from which every spec can be derived: the largest scale any of
+    /// them needs, applied to the whole source (never cropped, so any fit or fill can follow).
+    static func sharedDecodeSize(source: PixelSize, specs: [RenditionSpec]) -> PixelSize {
+        let largest = specs.map { spec in
+            scale(source: source, output: outputSize(source: source, spec: spec),
+                  contentMode: spec.contentMode)
+        }.max() ?? 1
+        return PixelSize(width: clamp((Double(source.width) * largest).rounded(.up)),
+                         height: clamp((Double(source.height) * largest).rounded(.up)))
+    }
+
+    private static func clamp(_ value: Double) -> Int {
+        max(1, Int(value.rounded()))
+    }
+}

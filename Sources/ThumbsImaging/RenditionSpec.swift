@@ -1,0 +1,52 @@
+import ThumbsSupport
+
+/// How a thumbnail fills its target box, as `PHImageContentMode`.
+public enum ContentMode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The whole image, inside the box.
+    case aspectFit = "fit"
+    /// The box covered, then centre-cropped to exactly the box.
+    case aspectFill = "fill"
+}
+
+/// The encoded format of a thumbnail.
+public enum ThumbnailFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    case jpeg, webp, png
+
+    public var fileExtension: String { rawValue == "jpeg" ? "jpg" : rawValue }
+}
+
+/// One rendition to produce: a target box, how to fill it, and how to encode it.
+///
+/// ```swift
+/// let grid = RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill)
+/// ```
+public struct RenditionSpec: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The target box.
+    public var size: PixelSize
+    public var contentMode: ContentMode
+    public var format: ThumbnailFormat
+    /// Encoder quality, 1...100 (for PNG, ignored: PNG is lossless).
+    public var quality: Int
+    /// Whether an image smaller than the box is enlarged. Off by default: a thumbnail never
+    /// invents pixels the original does not have.
+    public var allowsUpscaling: Bool
+
+    /// Largest box side accepted; larger ones are clamped to it. A thumbnail is far smaller, and
+    /// the bound keeps every size well inside libvips' coordinate range.
+    public static let maximumDimension = 16_384
+
+    public init(size: PixelSize, contentMode: ContentMode = .aspectFit,
+                format: ThumbnailFormat = .jpeg, quality: Int = 82, allowsUpscaling: Bool = false) {
+        self.size = PixelSize(width: min(max(1, size.width), Self.maximumDimension),
+                              height: min(max(1, size.height), Self.maximumDimension))
+        self.contentMode = contentMode
+        self.format = format
+        self.quality = min(100, max(1, quality))
+        self.allowsUpscaling = allowsUpscaling
+    }
+
+    /// "256x256-fill-q82.jpeg", stable: it is part of cache keys.
+    public var description: String {
+        "\(size)-\(contentMode.rawValue)-q\(quality)\(allowsUpscaling ? "-up" : "").\(format.rawValue)"
+    }
+}

@@ -1,0 +1,39 @@
+import ThumbsSupport
+
+/// What the pipeline needs from a renderer: rendered renditions, cropped renders and embedded
+/// previews, each queued by priority. ``ThumbnailRenderer`` is the libvips one; an app can give
+/// `CachingImageManager` its own to test its code without decoding a single image.
+///
+/// ```swift
+/// struct SolidRenderer: ThumbnailRendering {
+///     var workers: Int { 1 }
+///     func render(_ path: String, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail] {
+///         specs.map { Thumbnail(bytes: [0xFF, 0xD8, 0xFF, 0xD9], pixelSize: $0.size, format: $0.format) }
+///     }
+///     func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority) async throws -> Thumbnail {
+///         try await render(path, specs: [spec], ticket: PriorityTicket(priority))[0]
+///     }
+///     func embeddedPreview(_ path: String, format: ThumbnailFormat, quality: Int, priority: WorkPriority) async throws -> Thumbnail? { nil }
+/// }
+/// ```
+/// Failures are ``ImagingError``s (a file that cannot be rendered) or `CancellationError` (the
+/// caller's task was cancelled before the work started).
+public protocol ThumbnailRendering: Sendable {
+    /// How many renders run at once. Batch callers keep a few times this many queued, so that
+    /// the renderer never waits for work.
+    var workers: Int { get }
+
+    /// Renders every spec from one decode of the file at `path`; results follow `specs`' order.
+    /// Queued at `ticket`'s priority, which may be raised while the render waits.
+    func render(_ path: String, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail]
+
+    /// Renders the part of the picture inside `crop` (fractions of the upright image) into `spec`'s
+    /// box.
+    func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority) async throws -> Thumbnail
+
+    /// The preview embedded in the file, upright and encoded, or nil when there is none: the
+    /// cheap degraded image of opportunistic delivery.
+    func embeddedPreview(
+        _ path: String, format: ThumbnailFormat, quality: Int, priority: WorkPriority
+    ) async throws -> Thumbnail?
+}

@@ -1,0 +1,131 @@
+import CVips
+import CVipsShim
+import ThumbsSupport
+
+/// The libvips steps renders are made of.
+extension VipsRenderer {
+    /// vips_thumbnail on the file to `size`, upright, 8-bit sRGB, decoded into memory so that
+    /// decode errors surface here rather than in the encoder.
+    func shrinkOnLoad(
+        _ file: ImageFile, to size: PixelSize, crop: Bool, exact: Bool
+    ) throws(ImagingError) -> VipsImageHandle {
+        let failure = file.decodeError
+        let width = Int32(clamping: size.width), height = Int32(clamping: size.height)
+        let interesting = Int32(crop ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue)
+        let sizing = Int32(exact ? VIPS_SIZE_FORCE.rawValue : VIPS_SIZE_BOTH.rawValue)
+        let shrunk = try VipsImageHandle.make(failure) { out in
+            file.path.withCString { path in
+                file.mediaType == .jpeg
+                    ? thumbs_vips_thumbnail_jpeg(path, Self.jpegShrink(file.uprightSize, to: size, cover: crop || exact),
+                                                 out, width, height, interesting, sizing)
+                    : thumbs_vips_thumbnail_file(path, out, width, height, interesting, sizing)
+            }
+        }
+        return try Self.srgb(shrunk, failure).inMemory(failure)
+    }
+
+    /// The DCT scaling (1, 2, 4 or 8) that decodes a JPEG of `upright` size straight to the
+    /// smallest size still at least `target` (covering it when `cover`, else fitting it): the
+    /// choice of Pillow's `draft`. libvips' own thumbnail stops a factor of two short, for a
+    /// sharper final resize, and decodes up to four times the pixels; the Lanczos resize that
+    /// follows keeps thumbnails sharp enough that the difference does not show.
+    static func jpegShrink(_ upright: PixelSize, to target: PixelSize, cover: Bool) -> Int32 {
+        let across = Double(upright.width) / Double(max(1, target.width))
+        let down = Double(upright.height) / Double(max(1, target.height))
+        let factor = cover ? min(across, down) : max(across, down)
+        return [8, 4, 2].first { Double($0) <= factor } ?? 1
+    }
+
+    /// The embedded preview as an upright 8-bit sRGB image (not yet decoded), or nil.
+    func embeddedPreviewImage(of file: ImageFile) throws(ImagingError) -> VipsImageHandle? {
+        let failure = file.decodeError
+        switch file.mediaType {
+        case .jpeg:
+            guard let bytes = file.header.blob("jpeg-thumbnail-data") else { return nil }
+            guard let opened = bytes.withUnsafeBytes({ thumbs_vips_open_buffer($0.baseAddress, $0.count) })
+            else { throw failure(VipsError.takeMessage()) }
+            let thumbnail = VipsImageHandle(opened)
+            // The EXIF thumbnail has no orientation of its own: it shares the photo's.
+            let orientation = Int32(file.header.orientation)
+            let upright = try VipsImageHandle.make(failure) { thumbs_vips_orient(thumbnail.pointer, $0, orientation) }
+            return try Self.srgb(Self.trimmingLetterbox(upright, toAspectOf: file.uprightSize), failure)
+        case .heif, .avif:
+            let thumbnail = try VipsImageHandle.make(failure) { out in
+                file.path.withCString { thumbs_vips_heif_thumbnail($0, out) }
+            }
+            // libheif hands back the primary image when there is no thumbnail (and has applied
+            // the container's rotation to both). A "thumbnail" no smaller than the photo, or over
+            // the pixel limit, is not a cheap preview.
+            guard thumbnail.size.pixelCount < file.header.size.pixelCount,
+                  thumbnail.size.pixelCount <= pixelLimit else { return nil }
+            return try Self.srgb(thumbnail, failure)
+        default:
+            return nil
+        }
+    }
+
+    /// Encodes with metadata stripped; JPEG loses alpha by flattening onto white.
+    func encode(_ image: VipsImageHandle, spec: RenditionSpec) throws(ImagingError) -> Thumbnail {
+        var source = image
+        if spec.format == .jpeg && image.hasAlpha {
+            source = try VipsImageHandle.make(ImagingError.encodingFailed) {
+                thumbs_vips_flatten_white(image.pointer, $0)
+            }
+        }
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let quality = Int32(spec.quality)
+        let status: Int32 = switch spec.format {
+        case .jpeg: thumbs_vips_jpegsave_buffer(source.pointer, &buffer, &length, quality, 1)
+        case .webp: thumbs_vips_webpsave_buffer(source.pointer, &buffer, &length, quality, 1)
+        case .png: thumbs_vips_pngsave_buffer(source.pointer, &buffer, &length, 6, 1)
+        }
+        guard status == 0, let buffer else { throw .encodingFailed(VipsError.takeMessage()) }
+        defer { g_free(buffer) }
+        return Thumbnail(bytes: Array(UnsafeRawBufferPointer(start: buffer, count: length)),
+                         pixelSize: source.size, format: spec.format)
+    }
+
+    /// Colour-manages to 8-bit sRGB: an embedded profile (Display P3, Adobe RGB, a CMYK press
+    /// profile) is converted, since metadata stripping would otherwise drop it and leave the
+    /// colours dull; grey, 16-bit and Lab images are converted by interpretation.
+    static func srgb(
+        _ image: VipsImageHandle, _ failure: (String) -> ImagingError
+    ) throws(ImagingError) -> VipsImageHandle {
+        var managed = image
+        if image.has("icc-profile-data") {
+            managed = try VipsImageHandle.make(failure) { thumbs_vips_icc_transform(image.pointer, $0, "srgb") }
+        }
+        if managed.interpretation == VIPS_INTERPRETATION_sRGB && managed.bandFormat == VIPS_FORMAT_UCHAR {
+            return managed
+        }
+        let converted = managed
+        return try VipsImageHandle.make(failure) { thumbs_vips_to_srgb(converted.pointer, $0) }
+    }
+
+    /// EXIF thumbnails are a fixed 160x120 whatever the photo's shape, so cameras pad them with
+    /// black bars; centre-cropping to the photo's aspect ratio removes the bars, and the degraded
+    /// image then lines up with the final one that replaces it.
+    static func trimmingLetterbox(
+        _ preview: VipsImageHandle, toAspectOf photo: PixelSize
+    ) throws(ImagingError) -> VipsImageHandle {
+        let photoAspect = Double(photo.width) / Double(photo.height)
+        let previewAspect = Double(preview.width) / Double(preview.height)
+        guard abs(previewAspect / photoAspect - 1) > 0.03 else { return preview }
+        let size = previewAspect > photoAspect
+            ? PixelSize(width: max(1, Int((Double(preview.height) * photoAspect).rounded())), height: preview.height)
+            : PixelSize(width: preview.width, height: max(1, Int((Double(preview.width) / photoAspect).rounded())))
+        return try VipsImageHandle.make(ImagingError.corrupt) {
+            thumbs_vips_crop(preview.pointer, $0, Int32((preview.width - size.width) / 2),
+                             Int32((preview.height - size.height) / 2), Int32(size.width), Int32(size.height))
+        }
+    }
+
+    static func crop(_ spec: RenditionSpec) -> Int32 {
+        Int32(spec.contentMode == .aspectFill ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue)
+    }
+
+    static func sizeMode(_ spec: RenditionSpec) -> Int32 {
+        Int32(spec.contentMode == .aspectFit ? VIPS_SIZE_FORCE.rawValue : VIPS_SIZE_BOTH.rawValue)
+    }
+}

@@ -1,0 +1,118 @@
+import CVips
+import CVipsShim
+import ThumbsSupport
+
+/// The synchronous core of the imaging layer: probe, render and extract previews with libvips.
+///
+/// Every call blocks its thread for the whole decode; ``ThumbnailRenderer`` runs them on render
+/// threads. Errors are typed and keep libvips' message.
+package struct VipsRenderer: Sendable {
+    package var pixelLimit: Int
+
+    package init(pixelLimit: Int = ImagingConfiguration().pixelLimit) {
+        self.pixelLimit = pixelLimit
+    }
+
+    /// Reads what the header tells, decoding no pixels.
+    package func probe(_ path: String) throws(ImagingError) -> ImageProperties {
+        let source = try ImageSource(path: path)
+        return try VipsCallGate.run { () throws(ImagingError) in
+            let file = try ImageFile(source, pixelLimit: pixelLimit)
+            let header = file.header
+            let orientationTag = header.exifString("exif-ifd0-Orientation")
+                .flatMap { $0.split(separator: " ").first.flatMap { Int($0) } }
+                .flatMap { (1...8).contains($0) ? $0 : nil }
+            return ImageProperties(
+                mediaType: file.mediaType,
+                pixelSize: file.uprightSize,
+                exifOrientation: header.has("orientation") ? header.orientation : orientationTag,
+                captureDate: header.exifString("exif-ifd2-DateTimeOriginal").flatMap {
+                    CaptureDate(exif: $0, offset: header.exifString("exif-ifd2-OffsetTimeOriginal"))
+                },
+                cameraMake: header.exifString("exif-ifd0-Make"),
+                cameraModel: header.exifString("exif-ifd0-Model"),
+                embeddedPreviewSize: try? embeddedPreviewImage(of: file)?.size,
+                pageCount: max(1, header.pageCount),
+                fingerprint: file.fingerprint)
+        }
+    }
+
+    /// Renders one rendition straight from the file, with shrink-on-load.
+    package func render(_ path: String, spec: RenditionSpec) throws(ImagingError) -> Thumbnail {
+        try render(path, specs: [spec])[0]
+    }
+
+    /// Renders several renditions of one file from a single decode, in the order given.
+    ///
+    /// The file is decoded once, shrunk on load to the largest scale any spec needs; every
+    /// rendition is then derived from that in-memory image. The file must not change meanwhile.
+    package func render(_ path: String, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
+        guard !specs.isEmpty else { return [] }
+        let source = try ImageSource(path: path)
+        return try VipsCallGate.run { () throws(ImagingError) in
+            let file = try ImageFile(source, pixelLimit: pixelLimit)
+            let thumbnails = try renderRenditions(of: file, specs: specs)
+            try file.ensureUnchanged()
+            return thumbnails
+        }
+    }
+
+    /// The preview stored inside the file, upright and encoded, or nil when there is none.
+    package func embeddedPreview(
+        _ path: String, format: ThumbnailFormat = .jpeg, quality: Int = 82
+    ) throws(ImagingError) -> Thumbnail? {
+        let source = try ImageSource(path: path)
+        return try VipsCallGate.run { () throws(ImagingError) -> Thumbnail? in
+            let file = try ImageFile(source, pixelLimit: pixelLimit)
+            // A damaged preview (some phones write truncated ones) is no preview: the caller
+            // simply waits for the full render.
+            do throws(ImagingError) {
+                guard let preview = try embeddedPreviewImage(of: file) else { return nil }
+                let spec = RenditionSpec(size: preview.size, format: format, quality: quality)
+                return try encode(preview.inMemory(file.decodeError), spec: spec)
+            } catch where error.isLibvipsFailure {
+                return nil
+            }
+        }
+    }
+
+    private func renderRenditions(of file: ImageFile, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
+        let decodeSize = RenditionGeometry.sharedDecodeSize(source: file.uprightSize, specs: specs)
+        // One decode for all, unless that decode would itself be over the pixel limit (a fill of
+        // a strip-shaped image with upscaling): then each rendition is decoded on its own.
+        guard specs.count > 1, decodeSize.pixelCount <= pixelLimit else {
+            return try specs.map { spec throws(ImagingError) in
+                let output = RenditionGeometry.outputSize(source: file.uprightSize, spec: spec)
+                let image = try shrinkOnLoad(file, to: output, crop: spec.contentMode == .aspectFill,
+                                             exact: spec.contentMode == .aspectFit)
+                return try encode(image, spec: spec)
+            }
+        }
+        let base = try shrinkOnLoad(file, to: decodeSize, crop: false, exact: true)
+        // Largest first, each rendition is made from the smallest whole picture made so far that
+        // still covers it: a 256 grid cell from the 1024 preview resizes a sixteenth of the
+        // pixels it would from the decode.
+        let upright = file.uprightSize
+        func scale(_ size: PixelSize, _ mode: ContentMode) -> Double {
+            RenditionGeometry.scale(source: upright, output: size, contentMode: mode)
+        }
+        var wholePictures: [(image: VipsImageHandle, scale: Double)] = [(base, scale(base.size, .aspectFit))]
+        var thumbnails = [Thumbnail?](repeating: nil, count: specs.count)
+        let outputs = specs.map { RenditionGeometry.outputSize(source: upright, spec: $0) }
+        for index in specs.indices.sorted(by: { scale(outputs[$0], specs[$0].contentMode) > scale(outputs[$1], specs[$1].contentMode) }) {
+            let spec = specs[index], output = outputs[index]
+            let needed = scale(output, spec.contentMode)
+            let source = wholePictures.last { $0.scale >= needed }?.image ?? base
+            var derived = try VipsImageHandle.make(file.decodeError) {
+                thumbs_vips_thumbnail_image(source.pointer, $0, Int32(clamping: output.width),
+                    Int32(clamping: output.height), Self.crop(spec), Self.sizeMode(spec))
+            }
+            if spec.contentMode == .aspectFit {
+                derived = try derived.inMemory(file.decodeError)
+                wholePictures.append((derived, scale(derived.size, .aspectFit)))
+            }
+            thumbnails[index] = try encode(derived, spec: spec)
+        }
+        return thumbnails.map { $0! }
+    }
+}

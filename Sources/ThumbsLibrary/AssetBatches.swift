@@ -1,0 +1,76 @@
+import ThumbsImaging
+import ThumbsStore
+
+/// The enumeration as an `AsyncSequence` of batches (see ``PhotoLibrary/assets(batchSize:)``).
+public struct AssetBatches: AsyncSequence, Sendable {
+    public typealias Element = LibraryBatch
+    let library: PhotoLibrary
+    let batchSize: Int
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(library: library, batchSize: batchSize)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let library: PhotoLibrary
+        let batchSize: Int
+        private var rootIndex = 0
+        private var walker: LibraryWalker?
+        /// Files that changed while they were read: read again once the walk is over.
+        private var changing: [PhotoLibrary.ChangingFile] = []
+        private var retried = false
+
+        init(library: PhotoLibrary, batchSize: Int) {
+            self.library = library
+            self.batchSize = batchSize
+        }
+
+        public mutating func next() async throws -> LibraryBatch? {
+            while true {
+                try Task.checkCancellation()
+                guard rootIndex < library.roots.count else { return try await retryChanging() }
+                let root = library.roots[rootIndex]
+                let walker = self.walker ?? LibraryWalker(root: root, includeHidden: library.includeHidden)
+                self.walker = walker
+                let limit = batchSize
+                let step = try await library.io.run { walker.next(limit: limit) }
+                if step.finished {
+                    rootIndex += 1
+                    self.walker = nil
+                }
+                var batch = LibraryBatch()
+                batch.issues = step.issues
+                for file in step.files where MediaType.isMediaFileName(file.relativePath) {
+                    let slash = file.relativePath.lastIndex(of: "/")
+                    let folder = slash.map { String(file.relativePath[..<$0]) } ?? ""
+                    batch.estimatedByFolder[LibraryBatch.Folder(root: root, path: folder), default: 0] += 1
+                }
+                changing += try await library.resolve(step.files, root: root, into: &batch)
+                if !batch.assets.isEmpty || !batch.issues.isEmpty { return batch }
+            }
+        }
+
+        /// Files that changed while read get one more read at the end. One still changing (being
+        /// copied in, say) is listed as an asset with the walk's fingerprint and no properties, when
+        /// its first bytes say photo or video, so that a file being rewritten is never reported
+        /// removed; nothing of it is cached, and once it settles a rescan reports it changed.
+        private mutating func retryChanging() async throws -> LibraryBatch? {
+            guard !changing.isEmpty, !retried else { return nil }
+            retried = true
+            var batch = LibraryBatch()
+            for (root, files) in Dictionary(grouping: changing, by: \.root) {
+                let stillChanging = try await library.resolve(files.map(\.file), root: root, into: &batch)
+                for changing in stillChanging {
+                    let file = changing.file
+                    batch.issues.append(LibraryIssue(path: file.relativePath, reason: .changing))
+                    if changing.mediaType.isImage || changing.mediaType.isVideo {
+                        batch.assets.append(Asset(root: root, relativePath: file.relativePath,
+                                                  mediaType: changing.mediaType, fingerprint: file.fingerprint))
+                    }
+                }
+            }
+            changing = []
+            return batch.assets.isEmpty && batch.issues.isEmpty ? nil : batch
+        }
+    }
+}

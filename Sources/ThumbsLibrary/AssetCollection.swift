@@ -1,0 +1,81 @@
+import Foundation
+import ThumbsImaging
+import ThumbsStore
+import ThumbsSupport
+
+/// A group of assets, as `PHAssetCollection`: a folder album, a smart album or a moment.
+public struct AssetCollection: Sendable, Hashable, Identifiable {
+    public enum Kind: Sendable, Hashable {
+        /// A folder holding media; `path` is relative to `root` ("" for the root itself).
+        case folder(root: String, path: String)
+        case smartAlbum(SmartAlbum)
+    }
+
+    public var kind: Kind
+    public var title: String
+    /// Files whose names say photo or video, counted by the walk without reading them: cheap,
+    /// and known before any file is read (it may count a text file named ".jpg").
+    public var estimatedCount = 0
+    /// Assets by type, from their content.
+    public var photoCount = 0
+    public var videoCount = 0
+    /// Bytes of the assets' files (from the metadata cache when it is warm).
+    public var totalBytes: UInt64 = 0
+    /// Up to three assets, newest first, for a poster.
+    public private(set) var keyAssets: [Asset] = []
+
+    public var id: String {
+        switch kind {
+        case .folder(let root, let path): "folder:" + AssetID.make(root: root, relativePath: path)
+        case .smartAlbum(let album): "smart:" + album.rawValue
+        }
+    }
+
+    init(kind: Kind, title: String) {
+        self.kind = kind
+        self.title = title
+    }
+
+    /// The accurate count of the assets matching `filter`.
+    public func count(of filter: MediaFilter) -> Int {
+        switch filter {
+        case .all: photoCount + videoCount
+        case .photos: photoCount
+        case .videos: videoCount
+        }
+    }
+
+    /// Whether `asset` belongs to the collection (`now` decides what "recently added" means).
+    public func contains(_ asset: Asset, now: Date = Date()) -> Bool {
+        switch kind {
+        case .folder(let root, let path): asset.root == root && asset.folder == path
+        case .smartAlbum(let album): album.contains(asset, now: now)
+        }
+    }
+
+    mutating func add(_ asset: Asset) {
+        if asset.isVideo { videoCount += 1 } else { photoCount += 1 }
+        totalBytes += asset.fileSize
+        let date = asset.date
+        let position = keyAssets.firstIndex { Self.isNewer(date, asset.id, than: $0) } ?? keyAssets.count
+        if position < 3 {
+            keyAssets.insert(asset, at: position)
+            if keyAssets.count > 3 { keyAssets.removeLast() }
+        }
+    }
+
+    /// Newest first; the id breaks ties so the order is total and stable.
+    static func isNewer(_ date: Date, _ id: String, than other: Asset) -> Bool {
+        let otherDate = other.date
+        return date != otherDate ? date > otherDate : id < other.id
+    }
+}
+
+extension AssetCollection {
+    var sortKey: String {
+        switch kind {
+        case .folder(let root, let path): root + "\u{0}" + path
+        case .smartAlbum(let album): album.rawValue
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ThumbsImaging
+import ThumbsStore
+
+/// How a fetch result is kept in the store's cursors table, so that a later rescan (another
+/// process, another day) can describe what changed since.
+extension FetchResult {
+    /// Layout version, the record's first byte. A record of another version reads as no cursor:
+    /// the next rescan then reports every asset as inserted, which loses nothing.
+    static let cursorVersion: UInt8 = 2
+
+    /// Version, the roots (each asset names its root by index), then per asset its root,
+    /// relative path and metadata record (fingerprint, media type, header properties).
+    var cursorRecord: [UInt8] {
+        var roots: [String: UInt32] = [:]
+        for asset in self where roots[asset.root] == nil { roots[asset.root] = UInt32(roots.count) }
+        var writer = ByteWriter(capacity: 16 + count * 96)
+        writer.u8(Self.cursorVersion)
+        writer.u32(UInt32(roots.count))
+        for (root, _) in roots.sorted(by: { $0.value < $1.value }) { writer.string(root) }
+        writer.u32(UInt32(count))
+        for asset in self {
+            writer.u32(roots[asset.root] ?? 0)
+            writer.string(asset.relativePath)
+            let metadata = AssetMetadata(fingerprint: asset.fingerprint, mediaType: asset.mediaType,
+                                         properties: asset.properties).encoded()
+            writer.u32(UInt32(metadata.count))
+            writer.raw(metadata)
+        }
+        return writer.bytes
+    }
+
+    /// Reads a ``cursorRecord``; nil for a record of another version.
+    init?(cursorRecord record: UnsafeRawBufferPointer) throws(StoreError) {
+        var reader = ByteReader(record, record: "fetch result")
+        guard try reader.u8() == Self.cursorVersion else { return nil }
+        let roots = try (0..<Int(try reader.u32())).map { _ throws(StoreError) in try reader.string() }
+        let count = Int(try reader.u32())
+        var assets: [Asset] = []
+        assets.reserveCapacity(Swift.min(count, record.count / 16))
+        for _ in 0..<count {
+            let rootIndex = Int(try reader.u32())
+            guard rootIndex < roots.count else { throw .store("root \(rootIndex) of \(roots.count)", "decode fetch result") }
+            let relativePath = try reader.string()
+            let metadata = try AssetMetadata(decoding: try reader.bytes(Int(try reader.u32())))
+            assets.append(Asset(root: roots[rootIndex], relativePath: relativePath, mediaType: metadata.mediaType,
+                                fingerprint: metadata.fingerprint, properties: metadata.properties))
+        }
+        self.init(ordered: assets)
+    }
+}

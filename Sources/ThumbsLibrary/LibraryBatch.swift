@@ -1,0 +1,37 @@
+import Foundation
+import ThumbsImaging
+
+/// One batch of the enumeration.
+public struct LibraryBatch: Sendable {
+    /// A folder of a root.
+    public struct Folder: Sendable, Hashable {
+        public var root: String
+        public var path: String
+        var key: String { root + "\u{0}" + path }
+
+        /// The album's title: the folder's path, or the root's name for the root itself.
+        public var title: String {
+            path.isEmpty ? URL(fileURLWithPath: root).lastPathComponent : path
+        }
+    }
+
+    public var assets: [Asset] = []
+    /// Files whose names say photo or video, per folder, as the walk saw them (before reading).
+    public var estimatedByFolder: [Folder: Int] = [:]
+    /// What could not be included, or only in part.
+    public var issues: [LibraryIssue] = []
+    /// How many assets came from the metadata cache, and how many were read from their files.
+    public var fromCache = 0
+    public var inspected = 0
+
+    public init() {}
+
+    /// Adds `other`'s assets, estimates, issues and counts to this batch.
+    public mutating func append(_ other: LibraryBatch) {
+        assets += other.assets
+        estimatedByFolder.merge(other.estimatedByFolder, uniquingKeysWith: +)
+        issues += other.issues
+        fromCache += other.fromCache
+        inspected += other.inspected
+    }
+}

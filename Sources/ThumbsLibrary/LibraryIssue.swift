@@ -1,0 +1,46 @@
+import ThumbsImaging
+import ThumbsStore
+import ThumbsSupport
+
+/// Something the enumeration could not include, or could include only in part: listed in the
+/// result, never fatal.
+public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
+    public enum Reason: Sendable, Hashable {
+        /// A symbolic link whose target is outside its library root: not followed.
+        case symlinkOutsideRoot(target: String)
+        /// A folder that could not be listed (errno text).
+        case unreadableFolder(String)
+        /// A file that could not be read (errno text).
+        case unreadableFile(String)
+        /// A file named like a photo or video whose content is neither: empty
+        /// (``ImagingError/emptyFile``) or something else (``ImagingError/unsupportedFormat(_:)``).
+        case notMedia(ImagingError)
+        /// An image whose header could not be read: it is listed as an asset without properties,
+        /// and its render will say more.
+        case unreadableHeader(ImagingError)
+        /// A file that kept changing while it was read (still being copied in, say): listed as an
+        /// asset with the fingerprint the walk saw and no header properties. It is never reported
+        /// removed; once it settles, a rescan reports it changed.
+        case changing
+    }
+
+    /// The path, relative to its root when inside one.
+    public var path: String
+    public var reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .symlinkOutsideRoot(let target): "\(path): symbolic link out of the library (to \(target)), skipped"
+        case .unreadableFolder(let why): "\(path)/: folder not readable (\(why)), skipped"
+        case .unreadableFile(let why): "\(path): not readable (\(why)), skipped"
+        case .notMedia(let error): "\(path): named like a photo but \(error.kind == .emptyFile ? "empty" : "neither a photo nor a video"), skipped"
+        case .unreadableHeader(let error): "\(path): header not readable (\(error.kind.rawValue): \(error))"
+        case .changing: "\(path): kept changing while it was read; listed without details"
+        }
+    }
+}

@@ -1,0 +1,4 @@
+/// Which assets a count covers.
+public enum MediaFilter: String, Sendable, CaseIterable {
+    case all, photos, videos
+}

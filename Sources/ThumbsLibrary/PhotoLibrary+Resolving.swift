@@ -1,0 +1,130 @@
+import Foundation
+import ThumbsImaging
+import ThumbsStore
+import ThumbsSupport
+
+extension PhotoLibrary {
+    /// Turns walked files into assets: from the metadata cache when the fingerprint matches,
+    /// otherwise by inspecting the file (in parallel, on the render threads), writing what was
+    /// learnt back to the cache in one batch. Returns the files that changed while read, with the
+    /// type their first bytes had.
+    func resolve(
+        _ files: [LibraryWalker.File], root: String, into batch: inout LibraryBatch
+    ) async throws -> [ChangingFile] {
+        var misses: [LibraryWalker.File] = []
+        for file in files {
+            let id = AssetID.make(root: root, relativePath: file.relativePath)
+            if let cached = try store?.metadata(for: id), cached.fingerprint == file.fingerprint {
+                if cached.mediaType.isImage || cached.mediaType.isVideo {
+                    batch.assets.append(Asset(root: root, relativePath: file.relativePath, mediaType: cached.mediaType,
+                                              fingerprint: file.fingerprint, properties: cached.properties))
+                } else if MediaType.isMediaFileName(file.relativePath) {
+                    batch.issues.append(LibraryIssue(path: file.relativePath, reason: .notMedia(Self.notMediaError(cached.fingerprint))))
+                }
+                batch.fromCache += 1
+            } else {
+                misses.append(file)
+            }
+        }
+        guard !misses.isEmpty else { return [] }
+        let inspections = try await inspect(misses.map { root + "/" + $0.relativePath })
+        var changing: [ChangingFile] = []
+        var learnt: [ThumbnailStore.MetadataEntry] = []
+        for (file, result) in zip(misses, inspections) {
+            batch.inspected += 1
+            let inspection: Inspection
+            switch result {
+            case .success(let value): inspection = value
+            case .failure(let error):
+                batch.issues.append(LibraryIssue(path: file.relativePath, reason: .unreadableFile("\(error)")))
+                continue
+            }
+            if inspection.changedWhileRead || inspection.fingerprint != file.fingerprint {
+                changing.append(ChangingFile(root: root, file: file, mediaType: inspection.mediaType))
+                continue
+            }
+            let id = AssetID.make(root: root, relativePath: file.relativePath)
+            learnt.append(.init(assetID: id, metadata: AssetMetadata(fingerprint: inspection.fingerprint, mediaType: inspection.mediaType,
+                                             properties: inspection.properties)))
+            guard inspection.mediaType.isImage || inspection.mediaType.isVideo else {
+                if MediaType.isMediaFileName(file.relativePath) {
+                    batch.issues.append(LibraryIssue(path: file.relativePath, reason: .notMedia(Self.notMediaError(inspection.fingerprint))))
+                }
+                continue
+            }
+            if let problem = inspection.problem {
+                batch.issues.append(LibraryIssue(path: file.relativePath, reason: .unreadableHeader(problem)))
+            }
+            batch.assets.append(Asset(root: root, relativePath: file.relativePath, mediaType: inspection.mediaType,
+                                      fingerprint: inspection.fingerprint, properties: inspection.properties))
+        }
+        if let store, !learnt.isEmpty { try await store.putMetadata(learnt) }
+        return changing
+    }
+}
+
+extension PhotoLibrary {
+    /// A file that changed while it was read: read again at the end of the walk.
+    struct ChangingFile: Sendable {
+        let root: String
+        let file: LibraryWalker.File
+        /// What its first bytes said when it was read.
+        let mediaType: MediaType
+    }
+
+    /// Why a file named like media is not: empty, or something else.
+    static func notMediaError(_ fingerprint: FileFingerprint) -> ImagingError {
+        fingerprint.size == 0 ? .emptyFile : .unsupportedFormat("not a photo or a video")
+    }
+
+    /// One inspection's result, by position.
+    private struct Inspected: Sendable {
+        let index: Int
+        let result: Result<Inspection, ImagingError>
+    }
+
+    /// Inspects the files in parallel on the render threads; results follow `paths`' order.
+    /// Throws only for cancellation.
+    private func inspect(_ paths: [String]) async throws -> [Result<Inspection, ImagingError>] {
+        let renderer = renderer
+        return try await withThrowingTaskGroup(of: Inspected.self) { group in
+            for (index, path) in paths.enumerated() {
+                group.addTask {
+                    do {
+                        return Inspected(index: index, result: .success(try await renderer.inspect(path)))
+                    } catch let error as ImagingError {
+                        return Inspected(index: index, result: .failure(error))
+                    }
+                }
+            }
+            var results = [Result<Inspection, ImagingError>](repeating: .failure(.unreadable("not inspected")), count: paths.count)
+            for try await inspected in group { results[inspected.index] = inspected.result }
+            return results
+        }
+    }
+}
+
+extension MediaType {
+    private static let imageExtensions: Set = [
+        "jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "hif", "avif",
+    ]
+    private static let otherMediaExtensions: Set = [
+        "mp4", "m4v", "mov", "mkv", "webm", "dng", "nef", "cr2", "cr3", "arw", "orf", "rw2", "raf",
+    ]
+
+    /// Whether a file's name says photo or video (only used to decide whether a non-media file
+    /// is worth reporting: the content always decides what a file is).
+    public static func isMediaFileName(_ name: String) -> Bool {
+        fileExtension(name).map { imageExtensions.contains($0) || otherMediaExtensions.contains($0) } ?? false
+    }
+
+    /// Whether a file's name says an image Thumbs renders (same caveat).
+    public static func isImageFileName(_ name: String) -> Bool {
+        fileExtension(name).map(imageExtensions.contains) ?? false
+    }
+
+    private static func fileExtension(_ name: String) -> String? {
+        guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/") else { return nil }
+        return name[name.index(after: dot)...].lowercased()
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+extension PhotoLibrary {
+    /// Watches the library and yields what changed, each burst of file-system activity coalesced
+    /// (about `debounce` of quiet ends a burst) and described against the library as it was
+    /// before: only bursts that changed assets are reported. Returns once the library as it is
+    /// now has been enumerated (the baseline): every change after that is reported, including
+    /// those made while the baseline was taken. Ending the iteration stops watching.
+    public func watch(debounce: Duration = .milliseconds(500)) async throws -> AsyncThrowingStream<ChangeDetails, any Error> {
+        // Watches first, then the baseline: nothing changed in between goes unseen.
+        let watcher = try FolderWatcher(roots: roots, includeHidden: includeHidden, debounce: debounce)
+        let initial = FetchResult(assets: try await allAssets().assets)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: ChangeDetails.self)
+        let (bursts, burst) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let task = Task { [self] in
+            defer { watcher.stop() }
+            do {
+                var baseline = initial
+                watcher.start { burst.yield() }
+                for await _ in bursts {
+                    let current = FetchResult(assets: try await allAssets().assets)
+                    if let changes = ChangeDetails.between(baseline, current) { continuation.yield(changes) }
+                    baseline = current
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in
+            burst.finish()
+            task.cancel()
+        }
+        return stream
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ThumbsImaging
+import ThumbsStore
+import ThumbsSupport
+
+/// The photos and videos under some folders, enumerated in batches, with their metadata served
+/// from the store's metadata cache whenever a file's size and modification time are unchanged.
+///
+/// ```swift
+/// let library = PhotoLibrary(roots: ["/photos"], renderer: renderer, store: store)
+/// for try await batch in library.assets() { show(batch.assets) }
+/// ```
+public final class PhotoLibrary: Sendable {
+    public let roots: [String]
+    public let includeHidden: Bool
+    public let renderer: ThumbnailRenderer
+    let store: ThumbnailStore?
+    /// File-system walking blocks on every call (on a NAS, for milliseconds), so it runs on a
+    /// thread of its own rather than on the cooperative pool.
+    let io = BlockingThreadPool(name: "thumbs-walk", threadCount: 1)
+
+    /// `roots` are folders (resolved to absolute paths); `store`, when given, provides and keeps
+    /// the metadata cache.
+    public init(roots: [String], includeHidden: Bool = false, renderer: ThumbnailRenderer, store: ThumbnailStore?) {
+        self.roots = roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        self.includeHidden = includeHidden
+        self.renderer = renderer
+        self.store = store
+    }
+
+    /// Every asset of the library, `batchSize` at a time, as the walk finds them: the first
+    /// batch comes as soon as `batchSize` files are found, whatever the library's size.
+    /// Cancelling the consuming task stops the walk.
+    public func assets(batchSize: Int = 50) -> AssetBatches {
+        AssetBatches(library: self, batchSize: max(1, batchSize))
+    }
+
+    /// The whole enumeration as one batch: every asset and issue (for what needs them all, such
+    /// as a fetch result or album counts).
+    public func allAssets() async throws -> LibraryBatch {
+        var all = LibraryBatch()
+        for try await batch in assets() { all.append(batch) }
+        return all
+    }
+
+    /// Every asset, newest first, as `PHAsset.fetchAssets(with:)`.
+    public func fetchAssets() async throws -> FetchResult {
+        FetchResult(assets: try await allAssets().assets)
+    }
+
+    /// The assets of `collection`, newest first, as `PHAsset.fetchAssets(in:options:)`.
+    public func fetchAssets(in collection: AssetCollection) async throws -> FetchResult {
+        let now = Date()
+        return FetchResult(assets: try await allAssets().assets.filter { collection.contains($0, now: now) })
+    }
+
+    /// The smart albums, then the folder albums holding media, by path, as
+    /// `PHAssetCollection.fetchAssetCollections(with:subtype:options:)`.
+    public func albums() async throws -> [AssetCollection] {
+        var builder = AlbumBuilder()
+        for try await batch in assets() { builder.add(batch) }
+        return builder.smartAlbums + builder.folderAlbums
+    }
+}
+
+extension PhotoLibrary {
+    /// The name under which ``rescan(cursor:)`` keeps the library's last fetch result.
+    public static let defaultCursor = "library"
+
+    /// Enumerates the library again and describes what changed since the fetch result kept under
+    /// `cursor` (nil when nothing did), then keeps the new result there. The first rescan, with
+    /// nothing kept yet, reports every asset as inserted.
+    public func rescan(cursor: String = PhotoLibrary.defaultCursor) async throws -> ChangeDetails? {
+        let current = FetchResult(assets: try await allAssets().assets)
+        // A cursor of another version reads as none (see FetchResult.cursorVersion).
+        let previous = try store?.cursor(named: cursor) { record throws(StoreError) in
+            try FetchResult(cursorRecord: record)
+        } ?? nil
+        try await store?.saveCursor(current.cursorRecord, named: cursor)
+        return ChangeDetails.between(previous ?? FetchResult(assets: []), current)
+    }
+}

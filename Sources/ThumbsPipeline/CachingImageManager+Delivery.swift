@@ -1,0 +1,93 @@
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsStore
+import ThumbsSupport
+
+extension CachingImageManager {
+    /// The steps of one request: a final image if one is cached; else, unless high quality only,
+    /// a degraded one; then the final render (shared with identical requests, then stored).
+    func deliver(
+        asset: Asset, spec: RenditionSpec, options: ImageRequestOptions, requestID: UInt64,
+        to continuation: AsyncThrowingStream<ImageResult, any Error>.Continuation
+    ) async throws {
+        func send(_ thumbnail: Thumbnail, degraded: Bool, _ source: ImageResult.Source) {
+            continuation.yield(ImageResult(thumbnail, isDegraded: degraded, source: source, requestID: requestID))
+        }
+        if let crop = options.normalizedCropRect {
+            send(try await renderer.render(asset.path, spec: spec, crop: crop, priority: .interactive),
+                 degraded: false, .rendered)
+            return
+        }
+        let key = ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: spec)
+        if let (thumbnail, source) = try cachedFinal(for: key, options: options) {
+            send(thumbnail, degraded: false, source)
+            return
+        }
+        try Task.checkCancellation()
+        let mode = options.deliveryMode ?? configuration.deliveryMode
+        if mode != .highQualityFormat, let (degraded, source) = try await degraded(for: key, asset: asset, spec: spec) {
+            send(degraded, degraded: true, source)
+            if mode == .fastFormat { return }
+        }
+        send(try await final(for: key, asset: asset, priority: .interactive), degraded: false, .rendered)
+    }
+
+    /// The final image from memory or the store, if there: exactly `key`'s, or (resize mode
+    /// `.fast`) any rendition of the same file covering the box.
+    func cachedFinal(for key: ThumbnailKey, options: ImageRequestOptions) throws -> (Thumbnail, ImageResult.Source)? {
+        if let hit = memory.thumbnail(for: key) { return (hit, .memory) }
+        if let stored = try store.thumbnail(for: key) {
+            memory.insert(stored.thumbnail, for: key)
+            return (stored.thumbnail, .store)
+        }
+        guard options.resizeMode == .fast, key.rendition.contentMode == .aspectFit else { return nil }
+        // A larger whole-picture rendition may stand for a fit request (never a fill one: it is
+        // cropped to another shape).
+        if let larger = memory.closest(to: key, size: key.rendition.size, atLeast: true, servingFinal: true) {
+            return (larger.thumbnail, .memory)
+        }
+        if let larger = try store.closestThumbnail(to: key, size: key.rendition.size, atLeast: true, servingFinal: true) {
+            return (larger.thumbnail, .store)
+        }
+        return nil
+    }
+
+    /// A cheap stand-in, cheapest source first: memory, the store, the file's embedded preview.
+    func degraded(for key: ThumbnailKey, asset: Asset, spec: RenditionSpec) async throws -> (Thumbnail, ImageResult.Source)? {
+        if let near = memory.closest(to: key, size: spec.size, atLeast: false) { return (near.thumbnail, .memory) }
+        if let near = try store.closestThumbnail(to: key, size: spec.size, atLeast: false) {
+            return (near.thumbnail, .store)
+        }
+        guard asset.properties?.embeddedPreviewSize != nil,
+              let preview = try? await renderer.embeddedPreview(asset.path, format: spec.format, quality: spec.quality,
+                                                                priority: .immediate)
+        else { return nil }
+        return (preview, .embedded)
+    }
+
+    /// The final image for `key`: rendered once however many ask, then stored and kept in memory.
+    func final(for key: ThumbnailKey, asset: Asset, priority: WorkPriority) async throws -> Thumbnail {
+        try await coordinator.value(for: key, priority: priority) { [self] ticket in
+            // A job that finished just before this one started may have left it in memory.
+            if let done = memory.thumbnail(for: key) { return done }
+            let thumbnail: Thumbnail
+            do {
+                thumbnail = try await renderer.render(asset.path, specs: [key.rendition], ticket: ticket)[0]
+            } catch {
+                report(key, ticket.priority, error is CancellationError ? .cancelled : .failed)
+                throw error
+            }
+            report(key, ticket.priority, .rendered)
+            memory.insert(thumbnail, for: key)
+            // Rendered is rendered: the write is not cancelled with the request, and a store
+            // that cannot take it (disk full) costs the cache, not the image.
+            let store = store
+            _ = await Task.detached { try await store.putThumbnails([.init(key: key, thumbnail: thumbnail)]) }.result
+            return thumbnail
+        }
+    }
+
+    private func report(_ key: ThumbnailKey, _ priority: WorkPriority, _ outcome: RenderEvent.Outcome) {
+        onRender?(RenderEvent(assetID: key.assetID, rendition: key.rendition, priority: priority, outcome: outcome))
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsStore
+import ThumbsSupport
+
+/// Thumbnails on request, as Apple's `PHCachingImageManager`: from memory, from the store, or
+/// rendered, degraded first then final ("opportunistic delivery"), with preheating for what is
+/// about to be shown.
+///
+/// ```swift
+/// let manager = CachingImageManager(renderer: ThumbnailRenderer(), store: store)
+/// let task = manager.requestImage(for: asset, targetSize: PixelSize(width: 256, height: 256),
+///                                 contentMode: .aspectFill)
+/// for try await result in task { show(result.bytes, degraded: result.isDegraded) }
+///
+/// // Or only the final image, in one call:
+/// let image = try await manager.image(for: asset, targetSize: PixelSize(width: 256, height: 256),
+///                                     contentMode: .aspectFill)
+/// ```
+/// Identical requests in flight share one render; a request cancelled before its render starts
+/// costs nothing; at most the renderer's ``ThumbnailRendering/workers`` full decodes run at once.
+public final class CachingImageManager: Sendable {
+    public let configuration: PipelineConfiguration
+    let renderer: any ThumbnailRendering
+    let store: ThumbnailStore
+    let memory: MemoryCache
+    let coordinator = RenderCoordinator()
+    let preheating = Mutex<[ThumbnailKey: Preheat]>([:])
+    let onRender: RenderEventHandler?
+    private let nextRequestID = Atomic<UInt64>(0)
+
+    /// `renderer` is usually a ``ThumbnailRenderer``; `onRender`, if given, hears the outcome of
+    /// every final render (see ``RenderEvent``).
+    public init(renderer: any ThumbnailRendering, store: ThumbnailStore,
+                configuration: PipelineConfiguration = .init(), onRender: RenderEventHandler? = nil) {
+        self.renderer = renderer
+        self.store = store
+        self.configuration = configuration
+        self.onRender = onRender
+        memory = MemoryCache(costLimit: Int(configuration.memoryCostLimit.bytes))
+    }
+
+    /// Final renders running or queued now, shared ones counted once (for benchmarks and tests).
+    package var rendersInFlight: Int { coordinator.inFlight }
+
+    /// The cache key of a request: the same for display requests and preheating.
+    public func key(for asset: Asset, targetSize: PixelSize, contentMode: ContentMode,
+                    options: ImageRequestOptions = .init()) -> ThumbnailKey {
+        ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: spec(targetSize, contentMode, options))
+    }
+
+    func spec(_ targetSize: PixelSize, _ contentMode: ContentMode, _ options: ImageRequestOptions) -> RenditionSpec {
+        RenditionSpec(size: targetSize, contentMode: contentMode, format: options.format ?? configuration.format,
+                      quality: options.quality ?? configuration.quality)
+    }
+
+    /// Requests an image of `asset` for a `targetSize` box, as `requestImage(for:targetSize:
+    /// contentMode:options:resultHandler:)`; see ``DeliveryMode`` for what comes. The task's
+    /// sequence throws ``ImageRequestError``.
+    public func requestImage(
+        for asset: Asset, targetSize: PixelSize, contentMode: ContentMode, options: ImageRequestOptions = .init()
+    ) -> ImageTask {
+        let id = nextRequestID.add(1, ordering: .relaxed).newValue
+        let (results, continuation) = AsyncThrowingStream.makeStream(of: ImageResult.self)
+        let work = Task { [self] in
+            do {
+                try await deliver(asset: asset, spec: spec(targetSize, contentMode, options), options: options,
+                                  requestID: id, to: continuation)
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: ImageRequestError(error))
+            }
+        }
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { work.cancel() }
+        }
+        return ImageTask(id: id, results: results, work: work)
+    }
+
+    /// The final image of `asset` for a `targetSize` box, in one call: what the last result of
+    /// ``requestImage(for:targetSize:contentMode:options:)`` would be. With the fast delivery
+    /// mode, the one image that mode gives, degraded or not. Cancelling the calling task cancels
+    /// the request.
+    public func image(
+        for asset: Asset, targetSize: PixelSize, contentMode: ContentMode, options: ImageRequestOptions = .init()
+    ) async throws(ImageRequestError) -> ImageResult {
+        let task = requestImage(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
+        do {
+            return try await withTaskCancellationHandler {
+                var last: ImageResult?
+                for try await result in task { last = result }
+                guard let last else { throw ImageRequestError.cancelled }
+                return last
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            throw ImageRequestError(error)
+        }
+    }
+
+    /// The original file of `asset`, mapped into memory, with its EXIF orientation, as
+    /// `requestImageData`.
+    public func requestImageData(for asset: Asset) throws(ImagingError) -> ImageData {
+        let fingerprint = try FileFingerprint(path: asset.path)
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: asset.path), options: .alwaysMapped)
+        } catch {
+            throw .unreadable(error.localizedDescription)
+        }
+        return ImageData(bytes: bytes, mediaType: asset.mediaType, orientation: asset.properties?.exifOrientation,
+                         fingerprint: fingerprint)
+    }
+
+    /// Bytes of the assets' files, from the metadata cache where it knows them (the seeds'
+    /// `fileSizeDict`), else from the sizes the assets were enumerated with.
+    public func totalFileSize(of assets: [Asset]) throws(StoreError) -> UInt64 {
+        let known = try store.totalFileSize(of: assets.map(\.id))
+        let unknown = Set(known.unknownAssetIDs)
+        return known.bytes + assets.filter { unknown.contains($0.id) }.reduce(0) { $0 + $1.fileSize }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import ThumbsImaging
+import ThumbsSupport
+
+/// Writes the store's binary records: fixed-width big-endian integers (so keys sort in numeric
+/// order) and length-prefixed strings.
+package struct ByteWriter {
+    package private(set) var bytes: [UInt8] = []
+
+    package init(capacity: Int = 64) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    package mutating func u8(_ value: UInt8) { bytes.append(value) }
+    package mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
+    package mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
+    package mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
+    package mutating func raw(_ value: [UInt8]) { bytes += value }
+
+    /// A string of up to 65,535 UTF-8 bytes, longer ones cut.
+    package mutating func string(_ value: String) {
+        let utf8 = Array(value.utf8.prefix(Int(UInt16.max)))
+        u8(UInt8(utf8.count >> 8))
+        u8(UInt8(utf8.count & 0xFF))
+        bytes += utf8
+    }
+
+    package mutating func optionalString(_ value: String?) {
+        u8(value == nil ? 0 : 1)
+        if let value { string(value) }
+    }
+}
+
+/// Reads what ``ByteWriter`` wrote, failing with a ``StoreError`` on a short or malformed record
+/// (a record from a newer version, or damage), never crashing.
+package struct ByteReader {
+    private let bytes: UnsafeRawBufferPointer
+    private(set) var offset = 0
+    private let record: String
+
+    package init(_ bytes: UnsafeRawBufferPointer, record: String) {
+        self.bytes = bytes
+        self.record = record
+    }
+
+    package var remaining: Int { bytes.count - offset }
+
+    private mutating func take(_ count: Int) throws(StoreError) -> UnsafeRawBufferPointer {
+        guard count <= remaining else {
+            throw .store("malformed \(record) record (\(bytes.count) bytes)", "decode \(record)")
+        }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
+    }
+
+    package mutating func u8() throws(StoreError) -> UInt8 { try take(1)[0] }
+
+    package mutating func u32() throws(StoreError) -> UInt32 {
+        try take(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+
+    package mutating func u64() throws(StoreError) -> UInt64 {
+        try take(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+
+    package mutating func i64() throws(StoreError) -> Int64 { Int64(bitPattern: try u64()) }
+
+    package mutating func string() throws(StoreError) -> String {
+        let count = Int(try u8()) << 8 | Int(try u8())
+        return String(decoding: try take(count), as: UTF8.self)
+    }
+
+    package mutating func optionalString() throws(StoreError) -> String? {
+        try u8() == 0 ? nil : try string()
+    }
+
+    /// The next `count` bytes, lent (valid as long as the record is).
+    package mutating func bytes(_ count: Int) throws(StoreError) -> UnsafeRawBufferPointer {
+        try take(count)
+    }
+
+    /// The rest of the record, copied.
+    package mutating func rest() -> [UInt8] {
+        defer { offset = bytes.count }
+        return Array(bytes[offset...])
+    }
+}

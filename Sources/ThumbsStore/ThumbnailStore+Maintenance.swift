@@ -1,0 +1,151 @@
+import CLMDB
+import Foundation
+import Glibc
+import ThumbsImaging
+import ThumbsSupport
+
+/// What `thumbs stats` shows.
+public struct StoreStatistics: Sendable, Hashable {
+    public var thumbnails: Int
+    /// Bytes of thumbnails (keys and records) counted against the budget.
+    public var liveBytes: ByteCount
+    public var budget: ByteCount
+    public var metadataEntries: Int
+    public var failures: Int
+    public var hits: Int64
+    public var misses: Int64
+    public var pageSize: Int
+    public var pagesUsed: Int
+    public var mapSize: ByteCount
+}
+
+/// What `verify` found; consistent when `problems` is empty.
+public struct VerificationReport: Sendable, Hashable {
+    public var thumbnails = 0
+    public var liveBytes: Int64 = 0
+    public var problems: [String] = []
+    public var isConsistent: Bool { problems.isEmpty }
+}
+
+extension ThumbnailStore {
+    /// Counts, sizes and hit rates, read in one snapshot.
+    public func statistics() throws(StoreError) -> StoreStatistics {
+        try environment.read { transaction throws(StoreError) in
+            let usage = transaction.environmentUsage()
+            let book = try Bookkeeping(transaction, info)
+            return StoreStatistics(
+                thumbnails: Int(try transaction.statistics(thumbnails).ms_entries),
+                liveBytes: ByteCount(book.liveBytes), budget: configuration.budget,
+                metadataEntries: Int(try transaction.statistics(metadataTable).ms_entries),
+                failures: Int(try transaction.statistics(failures).ms_entries),
+                hits: book.hits + unsavedHits.load(ordering: .relaxed),
+                misses: book.misses + unsavedMisses.load(ordering: .relaxed),
+                pageSize: usage.pageSize, pagesUsed: usage.pagesUsed, mapSize: ByteCount(Int64(usage.mapSize)))
+        }
+    }
+
+    /// Checks that the indexes agree: every thumbnail has an access time and an LRU entry at that
+    /// time, every LRU entry has its thumbnail, every record decodes, and the byte and entry
+    /// totals match the entries. Reads everything, in one snapshot.
+    public func verify() throws(StoreError) -> VerificationReport {
+        try environment.read { transaction throws(StoreError) in
+            var report = VerificationReport()
+            let book = try Bookkeeping(transaction, info)
+            try transaction.forEach(thumbnails) { key, record throws(StoreError) in
+                report.thumbnails += 1
+                report.liveBytes += Bookkeeping.cost(keyCount: key.count, recordCount: record.count)
+                let keyBytes = Array(key)
+                do throws(StoreError) { _ = try StoredThumbnail(decoding: record) } catch {
+                    report.problems.append("thumbnail \(Self.printable(keyBytes)): \(error.message)")
+                }
+                guard let second = try accessSecond(of: keyBytes, in: transaction) else {
+                    report.problems.append("thumbnail \(Self.printable(keyBytes)) has no access time")
+                    return true
+                }
+                if try transaction.withValue(lru, Self.lruKey(second, keyBytes), { _ in true }) == nil {
+                    report.problems.append("thumbnail \(Self.printable(keyBytes)) is missing from the LRU index")
+                }
+                return true
+            }
+            var lruEntries = 0
+            try transaction.forEach(lru) { lruKey, _ throws(StoreError) in
+                lruEntries += 1
+                let key = Array(lruKey.dropFirst(4))
+                if try transaction.withValue(thumbnails, key, { _ in true }) == nil {
+                    report.problems.append("LRU entry \(Self.printable(key)) has no thumbnail")
+                }
+                return true
+            }
+            if lruEntries != report.thumbnails {
+                report.problems.append("\(lruEntries) LRU entries for \(report.thumbnails) thumbnails")
+            }
+            if book.liveBytes != report.liveBytes {
+                report.problems.append("recorded \(book.liveBytes) live bytes, entries hold \(report.liveBytes)")
+            }
+            if book.entries != Int64(report.thumbnails) {
+                report.problems.append("recorded \(book.entries) entries, found \(report.thumbnails)")
+            }
+            return report
+        }
+    }
+
+    /// A key for messages: the asset id, then the rest as hex.
+    private static func printable(_ key: [UInt8]) -> String {
+        guard let nul = key.firstIndex(of: 0) else { return key.map { String(format: "%02x", $0) }.joined() }
+        return String(decoding: key[..<nul], as: UTF8.self) + "/" + key[(nul + 1)...].map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// What compaction gave back.
+    public struct CompactionReport: Sendable, Hashable {
+        public var bytesBefore: Int64
+        public var bytesAfter: Int64
+    }
+
+    /// Rewrites the cache at `path` without its free pages, giving the space back to the file
+    /// system. The cache must not be open, in this process or any other: compaction swaps the
+    /// data file, which a process holding it open would not see. It holds the cache's process
+    /// lock exclusively throughout, so no process opens the cache meanwhile.
+    public static func compact(path: String) throws(StoreError) -> CompactionReport {
+        let operation = "compact \(path)"
+        guard !LMDBEnvironment.isOpen(path: path) else {
+            throw .store("the cache is open in this process; close it first", operation)
+        }
+        let lock = Glibc.open(path + "/thumbs.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw StoreError(lmdb: errno, operation) }
+        defer { close(lock) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            throw StoreError(resultCode: EBUSY, message: "another process is using the cache", operation: operation)
+        }
+        var template = Array((path + "/compacting-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { throw StoreError(lmdb: errno, operation) }
+        let scratch = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let dataFile = path + "/data.mdb"
+        let before = Self.fileSize(dataFile)
+        try copyCompacted(path: path, to: scratch)
+        // The copy reaches the disk before it replaces the original, and the rename after it.
+        try syncFile(scratch + "/data.mdb", operation)
+        guard rename(scratch + "/data.mdb", dataFile) == 0 else { throw StoreError(lmdb: errno, operation) }
+        try syncFile(path, operation)
+        return CompactionReport(bytesBefore: before, bytesAfter: Self.fileSize(dataFile))
+    }
+
+    /// Opens the environment (without the process lock the caller holds), copies it compacted,
+    /// and closes it again on return.
+    private static func copyCompacted(path: String, to folder: String) throws(StoreError) {
+        let environment = try LMDBEnvironment.open(
+            path: path, options: .init(databaseNames: StoreTables.all, takesProcessLock: false))
+        try environment.copyCompacted(to: folder)
+    }
+
+    private static func syncFile(_ path: String, _ operation: String) throws(StoreError) {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw StoreError(lmdb: errno, operation) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw StoreError(lmdb: errno, operation) }
+    }
+
+    private static func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+}

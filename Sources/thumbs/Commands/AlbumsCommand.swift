@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import Thumbs
+
+struct AlbumsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "albums",
+        abstract: "List the folder albums and smart albums, with counts and key assets.",
+        discussion: """
+            Example:
+              thumbs albums ~/Pictures
+            """)
+
+    @OptionGroup var library: LibraryOptions
+
+    func run() async throws {
+        let photoLibrary = try library.open().library
+        let builder = try await library.albums(of: photoLibrary).builder
+        let albums = builder.smartAlbums + builder.folderAlbums
+        if library.json { return try library.printJSON(albums.map(AlbumSummary.init)) }
+        print(TextTable.render(
+            header: ["album", "photos", "videos", "estimated", "key assets"],
+            rows: albums.map { album in
+                [album.title, "\(album.photoCount)", "\(album.videoCount)",
+                 album.kind.isFolder ? "\(album.estimatedCount)" : "-",
+                 album.keyAssets.map(\.relativePath).joined(separator: ", ")]
+            }))
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import Thumbs
+
+struct ProbeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Print what a photo's header says, without decoding its pixels.",
+        discussion: """
+            One JSON document per file: media type (from the content), upright size, EXIF \
+            orientation, capture date, camera, embedded preview size, fingerprint.
+
+            Example:
+              thumbs probe IMG_0001.HEIC
+            """)
+
+    @Argument(help: ArgumentHelp("Files to probe.", valueName: "FILE"))
+    var files: [String]
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func run() async throws {
+        let configuration = try loadOrExit(options)
+        let renderer = ThumbnailRenderer(configuration: configuration.imaging)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        var failures = 0
+        for file in files {
+            do {
+                let properties = try await renderer.probe(file)
+                print(String(decoding: try encoder.encode(properties), as: UTF8.self))
+            } catch {
+                failures += 1
+                FileHandle.standardError.write(Data("thumbs: \(file): \(error)\n".utf8))
+            }
+        }
+        if failures > 0 { CommandFailure.someFailed(failures).exit() }
+    }
+}

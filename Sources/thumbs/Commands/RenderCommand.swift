@@ -1,0 +1,141 @@
+import ArgumentParser
+import Foundation
+import Thumbs
+
+struct RenderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render thumbnails of files or whole folders.",
+        discussion: """
+            With one FILE and -o, writes that thumbnail. With folders (or no PATH: the library \
+            roots of config.json), renders every photo into the output folder, one file per \
+            rendition, mirroring the folder tree. Bad files get one line each and the run goes on.
+
+            Without --size, every rendition of config.json is rendered, from one decode per photo;
+            --mode, --format, --quality and --upscale then apply to each of them.
+
+            Exit status: 0 all rendered, 1 some files failed, 2 usage or configuration error.
+
+            Examples:
+              thumbs render IMG_0001.JPG --size 256x256 --mode fill -o out.jpg
+              thumbs render ~/Pictures -o thumbnails/
+            """)
+
+    @Argument(help: ArgumentHelp("Photos or folders (default: the library roots).", valueName: "PATH"))
+    var paths: [String] = []
+
+    @Option(help: ArgumentHelp("Target box, WIDTHxHEIGHT: render this one rendition.", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: "fill (cover the box, centre-crop) or fit (inside the box). Default: fit.")
+    var mode: ContentMode?
+
+    @Option(help: "jpeg, webp or png. Default: jpeg.")
+    var format: ThumbnailFormat?
+
+    @Option(help: "Encoder quality, 1-100. Default: 82.")
+    var quality: Int?
+
+    @Flag(help: "Enlarge images smaller than the box.")
+    var upscale = false
+
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Output file (one FILE, one rendition) or folder (default: ./thumbnails).", valueName: "OUT"))
+    var output: String?
+
+    @Flag(help: "Print failures and the summary as JSON lines.")
+    var json = false
+
+    @OptionGroup var options: ConfigurationOptions
+
+    func validate() throws {
+        if let size {
+            guard let box = PixelSize(parsing: size) else {
+                throw ValidationError("--size must look like 256x256, not \"\(size)\"")
+            }
+            guard max(box.width, box.height) <= RenditionSpec.maximumDimension else {
+                throw ValidationError("--size: each side must be at most \(RenditionSpec.maximumDimension)")
+            }
+        }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1...100") }
+    }
+
+    func run() async throws {
+        let configuration = try loadOrExit(options)
+        let renderer = ThumbnailRenderer(configuration: configuration.imaging)
+        let renditions = renditions(from: configuration)
+        if let output, let file = singleFile, !Self.namesFolder(output) {
+            guard renditions.count == 1 else {
+                CommandFailure.usage("""
+                    one file to one output file needs --size (the configuration has \(renditions.count) \
+                    renditions); or give -o a folder, ending in /
+                    """).exit()
+            }
+            try await renderOne(file, to: output, spec: renditions[0].spec, renderer: renderer)
+            return
+        }
+        let roots = paths.isEmpty ? configuration.library.roots.map(configuration.resolve) : paths
+        var folders: [String] = [], files: [String] = []
+        for root in roots {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else {
+                CommandFailure.usage("\(root): no such file or folder").exit()
+            }
+            if isFolder.boolValue { folders.append(root) } else { files.append(root) }
+        }
+        var job = FolderRenderJob(folders: folders, files: files, renditions: renditions,
+                                  outputFolder: output ?? "thumbnails", renderer: renderer,
+                                  includeHidden: configuration.library.includeHidden)
+        job.json = json
+        let summary = try await job.run()
+        print(json ? summary.json : summary.description)
+        let failed = summary.failed + summary.unwritten
+        if failed > 0 { CommandFailure.someFailed(failed).exit() }
+    }
+
+    /// `--size` makes one rendition from the flags; otherwise the configuration's ladder, with
+    /// any of --mode, --format, --quality, --upscale applied to every rung.
+    private func renditions(from configuration: ThumbsConfiguration) -> [Rendition] {
+        if let box = size.flatMap(PixelSize.init(parsing:)) {
+            let spec = RenditionSpec(size: box, contentMode: mode ?? .aspectFit, format: format ?? .jpeg,
+                                     quality: quality ?? 82, allowsUpscaling: upscale)
+            return [Rendition(name: "\(box)-\(spec.contentMode.rawValue)", spec: spec)]
+        }
+        return configuration.renditions.map { rendition in
+            var spec = rendition.spec
+            spec.contentMode = mode ?? spec.contentMode
+            spec.format = format ?? spec.format
+            spec.quality = quality ?? spec.quality
+            spec.allowsUpscaling = upscale || spec.allowsUpscaling
+            return Rendition(name: rendition.name, spec: spec)
+        }
+    }
+
+    /// The one PATH given, when it is a file.
+    private var singleFile: String? {
+        var isFolder: ObjCBool = false
+        guard paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder),
+              !isFolder.boolValue else { return nil }
+        return paths[0]
+    }
+
+    /// Whether -o names a folder: it ends in "/" or is one already.
+    private static func namesFolder(_ output: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return output.hasSuffix("/")
+            || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue)
+    }
+
+    private func renderOne(_ path: String, to output: String, spec: RenditionSpec,
+                           renderer: ThumbnailRenderer) async throws {
+        let started = ContinuousClock.now
+        do {
+            let thumbnail = try await renderer.render(path, spec: spec)
+            try Data(thumbnail.bytes).write(to: URL(fileURLWithPath: output))
+            let elapsed = started.duration(to: .now)
+            print("\(output): \(thumbnail.pixelSize) \(thumbnail.format.rawValue), \(thumbnail.bytes.count) bytes, \(elapsed.formattedMilliseconds)")
+        } catch let error as ImagingError {
+            CommandFailure.usage("\(path): \(error.kind.rawValue): \(error)").exitWithCode(1)
+        }
+    }
+}

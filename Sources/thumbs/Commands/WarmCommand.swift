@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Thumbs
+
+struct WarmCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "warm",
+        abstract: "Render every configured rendition of the library into the cache.",
+        discussion: """
+            Fresh thumbnails are skipped, so a second run over an unchanged library decodes \
+            nothing; a file that failed before is skipped until it changes. Ctrl-C stops cleanly: \
+            what was rendered is committed (exit status 130) and the next run resumes.
+
+            On a terminal a progress line is kept up to date; otherwise (or with --json) progress \
+            is printed as JSON lines.
+
+            Exit status: 0 all fresh or rendered, 1 some photos failed, 2 usage or configuration \
+            error, 3 cache error, 130 interrupted.
+
+            Example:
+              thumbs warm ~/Pictures
+            """)
+
+    @OptionGroup var library: LibraryOptions
+
+    func run() async throws {
+        let opened = try library.open()
+        let job = WarmJob(store: opened.store, renderer: opened.renderer,
+                          renditions: opened.configuration.renditions.map(\.spec))
+        let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0)
+        CommandLog.logger.debug("renditions: \(job.renditions.map(\.description).joined(separator: ", "))")
+        let photoLibrary = opened.library
+        let summary = try await Interrupt.run(onInterrupt: {
+            display.finish(display.last ?? WarmJob.Progress(), interrupted: true)
+        }) {
+            try await job.run(over: photoLibrary) { display.show($0) }
+        }
+        CommandLog.logger.debug("warm: \(summary)")
+        display.finish(summary, interrupted: false)
+        if summary.failed > 0 { CommandFailure.someFailed(summary.failed).exitWithCode(1) }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+
+/// A failure that ends a command with one line on stderr and a documented exit code.
+enum CommandFailure: Error, CustomStringConvertible {
+    /// Exit 2: bad arguments or configuration.
+    case usage(String)
+    /// Exit 1: some inputs failed (each was reported already).
+    case someFailed(Int)
+    /// Exit 3: the cache could not be opened or used.
+    case cache(String)
+
+    var description: String {
+        switch self {
+        case .usage(let message), .cache(let message): message
+        case .someFailed(let count): "\(count) file(s) failed"
+        }
+    }
+
+    var exitCode: ExitCode {
+        switch self {
+        case .usage: ExitCode(2)
+        case .someFailed: ExitCode(1)
+        case .cache: ExitCode(3)
+        }
+    }
+
+    /// Prints the failure as "thumbs: ..." and exits with its code.
+    func exit() -> Never {
+        fflush(nil)  // flush stdout first: keep the report's lines before this one when both go to one place
+        FileHandle.standardError.write(Data("thumbs: \(self)\n".utf8))
+        ThumbsCommand.exit(withError: exitCode)
+    }
+}
+
+extension CommandFailure {
+    /// Prints the failure and exits with `code` (a single bad file is a failed input, exit 1).
+    func exitWithCode(_ code: Int32) -> Never {
+        fflush(nil)  // flush stdout first: keep the report's lines before this one when both go to one place
+        FileHandle.standardError.write(Data("thumbs: \(self)\n".utf8))
+        ThumbsCommand.exit(withError: ExitCode(code))
+    }
+}

@@ -1,0 +1,5 @@
+struct DaySummary: Encodable {
+    let day: String
+    let photos: Int
+    let videos: Int
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Thumbs
+
+/// The first Ctrl-C (SIGINT) runs `handler` (a clean stop) instead of killing the process; a
+/// second one exits at once with status 130, in case the clean stop itself is stuck (waiting
+/// for another process's cache lock, say). Until disarmed.
+final class Interrupt {
+    private let source: DispatchSourceSignal
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        let presses = Locked(0)
+        source.setEventHandler {
+            let count = presses.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            if count == 1 {
+                FileHandle.standardError.write(Data("\nthumbs: stopping; committing what is done (Ctrl-C again to quit at once)\n".utf8))
+                handler()
+            } else {
+                _exit(130)
+            }
+        }
+        source.resume()
+    }
+
+    func disarm() {
+        source.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+
+    /// Runs `work` so that Ctrl-C stops it cleanly: then `onInterrupt` runs and the command
+    /// exits with status 130. A cache failure exits with status 3.
+    static func run<T: Sendable>(
+        onInterrupt: () -> Void = {}, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let task = Task { try await work() }
+        let interrupt = Interrupt { task.cancel() }
+        let outcome = await task.result
+        interrupt.disarm()
+        switch outcome {
+        case .success(let value):
+            return value
+        case .failure(is CancellationError):
+            onInterrupt()
+            ThumbsCommand.exit(withError: ExitCode(130))
+        case .failure(let error as StoreError):
+            CommandFailure.cache("cache: \(error)").exit()
+        case .failure(let error):
+            throw error
+        }
+    }
+}

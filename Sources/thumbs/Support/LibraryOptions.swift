@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import Thumbs
+
+/// What the library commands share: the configuration, the roots, the store, the library.
+struct LibraryOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("Library folders (default: the roots of the configuration).", valueName: "ROOT"))
+    var roots: [String] = []
+
+    @Flag(help: "Print one JSON document instead of a table.")
+    var json = false
+
+    @OptionGroup var options: ConfigurationOptions
+
+    /// What a library command works on.
+    struct Opened {
+        let configuration: ThumbsConfiguration
+        let library: PhotoLibrary
+        let store: ThumbnailStore
+        var renderer: ThumbnailRenderer { library.renderer }
+    }
+
+    /// Opens the metadata cache and the library, or ends the command with a clear line. With
+    /// `requireRoots` false, roots that do not exist are left out instead.
+    func open(requireRoots: Bool = true) throws -> Opened {
+        let configuration = try loadOrExit(options)
+        var folders = roots.isEmpty ? configuration.library.roots.map(configuration.resolve) : roots
+        if !requireRoots { folders = folders.filter { FileManager.default.fileExists(atPath: $0) } }
+        for folder in folders where !FileManager.default.fileExists(atPath: folder) {
+            CommandFailure.usage("\(folder): no such folder (set library.roots in config.json, or name one)").exit()
+        }
+        let storeConfiguration = configuration.store(path: options.cache)
+        CommandLog.logger.debug("cache: \(storeConfiguration.path), budget \(storeConfiguration.budget)")
+        CommandLog.logger.debug("library roots: \(folders.joined(separator: ", "))")
+        let store: ThumbnailStore
+        do {
+            store = try ThumbnailStore(configuration: storeConfiguration)
+        } catch {
+            CommandFailure.cache("cache \(storeConfiguration.path): \(error)").exit()
+        }
+        let renderer = ThumbnailRenderer(configuration: configuration.imaging)
+        let library = PhotoLibrary(roots: folders, includeHidden: configuration.library.includeHidden,
+                                   renderer: renderer, store: store)
+        return Opened(configuration: configuration, library: library, store: store)
+    }
+
+    func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Enumerates the library into albums, counting what came from the metadata cache; issues
+    /// are reported on the way.
+    func albums(of library: PhotoLibrary) async throws -> (builder: AlbumBuilder, fromCache: Int, read: Int) {
+        var builder = AlbumBuilder()
+        var fromCache = 0, read = 0
+        var issues: [LibraryIssue] = []
+        for try await batch in library.assets() {
+            builder.add(batch)
+            fromCache += batch.fromCache
+            read += batch.inspected
+            issues += batch.issues
+        }
+        report(issues)
+        return (builder, fromCache, read)
+    }
+
+    /// Issues go to stderr, one line each, so the table or JSON on stdout stays clean.
+    func report(_ issues: [LibraryIssue]) {
+        guard !CommandLog.isQuiet else { return }
+        for issue in issues { FileHandle.standardError.write(Data("thumbs: \(issue)\n".utf8)) }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Thumbs
+
+/// Progress as a live line on a terminal, or JSON lines.
+final class ProgressDisplay: Sendable {
+    private let json: Bool
+    /// The last progress seen, and when the display last changed.
+    private let state = Locked<(latest: WarmJob.Progress?, shown: ContinuousClock.Instant)>((nil, .now - .seconds(1)))
+
+    init(json: Bool) {
+        self.json = json
+    }
+
+    var last: WarmJob.Progress? { state.withLock { $0.latest } }
+
+    func show(_ progress: WarmJob.Progress) {
+        if CommandLog.isQuiet { return }
+        if let failure = progress.failure { report(failure) }
+        // At most about five updates a second.
+        let due = state.withLock { state in
+            state.latest = progress
+            guard state.shown.duration(to: .now) >= .milliseconds(200) else { return false }
+            state.shown = .now
+            return true
+        }
+        guard due else { return }
+        if json {
+            print(Self.json(progress, event: "progress"))
+            fflush(nil)  // JSON lines are read as they come, not when a pipe buffer fills
+        } else {
+            var line = "\r\(Self.bar(progress)) \(progress)"
+            if let left = progress.estimatedSecondsLeft, progress.walkFinished {
+                line += String(format: ", about %.0f s left", left)
+            }
+            FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        }
+    }
+
+    /// "[########------------]": done of found so far (the walk may still be finding more).
+    private static func bar(_ progress: WarmJob.Progress) -> String {
+        let width = 20
+        let filled = progress.found > 0 ? min(width, progress.done * width / progress.found) : 0
+        return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "]"
+    }
+
+    /// Every failure gets its line at once: what failed and why.
+    private func report(_ failure: WarmJob.Progress.Failure) {
+        if json {
+            let fields: [String: Any] = ["event": "failed", "path": failure.path, "kind": failure.error.kind.rawValue,
+                                         "message": failure.error.description]
+            print(JSONLine.encode(fields))
+            fflush(nil)
+        } else {
+            let line = "\r\u{1B}[Kfailed \(failure.path): \(failure.error.kind.rawValue): \(failure.error)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    func finish(_ progress: WarmJob.Progress, interrupted: Bool) {
+        if json {
+            print(Self.json(progress, event: interrupted ? "interrupted" : "summary"))
+            return
+        }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        var text = "\(interrupted ? "interrupted: " : "")\(progress.done) of \(progress.found) photos: "
+            + "\(progress.rendered) rendered, \(progress.fresh) fresh, \(progress.skippedFailures) known failures skipped"
+        if progress.failed > 0 {
+            let kinds = progress.failuresByKind.sorted { $0.key.rawValue < $1.key.rawValue }
+                .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+            text += ", \(progress.failed) failed (\(kinds))"
+        }
+        text += String(format: "; %d bytes written in %.2f s", progress.bytesWritten, progress.elapsed.seconds)
+        print(text)
+    }
+
+    private static func json(_ progress: WarmJob.Progress, event: String) -> String {
+        var fields: [String: Any] = [
+            "event": event, "done": progress.done, "found": progress.found, "rendered": progress.rendered,
+            "fresh": progress.fresh, "skippedFailures": progress.skippedFailures, "failed": progress.failed,
+            "bytesWritten": progress.bytesWritten, "rate": (progress.rate * 10).rounded() / 10,
+            "failuresByKind": Dictionary(uniqueKeysWithValues: progress.failuresByKind.map { ($0.key.rawValue, $0.value) }),
+        ]
+        if let left = progress.estimatedSecondsLeft { fields["secondsLeft"] = left.rounded() }
+        return JSONLine.encode(fields)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import ThumbsBenchmarking
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsPipeline
+import ThumbsStore
+import ThumbsSupport
+import ThumbsTestSupport
+import ThumbsTesting
+
+/// Short real-time scrolls over generated photos with real libvips and LMDB. Only what holds
+/// whatever the machine's speed is checked; the measurements themselves are for benchmarks.
+@Suite struct DeliveryBenchmarkTests {
+    private func benchmark(_ fixture: PipelineFixture, photos: Int) async throws -> DeliveryBenchmark {
+        // One photo with an EXIF preview, written under many names: generating pixels is the slow part.
+        let photo = try ExifThumbnailJPEG.make(SyntheticImage(width: 1600, height: 1200),
+                                               thumbnail: PixelSize(width: 160, height: 120), orientation: 1)
+        var assets: [Asset] = []
+        for index in 0..<photos { assets.append(try await fixture.asset("p\(index).jpg", photo)) }
+        var configuration = DeliveryBenchmark.Configuration()
+        configuration.columns = 4
+        configuration.visibleRows = 3
+        configuration.cellsPerSecond = 80
+        configuration.targetSize = PixelSize(width: 128, height: 128)
+        configuration.settleSeconds = 60
+        return DeliveryBenchmark(assets: assets, renderer: fixture.renderer, configuration: configuration)
+    }
+
+    @Test func opportunisticShowsPreviewsThenFinals() async throws {
+        let fixture = try PipelineFixture()
+        let benchmark = try await benchmark(fixture, photos: 16)
+        let result = try await benchmark.run(DeliveryScenario(deliveryMode: .opportunistic, preheat: false))
+        #expect(result.cellsShown == 16)
+        #expect(result.degradedShown >= 12, "the last screen stays until settled, and previews come first")
+        #expect(result.finalImage.count >= 12)
+        #expect(result.rendersFailed == 0)
+        #expect(result.rendersFinished <= 16, "one render per cell at most without preheating")
+        #expect((0...1).contains(result.blankShare))
+    }
+
+    @Test func highQualityWithPreheatNeverShowsDegraded() async throws {
+        let fixture = try PipelineFixture()
+        let benchmark = try await benchmark(fixture, photos: 16)
+        let result = try await benchmark.run(DeliveryScenario(deliveryMode: .highQualityFormat, preheat: true))
+        #expect(result.cellsShown == 16)
+        #expect(result.degradedShown == 0)
+        #expect(result.firstImage.count == result.finalImage.count)
+        #expect(result.finalImage.count >= 12)
+        #expect(result.rendersFinished <= 16, "preheat and display share one render per cell")
+    }
+
+    @Test func chartIsAPNG() async throws {
+        let fixture = try PipelineFixture()
+        let benchmark = try await benchmark(fixture, photos: 8)
+        let result = try await benchmark.run(DeliveryScenario(deliveryMode: .fastFormat, preheat: true))
+        let png = try await benchmark.chart(of: [result, result], title: "two <scrolls> & more")
+        let path = try fixture.folder.write(png, to: "chart.png")
+        let properties = try VipsRenderer().probe(path)
+        #expect(properties.mediaType == .png)
+        #expect(properties.pixelSize.width >= 600)
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+@testable import ThumbsBenchmarking
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsPipeline
+import ThumbsStore
+import ThumbsSupport
+import ThumbsTestSupport
+import ThumbsTesting
+
+@Suite struct ScrollRecorderTests {
+    let grid = ScrollGrid(count: 40, columns: 4, visibleRows: 3)
+    let scenario = DeliveryScenario(deliveryMode: .opportunistic, preheat: true)
+
+    private func event(_ index: Int, _ outcome: RenderEvent.Outcome) -> RenderEvent {
+        RenderEvent(assetID: "a\(index)", rendition: RenditionSpec(size: PixelSize(width: 64, height: 64)),
+                    priority: .preheat, outcome: outcome)
+    }
+
+    @Test func blankMeansNoImageForLongerThanAFrame() {
+        let recorder = ScrollRecorder(grid: grid, assetIDs: (0..<40).map { "a\($0)" }, withPreview: [0, 2])
+        recorder.appeared(0, at: 0)
+        recorder.delivered(to: 0, degraded: true, at: 0.010)
+        recorder.delivered(to: 0, degraded: false, at: 0.100)
+        recorder.appeared(1, at: 0)
+        recorder.delivered(to: 1, degraded: false, at: 0.050)
+        recorder.appeared(2, at: 0)
+        recorder.left(2, at: 0.5)
+        recorder.delivered(to: 2, degraded: false, at: 0.6)
+        let result = recorder.result(scenario, end: 1, frame: 1.0 / 60)
+        #expect(result.cellsShown == 3)
+        #expect(result.blankCells == 2, "cell 1 waited 50 ms, cell 2 never got an image while on screen")
+        #expect(result.neverFilled == 1)
+        #expect(result.degradedShown == 1)
+        #expect(result.firstImage.count == 2 && result.firstImage.p50 == 10)
+        #expect(result.finalImage.count == 2 && result.finalImage.max == 100)
+        #expect(result.firstImageWithPreview.count == 1 && result.firstImageWithPreview.p50 == 10,
+                "cell 2 has a preview but got no image while on screen")
+    }
+
+    @Test func rendersForCellsScrolledPastAreWasted() {
+        let recorder = ScrollRecorder(grid: grid, assetIDs: (0..<40).map { "a\($0)" })
+        recorder.scrolled(to: 2.5)
+        recorder.renderEnded(event(4, .rendered))
+        recorder.renderEnded(event(8, .rendered))
+        recorder.renderEnded(event(30, .rendered))
+        recorder.renderEnded(event(31, .cancelled))
+        recorder.renderEnded(event(32, .failed))
+        let result = recorder.result(scenario, end: 1, frame: 1.0 / 60)
+        #expect(result.rendersFinished == 3)
+        #expect(result.rendersWasted == 1, "row 1 is above the view at 2.5; row 2 is still partly visible")
+        #expect(result.rendersCancelled == 1 && result.rendersFailed == 1)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import Thumbs
+import ThumbsTestSupport
+import ThumbsTesting
+
+/// `thumbs warm` as a process: killed or interrupted mid-run, then resumed.
+@Suite struct WarmCommandTests {
+    let folder = TemporaryFolder()
+    var library: String { folder.path + "/library" }
+    var cache: String { folder.path + "/cache" }
+
+    private func makeLibrary(_ count: Int) throws {
+        let photo = try SyntheticImage(width: 1600, height: 1200).encoded(as: .jpeg)
+        for index in 0..<count { try folder.write(photo, to: "library/d\(index % 5)/p\(index).jpg") }
+    }
+
+    /// Starts `thumbs warm --json`, waits for a progress line with at least `done` photos, then
+    /// sends `signal`. Returns the exit status and the output.
+    private func interrupt(after done: Int, with signal: Int32) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = ThumbsProcess.executable()
+        process.arguments = ["warm", library, "--cache", cache, "--json"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+            if Self.lastDone(text) >= done { break }
+        }
+        kill(process.processIdentifier, signal)
+        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// `done` of the last complete progress line.
+    private static func lastDone(_ text: String) -> Int {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        lines.removeLast()  // what follows the last newline is not a complete line yet
+        guard let last = lines.last(where: { $0.contains("\"done\"") }),
+              let object = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any] else { return 0 }
+        return object["done"] as? Int ?? 0
+    }
+
+    private func summary() throws -> [String: Any] {
+        let outcome = try ThumbsProcess.run(["warm", library, "--cache", cache, "--json"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let last = try #require(outcome.standardOutput.split(separator: "\n").last)
+        return try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+    }
+
+    @Test func killedMidRunResumesWithoutRedoingWork() throws {
+        try makeLibrary(120)
+        let (status, output) = try interrupt(after: 70, with: SIGKILL)
+        #expect(status == SIGKILL && Self.lastDone(output) < 120, "killed mid-run")
+        let resumed = try summary()
+        let fresh = resumed["fresh"] as? Int ?? 0, rendered = resumed["rendered"] as? Int ?? 0
+        #expect(fresh + rendered == 120)
+        #expect(fresh >= 32, "committed batches survived the kill (\(fresh) fresh)")
+        #expect(rendered < 120)
+        let store = try ThumbnailStore(configuration: StoreConfiguration(path: cache))
+        #expect(try store.verify().isConsistent)
+        #expect(try store.statistics().thumbnails == 240)
+    }
+
+    @Test func ctrlCCommitsWhatIsDoneAndExits130() throws {
+        try makeLibrary(120)
+        let (status, output) = try interrupt(after: 40, with: SIGINT)
+        #expect(status == 130)
+        #expect(output.contains("\"event\":\"interrupted\""))
+        #expect(Self.lastDone(output) < 120, "interrupted mid-run")
+        let renderedBefore = Self.lastDone(output)
+        let resumed = try summary()
+        #expect((resumed["fresh"] as? Int ?? 0) >= renderedBefore, "everything done before Ctrl-C was committed")
+        #expect((resumed["fresh"] as? Int ?? 0) + (resumed["rendered"] as? Int ?? 0) == 120)
+    }
+
+    @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
+    func sharedPhotosWarmWithTypedFailuresAndExitOne() throws {
+        let outcome = try ThumbsProcess.run(["warm", SharedPhotos.root.path, "--cache", cache, "--json"])
+        #expect(outcome.status == 1)
+        let last = try #require(outcome.standardOutput.split(separator: "\n").last)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(summary["rendered"] as? Int == 66 && summary["failed"] as? Int == 7)
+        let failures = outcome.standardOutput.split(separator: "\n").filter { $0.contains("\"event\":\"failed\"") }
+        #expect(failures.count == 7, "each failure is reported with its path and kind")
+        #expect(failures.contains { $0.contains("IMG_3704_truncated.jpg") && $0.contains("\"kind\":\"truncated\"") })
+        let again = try ThumbsProcess.run(["warm", SharedPhotos.root.path, "--cache", cache, "--json"])
+        #expect(again.status == 0, "known failures are skipped, not failed again")
+        #expect(again.standardOutput.contains("\"fresh\":66") && again.standardOutput.contains("\"skippedFailures\":7"))
+    }
+}

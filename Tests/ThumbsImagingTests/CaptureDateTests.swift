@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import ThumbsImaging
+import ThumbsSupport
+import ThumbsTestSupport
+import ThumbsTesting
+
+@Suite struct CaptureDateTests {
+    @Test func parsesExifDateAndOffset() throws {
+        let date = try #require(CaptureDate(exif: "2022:02:16 12:55:41", offset: "+01:00"))
+        #expect(date.description == "2022-02-16T12:55:41+01:00")
+        #expect(date.date()?.timeIntervalSince1970 == 1_645_012_541)
+    }
+
+    @Test func keepsLocalTimeWithoutOffset() throws {
+        let date = try #require(CaptureDate(exif: "2007:12:26 10:11:12"))
+        #expect(date.utcOffsetSeconds == nil)
+        #expect(date.description == "2007-12-26T10:11:12")
+        #expect(date.date(fallback: TimeZone(secondsFromGMT: 0)!)?.timeIntervalSince1970 == 1_198_663_872)
+    }
+
+    @Test func negativeOffsets() throws {
+        let date = try #require(CaptureDate(exif: "2024:01:12 21:38:53", offset: "-08:00"))
+        #expect(date.utcOffsetSeconds == -28_800)
+        #expect(date.description.hasSuffix("-08:00"))
+    }
+
+    @Test func codesAsAnISOString() throws {
+        for date in [CaptureDate(exif: "2024:01:12 21:38:53", offset: "-08:00"), CaptureDate(exif: "2007:12:26 10:11:12")] {
+            let encoded = try JSONEncoder().encode(try #require(date))
+            #expect(try JSONDecoder().decode(CaptureDate.self, from: encoded) == date)
+        }
+        #expect(String(decoding: try JSONEncoder().encode(CaptureDate(exif: "2024:01:12 21:38:53", offset: "-08:00")), as: UTF8.self)
+                == #""2024-01-12T21:38:53-08:00""#)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(CaptureDate.self, from: Data(#""yesterday""#.utf8)) }
+    }
+
+    @Test func rejectsUnsetClocks() {
+        #expect(CaptureDate(exif: "0000:00:00 00:00:00") == nil)
+        #expect(CaptureDate(exif: "    :  :     :  :  ") == nil)
+        #expect(CaptureDate(exif: "2020:13:01 00:00:00") == nil)
+    }
+}

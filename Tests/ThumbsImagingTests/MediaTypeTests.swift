@@ -1,0 +1,52 @@
+import Testing
+@testable import ThumbsImaging
+import ThumbsSupport
+import ThumbsTestSupport
+import ThumbsTesting
+
+@Suite struct MediaTypeTests {
+    private func ftyp(_ brands: String...) -> [UInt8] {
+        let payload = Array(brands.joined().utf8)
+        let size = 8 + payload.count
+        return [0, 0, 0, UInt8(size)] + Array("ftyp".utf8) + payload
+    }
+
+    @Test func recognisesImageSignatures() {
+        #expect(MediaType(sniffing: [0xFF, 0xD8, 0xFF, 0xE1]) == .jpeg)
+        #expect(MediaType(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == .png)
+        #expect(MediaType(sniffing: Array("GIF89a".utf8)) == .gif)
+        #expect(MediaType(sniffing: Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
+        #expect(MediaType(sniffing: [0x49, 0x49, 0x2A, 0x00]) == .tiff)
+        #expect(MediaType(sniffing: [0x4D, 0x4D, 0x00, 0x2A]) == .tiff)
+    }
+
+    @Test func tellsHEIFFromAVIFFromVideoByBrand() {
+        #expect(MediaType(sniffing: ftyp("heic", "\0\0\0\0", "mif1", "heic")) == .heif)
+        #expect(MediaType(sniffing: ftyp("mif1", "\0\0\0\0", "mif1", "heic")) == .heif)
+        #expect(MediaType(sniffing: ftyp("avif", "\0\0\0\0", "avif", "mif1")) == .avif)
+        #expect(MediaType(sniffing: ftyp("mif1", "\0\0\0\0", "avif", "mif1", "miaf")) == .avif)
+        #expect(MediaType(sniffing: ftyp("isom", "\0\0\u{2}\0", "isom", "iso2", "mp41")) == .mp4)
+        #expect(MediaType(sniffing: ftyp("qt  ", "\0\0\0\0", "qt  ")) == .quickTime)
+        #expect(MediaType(sniffing: ftyp("M4V ", "\0\0\0\0", "M4V ")) == .mp4)
+    }
+
+    @Test func recognisesMatroskaAndWebM() {
+        let header: [UInt8] = [0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]
+        #expect(MediaType(sniffing: header + Array("webm".utf8)) == .webm)
+        #expect(MediaType(sniffing: header + Array("matroska".utf8)) == .matroska)
+        #expect(MediaType.webm.isVideo && !MediaType.webm.isImage)
+    }
+
+    @Test func textAndEmptyAreUnsupported() {
+        #expect(MediaType(sniffing: Array("Hello, this is text".utf8)) == .unsupported)
+        #expect(MediaType(sniffing: []) == .unsupported)
+    }
+
+    @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
+    func contentDecidesNotTheName() throws {
+        let heic = SharedPhotos.root.appendingPathComponent("phone/heic_with_jpg_extension.jpg").path
+        let text = SharedPhotos.root.appendingPathComponent("broken/not_an_image.jpg").path
+        #expect(MediaType(sniffing: try ImageSource.readPrefix(of: heic, count: MediaType.sniffLength)) == .heif)
+        #expect(MediaType(sniffing: try ImageSource.readPrefix(of: text, count: MediaType.sniffLength)) == .unsupported)
+    }
+}

@@ -1,0 +1,55 @@
+import Testing
+@testable import ThumbsImaging
+import ThumbsSupport
+import ThumbsTestSupport
+import ThumbsTesting
+
+@Suite struct RenditionGeometryTests {
+    private let landscape = PixelSize(width: 4000, height: 3000)
+
+    private func spec(_ width: Int, _ height: Int, _ mode: ContentMode, upscale: Bool = false) -> RenditionSpec {
+        RenditionSpec(size: PixelSize(width: width, height: height), contentMode: mode, allowsUpscaling: upscale)
+    }
+
+    @Test func fitKeepsTheWholeImageInsideTheBox() {
+        #expect(RenditionGeometry.outputSize(source: landscape, spec: spec(256, 256, .aspectFit))
+                == PixelSize(width: 256, height: 192))
+        #expect(RenditionGeometry.outputSize(source: landscape.transposed, spec: spec(256, 256, .aspectFit))
+                == PixelSize(width: 192, height: 256))
+    }
+
+    @Test func fillIsExactlyTheBox() {
+        #expect(RenditionGeometry.outputSize(source: landscape, spec: spec(256, 256, .aspectFill))
+                == PixelSize(width: 256, height: 256))
+        #expect(RenditionGeometry.outputSize(source: PixelSize(width: 6000, height: 1000), spec: spec(300, 200, .aspectFill))
+                == PixelSize(width: 300, height: 200))
+    }
+
+    @Test func smallSourcesAreNotEnlargedUnlessAsked() {
+        let small = PixelSize(width: 300, height: 100)
+        #expect(RenditionGeometry.outputSize(source: small, spec: spec(1024, 1024, .aspectFit)) == small)
+        // Fill keeps the box's aspect ratio at the source's own resolution.
+        #expect(RenditionGeometry.outputSize(source: small, spec: spec(256, 256, .aspectFill))
+                == PixelSize(width: 100, height: 100))
+        #expect(RenditionGeometry.outputSize(source: small, spec: spec(600, 600, .aspectFit, upscale: true))
+                == PixelSize(width: 600, height: 200))
+        #expect(RenditionGeometry.outputSize(source: small, spec: spec(256, 256, .aspectFill, upscale: true))
+                == PixelSize(width: 256, height: 256))
+    }
+
+    @Test func neverProducesAnEmptyImage() {
+        let sliver = PixelSize(width: 10_000, height: 3)
+        #expect(RenditionGeometry.outputSize(source: sliver, spec: spec(100, 100, .aspectFit))
+                == PixelSize(width: 100, height: 1))
+    }
+
+    @Test func sharedDecodeCoversEverySpec() {
+        let specs = [spec(1024, 1024, .aspectFit), spec(256, 256, .aspectFill), spec(64, 64, .aspectFit)]
+        let decode = RenditionGeometry.sharedDecodeSize(source: landscape, specs: specs)
+        #expect(decode == PixelSize(width: 1024, height: 768))
+        // A fill narrower than the source's aspect needs more height than the fit provides.
+        let tall = [spec(512, 512, .aspectFit), spec(400, 400, .aspectFill)]
+        let tallDecode = RenditionGeometry.sharedDecodeSize(source: PixelSize(width: 6000, height: 1000), specs: tall)
+        #expect(tallDecode.height >= 400)
+    }
+}

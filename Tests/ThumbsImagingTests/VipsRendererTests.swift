@@ -1,0 +1,167 @@
+import CVips
+import CVipsShim
+import Foundation
+import Testing
+@testable import ThumbsImaging
+import ThumbsSupport
+import ThumbsTestSupport
+import ThumbsTesting
+
+/// Renders generated images (every orientation, alpha, 16-bit, grey, CMYK, all containers).
+@Suite struct VipsRendererTests {
+    let renderer = VipsRenderer()
+    let folder = TemporaryFolder()
+
+    private func write(_ image: SyntheticImage, _ container: SyntheticImage.Container = .jpeg,
+                       orientation: Int = 1, name: String? = nil) throws -> String {
+        try folder.write(try image.encoded(as: container, orientation: orientation),
+                         to: name ?? "image-\(orientation).\(container.rawValue)")
+    }
+
+    private func spec(_ width: Int, _ height: Int, _ mode: ContentMode = .aspectFit,
+                      _ format: ThumbnailFormat = .png) -> RenditionSpec {
+        RenditionSpec(size: PixelSize(width: width, height: height), contentMode: mode, format: format, quality: 90)
+    }
+
+    @Test(arguments: 1...8)
+    func everyOrientationComesOutUpright(orientation: Int) throws {
+        let path = try write(SyntheticImage(width: 480, height: 320), orientation: orientation)
+        let probe = try renderer.probe(path)
+        #expect(probe.pixelSize == PixelSize(width: 480, height: 320))
+        #expect((probe.exifOrientation ?? 1) == orientation)
+
+        let thumbnail = try renderer.render(path, spec: spec(240, 240))
+        #expect(thumbnail.pixelSize == PixelSize(width: 240, height: 160))
+        let pixels = try DecodedPixels(thumbnail)
+        // Quadrant colours of SyntheticImage: red, green / blue, yellow.
+        let topLeft = pixels.colour(atFractionX: 0.2, y: 0.2)
+        let topRight = pixels.colour(atFractionX: 0.8, y: 0.2)
+        let bottomLeft = pixels.colour(atFractionX: 0.2, y: 0.8)
+        #expect(topLeft.r > 150 && topLeft.g < 110, "top left should be red, is \(topLeft)")
+        #expect(topRight.g > 130 && topRight.r < 110, "top right should be green, is \(topRight)")
+        #expect(bottomLeft.b > 150 && bottomLeft.r < 110, "bottom left should be blue, is \(bottomLeft)")
+
+        let reference = try renderer.render(try write(SyntheticImage(width: 480, height: 320), name: "reference.jpg"),
+                                            spec: spec(240, 240))
+        #expect(pixels.meanAbsoluteDifference(to: try DecodedPixels(reference)) < 2.5)
+    }
+
+    @Test func fillCropsToExactlyTheBoxAndFitStaysInside() throws {
+        let path = try write(SyntheticImage(width: 900, height: 300))
+        #expect(try renderer.render(path, spec: spec(200, 200, .aspectFill)).pixelSize == PixelSize(width: 200, height: 200))
+        #expect(try renderer.render(path, spec: spec(200, 200, .aspectFit)).pixelSize == PixelSize(width: 200, height: 67))
+    }
+
+    @Test func doesNotUpscaleUnlessAsked() throws {
+        let path = try write(SyntheticImage(width: 120, height: 80))
+        #expect(try renderer.render(path, spec: spec(512, 512)).pixelSize == PixelSize(width: 120, height: 80))
+        var enlarged = spec(480, 480)
+        enlarged.allowsUpscaling = true
+        #expect(try renderer.render(path, spec: enlarged).pixelSize == PixelSize(width: 480, height: 320))
+    }
+
+    @Test(arguments: SyntheticImage.Pixels.allCases)
+    func convertsEveryPixelLayoutToSRGB(pixels: SyntheticImage.Pixels) throws {
+        let container: SyntheticImage.Container = switch pixels {
+        case .rgb16, .rgba, .grey: .png
+        case .cmyk: .tiff
+        case .rgb: .webp
+        }
+        let path = try write(SyntheticImage(width: 400, height: 300, pixels: pixels), container)
+        for format in ThumbnailFormat.allCases {
+            let thumbnail = try renderer.render(path, spec: spec(200, 200, .aspectFit, format))
+            let decoded = try DecodedPixels(thumbnail)
+            #expect(decoded.width == 200 && decoded.height == 150)
+            // JPEG flattens alpha; colour output always has three colour bands.
+            #expect(decoded.bands == (pixels == .rgba && format != .jpeg ? 4 : 3))
+            let topLeft = decoded.colour(atFractionX: 0.2, y: 0.2)
+            if pixels == .grey {
+                #expect(topLeft.r == topLeft.g && topLeft.g == topLeft.b)
+            } else {
+                #expect(topLeft.r > topLeft.b + 60, "\(pixels) \(format): top left should be red, is \(topLeft)")
+            }
+        }
+    }
+
+    @Test func embeddedColourProfileIsConvertedToSRGB() throws {
+        // The same colours, stored as Display P3 numbers with a P3 profile attached.
+        let srgb = try SyntheticImage(width: 300, height: 200).encoded(as: .png)
+        let srgbPath = try folder.write(srgb, to: "srgb.png")
+        let opened = try #require(srgb.withUnsafeBytes { thumbs_vips_open_buffer($0.baseAddress, $0.count) })
+        let image = VipsImageHandle(opened)
+        let p3 = try VipsImageHandle.make(ImagingError.corrupt) { thumbs_vips_icc_transform(image.pointer, $0, "p3") }
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        #expect(thumbs_vips_pngsave_buffer(p3.pointer, &buffer, &length, 1, 0) == 0)
+        let p3Bytes = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        g_free(buffer)
+        let p3Path = try folder.write(p3Bytes, to: "p3.png")
+        // The stored numbers differ from the sRGB ones: ignoring the profile would show.
+        #expect(try DecodedPixels(p3Bytes).meanAbsoluteDifference(to: DecodedPixels(srgb)) > 5)
+
+        let reference = try DecodedPixels(renderer.render(srgbPath, spec: spec(150, 150)))
+        let converted = try DecodedPixels(renderer.render(p3Path, spec: spec(150, 150)))
+        #expect(converted.meanAbsoluteDifference(to: reference) < 2, "P3 numbers come back as the sRGB colours")
+    }
+
+    @Test func stripsMetadata() throws {
+        let path = try write(SyntheticImage(width: 300, height: 200), orientation: 6)
+        let thumbnail = try renderer.render(path, spec: spec(100, 100, .aspectFit, .jpeg))
+        let output = try folder.write(thumbnail.bytes, to: "out.jpg")
+        let properties = try renderer.probe(output)
+        #expect(properties.exifOrientation == nil)
+        #expect(properties.pixelSize == PixelSize(width: 100, height: 67))
+    }
+
+    @Test func severalRenditionsFromOneDecodeMatchDirectRenders() throws {
+        let path = try write(SyntheticImage(width: 2400, height: 1600), orientation: 6)
+        let specs = [spec(1024, 1024), spec(512, 512, .aspectFill), spec(300, 200, .aspectFill),
+                     spec(256, 256), spec(64, 64, .aspectFill)]
+        let together = try renderer.render(path, specs: specs)
+        #expect(together.count == specs.count)
+        for (spec, derived) in zip(specs, together) {
+            let direct = try renderer.render(path, spec: spec)
+            #expect(derived.pixelSize == direct.pixelSize, "\(spec)")
+            let difference = try DecodedPixels(derived).meanAbsoluteDifference(to: try DecodedPixels(direct))
+            #expect(difference < 2.0, "\(spec): mean absolute difference \(difference)")
+        }
+    }
+
+    @Test func noEmbeddedPreviewWhenTheFileHasNone() throws {
+        // libvips writes no EXIF thumbnail, so a generated JPEG has none.
+        let path = try write(SyntheticImage(width: 300, height: 200))
+        #expect(try renderer.probe(path).embeddedPreviewSize == nil)
+        #expect(try renderer.embeddedPreview(path) == nil)
+    }
+
+    @Test(arguments: [1, 3, 6, 8])
+    func embeddedPreviewIsUpright(orientation: Int) throws {
+        let jpeg = try ExifThumbnailJPEG.make(SyntheticImage(width: 1600, height: 1200),
+                                              thumbnail: PixelSize(width: 160, height: 120), orientation: orientation)
+        let path = try folder.write(jpeg, to: "with-preview-\(orientation).jpg")
+        #expect(try renderer.probe(path).embeddedPreviewSize == PixelSize(width: 160, height: 120))
+        let preview = try #require(try renderer.embeddedPreview(path))
+        #expect(preview.pixelSize == PixelSize(width: 160, height: 120))
+        let full = try renderer.render(path, spec: spec(160, 120))
+        let difference = try DecodedPixels(preview).meanAbsoluteDifference(to: DecodedPixels(full))
+        #expect(difference < 4, "preview and photo agree, the same way up (\(difference))")
+    }
+
+    @Test func letterboxedPreviewIsTrimmedToThePhotosShape() throws {
+        // A 3:2 photo with a 4:3 thumbnail, as cameras write them (bars included in the pixels).
+        let jpeg = try ExifThumbnailJPEG.make(SyntheticImage(width: 1500, height: 1000),
+                                              thumbnail: PixelSize(width: 160, height: 120), orientation: 1)
+        let path = try folder.write(jpeg, to: "letterboxed.jpg")
+        let preview = try #require(try renderer.embeddedPreview(path))
+        #expect(preview.pixelSize == PixelSize(width: 160, height: 107))
+    }
+
+    @Test func damagedEmbeddedPreviewIsNoPreview() throws {
+        let jpeg = try ExifThumbnailJPEG.make(SyntheticImage(width: 800, height: 600),
+                                              thumbnail: PixelSize(width: 160, height: 120), orientation: 1,
+                                              damaged: true)
+        let path = try folder.write(jpeg, to: "damaged-preview.jpg")
+        #expect(try renderer.embeddedPreview(path) == nil)
+        #expect(try renderer.render(path, spec: spec(100, 100)).pixelSize == PixelSize(width: 100, height: 75))
+    }
+}

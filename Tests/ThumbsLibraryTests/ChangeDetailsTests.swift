@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import ThumbsImaging
+@testable import ThumbsLibrary
+import ThumbsStore
+import ThumbsSupport
+import ThumbsTestSupport
+import ThumbsTesting
+
+@Suite struct ChangeDetailsTests {
+    let folder = TemporaryFolder()
+    typealias L = LibraryFixtures
+    var root: String { folder.path + "/library" }
+
+    private func asset(_ name: String, _ version: Int64 = 1) -> Asset {
+        Asset(root: "/library", relativePath: name, mediaType: .jpeg,
+              fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: version))
+    }
+
+    @Test func describesRemovalsInsertionsAndChanges() throws {
+        let old = FetchResult(ordered: [asset("a"), asset("b"), asset("c")])
+        let new = FetchResult(ordered: [asset("d"), asset("a"), asset("c", 2)])
+        let changes = try #require(ChangeDetails.between(old, new))
+        #expect(changes.removedIndexes == [1])
+        #expect(changes.insertedIndexes == [0])
+        #expect(changes.changedIndexes == [2])
+        #expect(ChangeDetails.between(new, new) == nil, "nothing changed: no notification")
+        #expect(changes.removedAssets == [asset("b")])
+        #expect(changes.insertedAndChangedAssets == [asset("d"), asset("c", 2)])
+    }
+
+    @Test func rescansAgainstThePersistedCursor() async throws {
+        let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
+        let library = L.library(folder, store: store)
+        try folder.write(try L.jpeg(date: "2021:01:01 10:00:00"), to: "library/old.jpg")
+        try folder.write(try L.jpeg(date: "2022:01:01 10:00:00"), to: "library/keep.jpg")
+        try folder.write(try L.jpeg(date: "2023:01:01 10:00:00"), to: "library/edit.jpg")
+        let first = try #require(try await library.rescan())
+        #expect(first.insertedIndexes == [0, 1, 2] && first.removedIndexes.isEmpty)
+        #expect(try await library.rescan() == nil, "unchanged")
+        let kept = try store.cursor(named: PhotoLibrary.defaultCursor) { record throws(StoreError) in
+            try FetchResult(cursorRecord: record)
+        }
+        #expect(kept??.map(\.relativePath).sorted() == ["edit.jpg", "keep.jpg", "old.jpg"])
+        #expect(kept??.first?.properties?.captureDate?.year == 2023, "the snapshot keeps what the header said")
+
+        // add, remove, modify, rename
+        try folder.write(try L.jpeg(date: "2024:01:01 10:00:00"), to: "library/new.jpg")
+        try FileManager.default.removeItem(atPath: root + "/old.jpg")
+        try Data(try L.jpeg(300, 200, date: "2023:01:01 10:00:00")).write(to: URL(fileURLWithPath: root + "/edit.jpg"))
+        try FileManager.default.moveItem(atPath: root + "/keep.jpg", toPath: root + "/kept.jpg")
+        let changes = try #require(try await library.rescan())
+        let after = changes.after.map(\.id)
+        let id = { AssetID.make(root: root, relativePath: $0) }
+        #expect(changes.removedIndexes.map { changes.before[$0].id }.sorted() == [id("keep.jpg"), id("old.jpg")].sorted())
+        #expect(Set(changes.insertedIndexes.map { after[$0] }) == [id("new.jpg"), id("kept.jpg")])
+        #expect(changes.changedIndexes.map { after[$0] } == [id("edit.jpg")])
+    }
+
+    @Test func aCursorOfAnotherVersionReadsAsNone() async throws {
+        let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
+        try await store.saveCursor([1, 0, 0, 0, 0], named: PhotoLibrary.defaultCursor)
+        try folder.write(try L.jpeg(), to: "library/a.jpg")
+        let changes = try #require(try await L.library(folder, store: store).rescan())
+        #expect(changes.insertedIndexes == [0] && changes.before.isEmpty)
+    }
+
+    @Test func watchCoalescesABurstAndFollowsNewFolders() async throws {
+        let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
+        try folder.write(L.mp4, to: "library/existing.mp4")
+        let library = L.library(folder, store: store)
+        let changes = try await library.watch(debounce: .milliseconds(300))
+        let collected = Task {
+            var notifications: [ChangeDetails] = []
+            for try await change in changes {
+                notifications.append(change)
+                if change.after.count == 1_102 { break }
+            }
+            return notifications
+        }
+        for index in 0..<1_000 { try folder.write(L.mp4, to: "library/copied/clip\(index).mp4") }
+        try FileManager.default.createDirectory(atPath: root + "/later/deeper", withIntermediateDirectories: true)
+        try await Task.sleep(for: .milliseconds(400))
+        for index in 0..<101 { try folder.write(L.mp4, to: "library/later/deeper/clip\(index).mp4") }
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(30))
+            collected.cancel()
+        }
+        let notifications = try await collected.value
+        timeout.cancel()
+        // Every file arrived, the ones in the new folder included, in a few coalesced notifications.
+        #expect(notifications.last?.after.count == 1_102)
+        #expect(notifications.reduce(0) { $0 + $1.insertedIndexes.count } == 1_101)
+        #expect((1...4).contains(notifications.count), "a burst of 1,101 files is a few notifications (\(notifications.count))")
+    }
+}

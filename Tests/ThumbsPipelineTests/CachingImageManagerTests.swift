@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+import ThumbsImaging
+import ThumbsLibrary
+@testable import ThumbsPipeline
+import ThumbsStore
+import ThumbsSupport
+import ThumbsTestSupport
+import ThumbsTesting
+
+@Suite struct CachingImageManagerTests {
+    let grid = PixelSize(width: 256, height: 256)
+
+    @Test func opportunisticGivesTheEmbeddedPreviewThenTheFinal() async throws {
+        let fixture = try PipelineFixture()
+        let asset = try await fixture.photoWithPreview("preview.jpg")
+        let (results, error) = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect()
+        #expect(error == nil)
+        #expect(results.map(\.isDegraded) == [true, false])
+        #expect(results.map(\.source) == [.embedded, .rendered])
+        #expect(results[1].pixelSize == grid)
+        // The final is stored; the degraded one never is.
+        let key = fixture.manager.key(for: asset, targetSize: grid, contentMode: .aspectFill)
+        #expect(try fixture.store.thumbnail(for: key)?.thumbnail.bytes == results[1].bytes)
+        #expect(try fixture.store.statistics().thumbnails == 1)
+    }
+
+    @Test func opportunisticWithoutACheapSourceGivesOnlyTheFinal() async throws {
+        let fixture = try PipelineFixture()
+        let asset = try await fixture.photo("plain.jpg")
+        let (results, _) = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFit).collect()
+        #expect(results.map(\.isDegraded) == [false])
+        #expect(results.map(\.source) == [.rendered])
+    }
+
+    @Test func cachedFinalsComeFromTheStoreThenFromMemory() async throws {
+        let fixture = try PipelineFixture()
+        let asset = try await fixture.photoWithPreview("p.jpg")
+        _ = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect()
+        let fresh = CachingImageManager(renderer: fixture.renderer, store: fixture.store)
+        let fromStore = await fresh.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect().results
+        #expect(fromStore.map(\.source) == [.store] && fromStore.map(\.isDegraded) == [false])
+        let fromMemory = await fresh.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect().results
+        #expect(fromMemory.map(\.source) == [.memory])
+    }
+
+    @Test func anotherCachedRenditionIsTheDegradedStandIn() async throws {
+        let fixture = try PipelineFixture()
+        let asset = try await fixture.photo("p.jpg")
+        let big = PixelSize(width: 512, height: 512)
+        _ = await fixture.manager.requestImage(for: asset, targetSize: big, contentMode: .aspectFit).collect()
+        let (results, _) = await fixture.manager.requestImage(for: asset, targetSize: PixelSize(width: 128, height: 128),
+                                                              contentMode: .aspectFill).collect()
+        #expect(results.map(\.source) == [.memory, .rendered])
+        #expect(results.map(\.isDegraded) == [true, false])
+        #expect(results[0].pixelSize == PixelSize(width: 512, height: 341))
+    }
+
+    @Test func highQualityGivesOnlyTheFinal() async throws {
+        let fixture = try PipelineFixture()
+        let asset = try await fixture.photoWithPreview("p.jpg")
+        let (results, _) = await fixture.manager.requestImage(
+            for: asset, targetSize: grid, contentMode: .aspectFill,
+            options: ImageRequestOptions(deliveryMode: .highQualityFormat)).collect()
+        #expect(results.map(\.source) == [.rendered] && results.map(\.isDegraded) == [false])
+    }
+
+    @Test func fastGivesOneResultTheCheapestAcceptable() async throws {
+        let fixture = try PipelineFixture()
+        let fast = ImageRequestOptions(deliveryMode: .fastFormat)
+        let withPreview = try await fixture.photoWithPreview("p.jpg")
+        let quick = await fixture.manager.requestImage(for: withPreview, targetSize: grid, contentMode: .aspectFill, options: fast).collect()
+        #expect(quick.results.map(\.source) == [.embedded] && quick.results.map(\.isDegraded) == [true])
+        let plain = try await fixture.photo("plain.jpg")
+        let rendered = await fixture.manager.requestImage(for: plain, targetSize: grid, contentMode: .aspectFill, options: fast).collect()
+        #expect(rendered.results.map(\.source) == [.rendered] && rendered.results.map(\.isDegraded) == [false])
+    }
+
+    @Test func fastResizeServesALargerCachedRendition() async throws {
+        let fixture = try PipelineFixture()
+        let asset = try await fixture.photo("p.jpg")
+        _ = await fixture.manager.requestImage(for: asset, targetSize: PixelSize(width: 512, height: 512), contentMode: .aspectFit).collect()
+        let decodes = fixture.renderer.decodeCount
+        let served = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFit).collect().results
+        #expect(served.map(\.source) == [.memory] && served[0].pixelSize == PixelSize(width: 512, height: 341))
+        let exact = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFit,
+                                                       options: ImageRequestOptions(resizeMode: .exact)).collect().results
+        #expect(exact.last?.pixelSize == PixelSize(width: 256, height: 171))
+        #expect(fixture.renderer.decodeCount == decodes + 1)
+    }
+
+    @Test func cropRectRendersThePartAskedFor() async throws {
+        let fixture = try PipelineFixture()
+        let asset = try await fixture.photo("p.jpg")
+        let options = ImageRequestOptions(normalizedCropRect: NormalizedRect(x: 0, y: 0, width: 0.5, height: 0.5))
+        let result = try #require(await fixture.manager.requestImage(for: asset, targetSize: PixelSize(width: 100, height: 100),
+                                                                     contentMode: .aspectFit, options: options).collect().results.last)
+        let pixels = try DecodedPixels(result.bytes)
+        #expect(result.pixelSize == PixelSize(width: 100, height: 67))
+        let centre = pixels.colour(atFractionX: 0.5, y: 0.5)
+        #expect(centre.r > 150 && centre.g < 110, "the top-left quadrant is red, is \(centre)")
+    }
+
+    @Test func identicalRequestsShareOneRender() async throws {
+        let fixture = try PipelineFixture()
+        let asset = try await fixture.photo("p.jpg", width: 3000, height: 2000)
+        let before = fixture.renderer.decodeCount
+        let manager = fixture.manager
+        let grid = grid
+        let finals = await withTaskGroup(of: [UInt8]?.self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    await manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill,
+                                               options: ImageRequestOptions(deliveryMode: .highQualityFormat))
+                        .collect().results.last?.bytes
+                }
+            }
+            return await group.reduce(into: [[UInt8]?]()) { $0.append($1) }
+        }
+        #expect(finals.count == 100 && Set(finals.compactMap { $0 }).count == 1)
+        #expect(fixture.renderer.decodeCount - before == 1, "100 identical requests, one render")
+    }
+
+    @Test func aRequestCancelledBeforeItsRenderStartsCostsNothing() async throws {
+        let fixture = try PipelineFixture(workers: 1)
+        let slow = try await fixture.slowPhoto("slow.png")
+        let other = try await fixture.photo("other.jpg")
+        let before = fixture.renderer.decodeCount
+        let hq = ImageRequestOptions(deliveryMode: .highQualityFormat)
+        let blocker = fixture.manager.requestImage(for: slow, targetSize: grid, contentMode: .aspectFill, options: hq)
+        try await eventually { fixture.renderer.decodeCount > before }
+        let cancelled = fixture.manager.requestImage(for: other, targetSize: grid, contentMode: .aspectFill, options: hq)
+        cancelled.cancel()
+        let outcome = await cancelled.collect()
+        #expect(outcome.results.isEmpty && outcome.error as? ImageRequestError == .cancelled)
+        _ = await blocker.collect()
+        try await eventually(seconds: 1) { false }  // room for a wrongly started render to show
+        #expect(fixture.renderer.decodeCount - before == 1, "only the blocker was decoded")
+        #expect(fixture.manager.coordinator.inFlight == 0)
+    }
+
+    @Test func aRequestCancelledDuringItsRenderGetsNoImage() async throws {
+        let fixture = try PipelineFixture(workers: 1)
+        let slow = try await fixture.slowPhoto("slow.png")
+        let before = fixture.renderer.decodeCount
+        let request = fixture.manager.requestImage(for: slow, targetSize: grid, contentMode: .aspectFill,
+                                                   options: ImageRequestOptions(deliveryMode: .highQualityFormat))
+        try await eventually { fixture.renderer.decodeCount > before }
+        request.cancel()
+        let outcome = await request.collect()
+        #expect(outcome.results.isEmpty && outcome.error as? ImageRequestError == .cancelled)
+    }
+
+    @Test func preheatedImagesAreHits() async throws {
+        let fixture = try PipelineFixture()
+        var assets: [Asset] = []
+        for index in 0..<6 { assets.append(try await fixture.photo("p\(index).jpg")) }
+        fixture.manager.startCaching(assets: assets, targetSize: grid, contentMode: .aspectFill)
+        try await eventually { fixture.manager.preheatingCount == 0 }
+        let decodes = fixture.renderer.decodeCount
+        #expect(decodes == 6)
+        for asset in assets {
+            let results = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect().results
+            #expect(results.map(\.source) == [.memory])
+        }
+        #expect(fixture.renderer.decodeCount == decodes)
+    }
+
+    @Test func stopCachingCancelsPreheatNotStarted() async throws {
+        let fixture = try PipelineFixture(workers: 1)
+        let slow = try await fixture.slowPhoto("slow.png")
+        var assets: [Asset] = []
+        for index in 0..<10 { assets.append(try await fixture.photo("p\(index).jpg")) }
+        let before = fixture.renderer.decodeCount
+        let blocker = fixture.manager.requestImage(for: slow, targetSize: grid, contentMode: .aspectFill,
+                                                   options: ImageRequestOptions(deliveryMode: .highQualityFormat))
+        try await eventually { fixture.renderer.decodeCount > before }
+        fixture.manager.startCaching(assets: assets, targetSize: grid, contentMode: .aspectFill)
+        fixture.manager.stopCaching(assets: assets, targetSize: grid, contentMode: .aspectFill)
+        _ = await blocker.collect()
+        try await eventually(seconds: 1) { false }
+        #expect(fixture.renderer.decodeCount - before == 1, "no preheat render ran")
+        #expect(fixture.manager.preheatingCount == 0)
+    }
+
+    @Test func aDisplayRequestRaisesThePreheatItJoins() async throws {
+        let fixture = try PipelineFixture(workers: 1)
+        var assets: [Asset] = []
+        for index in 0..<4 { assets.append(try await fixture.photo("p\(index).jpg")) }
+        let order = Locked<[String]>([])
+        let manager = CachingImageManager(renderer: fixture.renderer, store: fixture.store) { event in
+            order.withLock { $0.append(event.assetID) }
+        }
+        // The one render thread is held until every request is queued where the test says.
+        let pool = fixture.renderer.pool
+        let held = try await HeldThread(pool)
+        manager.startCaching(assets: assets, targetSize: grid, contentMode: .aspectFill)
+        try await eventually { pool.waitingCount(at: .preheat) == 4 }
+        let shown = manager.requestImage(for: assets[3], targetSize: grid, contentMode: .aspectFill,
+                                         options: ImageRequestOptions(deliveryMode: .highQualityFormat))
+        try await eventually { pool.waitingCount(at: .interactive) == 1 }
+        #expect(pool.waitingCount(at: .preheat) == 3)
+        try await held.release()
+        #expect(await shown.collect().results.map(\.source) == [.rendered])
+        try await eventually { manager.preheatingCount == 0 }
+        #expect(order.value == [assets[3].id] + assets.prefix(3).map(\.id),
+                "the cell on screen was rendered before the preheats queued ahead of it")
+    }
+
+    @Test func fileDataAndSizes() async throws {
+        let fixture = try PipelineFixture()
+        let bytes = try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg, orientation: 6)
+        let asset = try await fixture.asset("o.jpg", bytes)
+        let data = try fixture.manager.requestImageData(for: asset)
+        #expect(Array(data.bytes) == bytes && data.orientation == 6 && data.mediaType == .jpeg)
+        #expect(data.fingerprint == asset.fingerprint)
+        #expect(try fixture.manager.totalFileSize(of: [asset]) == UInt64(bytes.count))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import ThumbsImaging
+import ThumbsLibrary
+@testable import ThumbsPipeline
+import ThumbsStore
+import ThumbsSupport
+import ThumbsTestSupport
+import ThumbsTesting
+
+@Suite struct WarmJobTests {
+    let renditions = [RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill),
+                      RenditionSpec(size: PixelSize(width: 640, height: 640))]
+
+    @Test func aReRunOnAnUnchangedLibraryDecodesNothing() async throws {
+        let fixture = try PipelineFixture()
+        for index in 0..<12 {
+            try fixture.folder.write(try SyntheticImage(width: 900 + index, height: 600).encoded(as: .jpeg), to: "library/p\(index).jpg")
+        }
+        let whole = try SyntheticImage(width: 900, height: 600).encoded(as: .jpeg)
+        try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "library/broken.jpg")
+        // The first bytes of an MP4 file: a video asset, which the warm job leaves to others.
+        try fixture.folder.write([0, 0, 0, 20] + Array("ftypisom\0\0\u{2}\0isommp41".utf8) + Array(repeating: 0, count: 64),
+                                 to: "library/clip.mp4")
+        let library = PhotoLibrary(roots: [fixture.folder.path + "/library"], renderer: fixture.renderer, store: fixture.store)
+        let job = WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions)
+
+        let first = try await job.run(over: library)
+        #expect(first.found == 13 && first.rendered == 12 && first.failuresByKind == [.truncated: 1])
+        #expect(fixture.renderer.decodeCount == 13)
+        #expect(try fixture.store.statistics().thumbnails == 24)
+
+        let second = try await job.run(over: library)
+        #expect(second.fresh == 12 && second.skippedFailures == 1 && second.rendered == 0)
+        #expect(fixture.renderer.decodeCount == 13, "nothing decoded the second time")
+
+        // A changed file is rendered again; a repaired one is retried.
+        try Data(try SyntheticImage(width: 500, height: 500).encoded(as: .jpeg))
+            .write(to: URL(fileURLWithPath: fixture.folder.path + "/library/p3.jpg"))
+        try Data(whole).write(to: URL(fileURLWithPath: fixture.folder.path + "/library/broken.jpg"))
+        let third = try await job.run(over: library)
+        #expect(third.rendered == 2 && third.fresh == 11 && third.failed == 0)
+        #expect(try fixture.store.verify().isConsistent)
+    }
+
+    @Test func progressCountsEveryPhoto() async throws {
+        let fixture = try PipelineFixture()
+        for index in 0..<5 { try fixture.folder.write(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "library/p\(index).jpg") }
+        let library = PhotoLibrary(roots: [fixture.folder.path + "/library"], renderer: fixture.renderer, store: fixture.store)
+        let seen = Locked<[WarmJob.Progress]>([])
+        let summary = try await WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions).run(over: library) { progress in seen.withLock { $0.append(progress) } }
+        #expect(summary.done == 5 && summary.found == 5 && summary.walkFinished)
+        #expect(seen.value.map(\.done) == seen.value.map(\.done).sorted())
+        #expect(summary.bytesWritten > 0 && summary.rate > 0)
+    }
+
+    @Test func givenAssetsAreWarmedLikeAWalk() async throws {
+        let fixture = try PipelineFixture()
+        let assets = [try await fixture.photo("a.jpg"), try await fixture.photo("b.jpg")]
+        let job = WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions)
+        let summary = try await job.run(assets)
+        #expect(summary.rendered == 2 && summary.found == 2)
+        #expect(try fixture.store.statistics().thumbnails == 4)
+        #expect(try await job.run(assets).fresh == 2)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsPipeline
+import ThumbsStore
+import ThumbsSupport
+import ThumbsTesting
+
+/// A folder of generated photos, a store and a manager over them.
+package struct PipelineFixture {
+    package let folder = TemporaryFolder()
+    package let renderer: ThumbnailRenderer
+    package let store: ThumbnailStore
+    package let manager: CachingImageManager
+
+    package init(workers: Int = 2) throws {
+        renderer = ThumbnailRenderer(configuration: ImagingConfiguration(workers: workers))
+        store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
+        manager = CachingImageManager(renderer: renderer, store: store)
+    }
+
+    /// Writes `bytes` as library/`name` and returns it as an asset (probed, as enumeration would).
+    package func asset(_ name: String, _ bytes: [UInt8]) async throws -> Asset {
+        let path = try folder.write(bytes, to: "library/" + name)
+        let properties = try await renderer.probe(path)
+        return Asset(root: folder.path + "/library", relativePath: name, mediaType: properties.mediaType,
+                     fingerprint: properties.fingerprint, properties: properties)
+    }
+
+    package func photo(_ name: String, width: Int = 1200, height: Int = 800) async throws -> Asset {
+        try await asset(name, try SyntheticImage(width: width, height: height).encoded(as: .jpeg))
+    }
+
+    /// A photo whose file carries an EXIF thumbnail: opportunistic delivery has a cheap source.
+    package func photoWithPreview(_ name: String) async throws -> Asset {
+        try await asset(name, try ExifThumbnailJPEG.make(SyntheticImage(width: 1600, height: 1200),
+                                                         thumbnail: PixelSize(width: 160, height: 120), orientation: 1))
+    }
+
+    /// A PNG large enough that decoding it takes a while (PNG has no shrink-on-load).
+    package func slowPhoto(_ name: String) async throws -> Asset {
+        try await asset(name, try SyntheticImage(width: 4000, height: 3000).encoded(as: .png))
+    }
+}
+
+extension ImageTask {
+    /// Every result, in order; stops at the first error.
+    package func collect() async -> (results: [ImageResult], error: (any Error)?) {
+        var results: [ImageResult] = []
+        do {
+            for try await result in self { results.append(result) }
+            return (results, nil)
+        } catch {
+            return (results, error)
+        }
+    }
+}
+
+/// Waits until `condition` holds, for at most `seconds` (polls; never a timing assertion).
+package func eventually(seconds: Double = 30, _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}

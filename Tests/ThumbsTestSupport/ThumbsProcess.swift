@@ -1,0 +1,38 @@
+import Foundation
+
+/// Runs the real `thumbs` executable (or another one the package builds), as a user would.
+package struct ThumbsProcess {
+    package struct Outcome {
+        package let status: Int32
+        package let standardOutput: String
+        package let standardError: String
+    }
+
+    /// An executable SwiftPM built beside the test bundle.
+    package static func executable(_ name: String = "thumbs") -> URL {
+        let beside = Bundle.main.bundleURL.appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/debug/\(name)")
+    }
+
+    /// Runs `name` (or the program at `executablePath`) with `arguments` to completion.
+    package static func run(_ arguments: [String], executable name: String = "thumbs", executablePath: String? = nil,
+                    in folder: String? = nil) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executablePath.map { URL(fileURLWithPath: $0) } ?? executable(name)
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus,
+                       standardOutput: String(decoding: outputData, as: UTF8.self),
+                       standardError: String(decoding: errorData, as: UTF8.self))
+    }
+}
