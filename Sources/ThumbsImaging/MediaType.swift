@@ -14,7 +14,7 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     /// Anything else: text, archives, formats Thumbs does not render.
     case unsupported
 
-    /// How many leading bytes ``init(sniffing:)`` looks at.
+    /// How many leading bytes ``init(sniffing:fileName:)`` looks at.
     public static let sniffLength = 64
 
     public var isImage: Bool {

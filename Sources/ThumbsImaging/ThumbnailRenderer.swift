@@ -3,10 +3,10 @@ import ThumbsSupport
 
 /// Probes files and renders thumbnails with libvips, off Swift's cooperative threads.
 ///
-/// Every call runs on one of the renderer's render threads (``BlockingThreadPool``), so any number
+/// Every call runs on one of the renderer's render threads (`BlockingThreadPool`), so any number
 /// of concurrent callers (a task group, many requests) suspend instead of blocking, and at most
 /// ``ImagingConfiguration/workers`` decodes are in flight; waiting work starts by
-/// ``WorkPriority``.
+/// ``/ThumbsSupport/WorkPriority``.
 /// ```swift
 /// let renderer = ThumbnailRenderer()
 /// let spec = RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill)

@@ -11,7 +11,7 @@ package enum VipsRuntime {
     /// Threads libvips may use inside one operation.
     ///
     /// One, because Thumbs parallelises *across* images on its own render threads
-    /// (``BlockingThreadPool``): a thumbnail is mostly one JPEG/HEIF decode, which libvips cannot
+    /// (`BlockingThreadPool`): a thumbnail is mostly one JPEG/HEIF decode, which libvips cannot
     /// split anyway, and extra per-image threads would only fight the render threads for the same
     /// cores and add a thread pool per concurrent render.
     package static let threadsPerImage: Int32 = 1

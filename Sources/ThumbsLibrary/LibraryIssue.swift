@@ -13,7 +13,7 @@ public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
         /// A file that could not be read (errno text).
         case unreadableFile(String)
         /// A file named like a photo or video whose content is neither: empty
-        /// (``ImagingError/emptyFile``) or something else (``ImagingError/unsupportedFormat(_:)``).
+        /// (``/ThumbsImaging/ImagingError/emptyFile``) or something else (``/ThumbsImaging/ImagingError/unsupportedFormat(_:)``).
         case notMedia(ImagingError)
         /// An image whose header could not be read: it is listed as an asset without properties,
         /// and its render will say more.

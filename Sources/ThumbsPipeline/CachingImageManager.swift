@@ -20,7 +20,7 @@ import ThumbsSupport
 ///                                     contentMode: .aspectFill)
 /// ```
 /// Identical requests in flight share one render; a request cancelled before its render starts
-/// costs nothing; at most the renderer's ``ThumbnailRendering/workers`` full decodes run at once.
+/// costs nothing; at most the renderer's ``/ThumbsImaging/ThumbnailRendering/workers`` full decodes run at once.
 public final class CachingImageManager: Sendable {
     public let configuration: PipelineConfiguration
     let renderer: any ThumbnailRendering
@@ -31,7 +31,7 @@ public final class CachingImageManager: Sendable {
     let onRender: RenderEventHandler?
     private let nextRequestID = Atomic<UInt64>(0)
 
-    /// `renderer` is usually a ``ThumbnailRenderer``; `onRender`, if given, hears the outcome of
+    /// `renderer` is usually a ``/ThumbsImaging/ThumbnailRenderer``; `onRender`, if given, hears the outcome of
     /// every final render (see ``RenderEvent``).
     public init(renderer: any ThumbnailRendering, store: ThumbnailStore,
                 configuration: PipelineConfiguration = .init(), onRender: RenderEventHandler? = nil) {
@@ -115,8 +115,8 @@ public final class CachingImageManager: Sendable {
                          fingerprint: fingerprint)
     }
 
-    /// Bytes of the assets' files, from the metadata cache where it knows them (the seeds'
-    /// `fileSizeDict`), else from the sizes the assets were enumerated with.
+    /// Bytes of the assets' files, from the metadata cache where it knows them (what a
+    /// photo picker keeps as a file-size dictionary), else from the sizes the assets were enumerated with.
     public func totalFileSize(of assets: [Asset]) throws(StoreError) -> UInt64 {
         let known = try store.totalFileSize(of: assets.map(\.id))
         let unknown = Set(known.unknownAssetIDs)

@@ -19,11 +19,11 @@ public struct RenderEvent: Sendable, Hashable {
         case rendered
         /// Every request waiting for it went away before its decode started, so none ran.
         case cancelled
-        /// The file could not be rendered (the requests got the ``ImagingError``).
+        /// The file could not be rendered (the requests got the ``/ThumbsImaging/ImagingError``).
         case failed
     }
 
-    /// The ``Asset/id`` of the photo rendered.
+    /// The ``/ThumbsLibrary/Asset/id`` of the photo rendered.
     public var assetID: String
     public var rendition: RenditionSpec
     /// The priority the render was queued at: that of the request that started it.

@@ -1,7 +1,7 @@
 import ThumbsImaging
 import ThumbsSupport
 
-/// What the metadata cache (the seeds' "file-size cache") keeps per asset, so that re-enumerating
+/// What the metadata cache (the "file-size cache" a photo picker keeps) keeps per asset, so that re-enumerating
 /// an unchanged library and summing file sizes need neither the file system's metadata beyond a
 /// stat nor a probe.
 ///

@@ -8,7 +8,7 @@ extension ThumbnailStore {
     /// Neither a hit nor an access.
     ///
     /// With `servingFinal`, only renditions that may stand for `key`'s final image qualify (see
-    /// ``RenditionChoice``).
+    /// `RenditionChoice`).
     public func closestThumbnail(to key: ThumbnailKey, size: PixelSize, atLeast: Bool,
                                  servingFinal: Bool = false) throws(StoreError) -> StoredThumbnail? {
         let exact = try key.encoded()

@@ -43,15 +43,16 @@ VipsImage *thumbs_vips_open_buffer(const void *data, size_t length);
 /// it has none; compare the sizes to tell).
 int thumbs_vips_heif_thumbnail(const char *filename, VipsImage **out);
 
-/// vips_thumbnail(): shrink-on-load from a file, orientation applied, failing on truncated data.
-/// CMYK is converted to sRGB; an RGB image keeps its embedded profile (such as Display P3), for
-/// thumbs_vips_icc_to_srgb. (export_profile is not used: libvips 8.14 then also re-encodes
-/// profile-less images, shifting their colours.) `crop` is a VipsInteresting, `size` a VipsSize.
 /// As thumbs_vips_thumbnail_file for a JPEG, but decoded at 1/`shrink` scale (1, 2, 4 or 8, by
 /// libjpeg's DCT scaling) as the caller chose, and opened once instead of twice.
 int thumbs_vips_thumbnail_jpeg(const char *filename, int shrink, VipsImage **out,
     int width, int height, int crop, int size);
 
+/// vips_thumbnail(): shrink-on-load from a file, orientation applied, failing on truncated data.
+/// CMYK is converted to sRGB; an RGB image keeps its embedded profile (such as Display P3), for
+/// thumbs_vips_icc_transform to convert. (export_profile is not used: libvips 8.14 then also
+/// re-encodes profile-less images, shifting their colours.) `crop` is a VipsInteresting, `size` a
+/// VipsSize.
 int thumbs_vips_thumbnail_file(const char *filename, VipsImage **out,
     int width, int height, int crop, int size);
 
