@@ -65,7 +65,7 @@ let package = Package(
         // The umbrella an app imports, and config.json.
         .target(
             name: "Thumbs",
-            dependencies: ["ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline"]
+            dependencies: ["ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline"]
         ),
 
         // The extras.
@@ -73,7 +73,8 @@ let package = Package(
         .target(
             name: "ThumbsBenchmarking",
             dependencies: [
-                "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "CVips", "CVipsShim",
+                "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "CVips",
+                "CVipsShim",
             ]
         ),
         .target(name: "ThumbsProcessTuning", dependencies: ["CVipsShim"]),
@@ -100,7 +101,8 @@ let package = Package(
         .target(
             name: "ThumbsTestSupport",
             dependencies: [
-                "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "ThumbsTesting", "CVips",
+                "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "ThumbsTesting",
+                "CVips",
                 "CVipsShim",
             ],
             path: "Tests/ThumbsTestSupport"
@@ -108,7 +110,9 @@ let package = Package(
         .testTarget(name: "ThumbsSupportTests", dependencies: ["ThumbsSupport", "ThumbsTestSupport"]),
         .testTarget(
             name: "ThumbsImagingTests",
-            dependencies: ["ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "CVips", "CVipsShim"]
+            dependencies: [
+                "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "CVips", "CVipsShim",
+            ]
         ),
         .testTarget(
             name: "ThumbsStoreTests",
@@ -117,16 +121,24 @@ let package = Package(
         ),
         .testTarget(
             name: "ThumbsLibraryTests",
-            dependencies: ["ThumbsLibrary", "ThumbsImaging", "ThumbsStore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport"]
+            dependencies: [
+                "ThumbsLibrary", "ThumbsImaging", "ThumbsStore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
+            ]
         ),
         .testTarget(
             name: "ThumbsPipelineTests",
-            dependencies: ["ThumbsPipeline", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport"]
+            dependencies: [
+                "ThumbsPipeline", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "ThumbsSupport", "ThumbsTesting",
+                "ThumbsTestSupport",
+            ]
         ),
         .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ThumbsTestSupport"]),
         .testTarget(
             name: "ThumbsBenchmarkingTests",
-            dependencies: ["ThumbsBenchmarking", "ThumbsImaging", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport"]
+            dependencies: [
+                "ThumbsBenchmarking", "ThumbsImaging", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore",
+                "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
+            ]
         ),
         .testTarget(
             name: "ThumbsCommandTests",

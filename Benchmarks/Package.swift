@@ -18,8 +18,8 @@ let package = Package(
         // Temporary folders that do not outlive the run.
         .target(name: "BenchmarkSupport"),
         benchmarkTarget("StoreBenchmarks", extra: ["CLMDBRaw"]),
-        benchmarkTarget("LibraryBenchmarks"),
-        benchmarkTarget("PipelineBenchmarks"),
+        benchmarkTarget("LibraryBenchmarks", extra: [.product(name: "ThumbsTesting", package: "Thumbs")]),
+        benchmarkTarget("PipelineBenchmarks", extra: [.product(name: "ThumbsProcessTuning", package: "Thumbs")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,8 +18,10 @@ extension DeliveryBenchmark {
         private var requests: [Int: Task<Void, Never>] = [:]
         private var seen = Set<Int>()
 
-        init(benchmark: DeliveryBenchmark, scenario: DeliveryScenario, manager: CachingImageManager,
-             recorder: ScrollRecorder) {
+        init(
+            benchmark: DeliveryBenchmark, scenario: DeliveryScenario, manager: CachingImageManager,
+            recorder: ScrollRecorder
+        ) {
             self.benchmark = benchmark
             self.scenario = scenario
             self.manager = manager
@@ -89,7 +91,8 @@ extension DeliveryBenchmark {
         private func request(_ index: Int) -> Task<Void, Never> {
             let request = manager.requestImage(
                 for: benchmark.assets[index], targetSize: configuration.targetSize,
-                contentMode: configuration.contentMode, options: ImageRequestOptions(deliveryMode: scenario.deliveryMode))
+                contentMode: configuration.contentMode,
+                options: ImageRequestOptions(deliveryMode: scenario.deliveryMode))
             let recorder = recorder, clock = clock, start = start
             return Task {
                 await withTaskCancellationHandler {
@@ -110,10 +113,12 @@ extension DeliveryBenchmark {
         private func preheat(_ change: PreheatWindow.Change) {
             let size = configuration.targetSize, mode = configuration.contentMode
             let options = ImageRequestOptions(deliveryMode: scenario.deliveryMode)
-            manager.startCaching(assets: change.entered.map { benchmark.assets[$0] }, targetSize: size,
-                                 contentMode: mode, options: options)
-            manager.stopCaching(assets: change.left.map { benchmark.assets[$0] }, targetSize: size,
-                                contentMode: mode, options: options)
+            manager.startCaching(
+                assets: change.entered.map { benchmark.assets[$0] }, targetSize: size,
+                contentMode: mode, options: options)
+            manager.stopCaching(
+                assets: change.left.map { benchmark.assets[$0] }, targetSize: size,
+                contentMode: mode, options: options)
         }
 
         private func elapsed() -> Double { (clock.now - start).seconds }

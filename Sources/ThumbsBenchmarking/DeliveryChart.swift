@@ -33,14 +33,18 @@ public struct DeliveryChart: Sendable {
     public func png() throws(ImagingError) -> [UInt8] {
         try VipsRuntime.ensureStarted()
         let panels = [
-            Panel(title: "Cells blank for longer than one frame", unit: "%",
-                  values: results.map { ($0.blankShare * 100, nil) }),
-            Panel(title: "Time to first image: p50, and p95 lighter", unit: "ms",
-                  values: results.map { ($0.firstImage.p50 ?? 0, $0.firstImage.p95) }),
-            Panel(title: "Time to final image: p50, and p95 lighter", unit: "ms",
-                  values: results.map { ($0.finalImage.p50 ?? 0, $0.finalImage.p95) }),
-            Panel(title: "Renders finished, and wasted lighter", unit: "",
-                  values: results.map { (Double($0.rendersFinished), Double($0.rendersWasted)) }),
+            Panel(
+                title: "Cells blank for longer than one frame", unit: "%",
+                values: results.map { ($0.blankShare * 100, nil) }),
+            Panel(
+                title: "Time to first image: p50, and p95 lighter", unit: "ms",
+                values: results.map { ($0.firstImage.p50 ?? 0, $0.firstImage.p95) }),
+            Panel(
+                title: "Time to final image: p50, and p95 lighter", unit: "ms",
+                values: results.map { ($0.finalImage.p50 ?? 0, $0.finalImage.p95) }),
+            Panel(
+                title: "Renders finished, and wasted lighter", unit: "",
+                values: results.map { (Double($0.rendersFinished), Double($0.rendersWasted)) }),
         ]
         let panelHeight = 30 + results.count * Self.rowHeight + 14
         var canvas = RasterCanvas(width: Self.labelWidth + Self.barWidth + 110, height: 40 + panels.count * panelHeight)

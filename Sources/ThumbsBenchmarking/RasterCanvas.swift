@@ -47,7 +47,9 @@ struct RasterCanvas {
 
     /// Writes `text` with its top left corner at (x, y); returns the width it took.
     @discardableResult
-    mutating func write(_ text: String, x: Int, y: Int, font: String = "sans 11", color: Color = .black) throws(ImagingError) -> Int {
+    mutating func write(_ text: String, x: Int, y: Int, font: String = "sans 11", color: Color = .black)
+        throws(ImagingError) -> Int
+    {
         let mask = try VipsImageHandle.make(ImagingError.encodingFailed) { thumbs_vips_text(text, font, 72, $0) }
         var length = 0
         guard let memory = vips_image_write_to_memory(mask.pointer, &length) else {
@@ -71,9 +73,12 @@ struct RasterCanvas {
 
     /// The canvas as a PNG file's bytes.
     func png() throws(ImagingError) -> [UInt8] {
-        guard let raw = pixels.withUnsafeBytes({
-            vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(width), Int32(height), 3, VIPS_FORMAT_UCHAR)
-        }) else { throw .encodingFailed(VipsError.takeMessage()) }
+        guard
+            let raw = pixels.withUnsafeBytes({
+                vips_image_new_from_memory_copy(
+                    $0.baseAddress, $0.count, Int32(width), Int32(height), 3, VIPS_FORMAT_UCHAR)
+            })
+        else { throw .encodingFailed(VipsError.takeMessage()) }
         let image = VipsImageHandle(raw)
         var buffer: UnsafeMutableRawPointer?
         var length = 0

@@ -15,8 +15,10 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Offset from UTC in seconds, when the file records it.
     public var utcOffsetSeconds: Int?
 
-    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
-                utcOffsetSeconds: Int? = nil) {
+    public init(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+        utcOffsetSeconds: Int? = nil
+    ) {
         (self.year, self.month, self.day) = (year, month, day)
         (self.hour, self.minute, self.second) = (hour, minute, second)
         self.utcOffsetSeconds = utcOffsetSeconds
@@ -27,11 +29,13 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
     public init?(exif text: String, offset: String? = nil) {
         let digits = text.split(whereSeparator: { ":- T".contains($0) }).compactMap { Int($0) }
         guard digits.count >= 6, (1...12).contains(digits[1]), (1...31).contains(digits[2]),
-              (0...23).contains(digits[3]), (0...59).contains(digits[4]),
-              (0...60).contains(digits[5]), digits[0] > 0 else { return nil }
-        self.init(year: digits[0], month: digits[1], day: digits[2],
-                  hour: digits[3], minute: digits[4], second: digits[5],
-                  utcOffsetSeconds: offset.flatMap(Self.parseOffset))
+            (0...23).contains(digits[3]), (0...59).contains(digits[4]),
+            (0...60).contains(digits[5]), digits[0] > 0
+        else { return nil }
+        self.init(
+            year: digits[0], month: digits[1], day: digits[2],
+            hour: digits[3], minute: digits[4], second: digits[5],
+            utcOffsetSeconds: offset.flatMap(Self.parseOffset))
     }
 
     private static func parseOffset(_ text: String) -> Int? {
@@ -48,17 +52,19 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
     public func date(fallback: TimeZone = .current) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = utcOffsetSeconds.flatMap { TimeZone(secondsFromGMT: $0) } ?? fallback
-        return calendar.date(from: DateComponents(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+        return calendar.date(
+            from: DateComponents(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second))
     }
 
     /// Encoded as its ``description``, the way people and JSON tools read dates.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let parsed = CaptureDate(parsing: text) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "expected a date like 2022-02-16T12:55:41+01:00, found \"\(text)\""))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "expected a date like 2022-02-16T12:55:41+01:00, found \"\(text)\""))
         }
         self = parsed
     }
@@ -66,9 +72,12 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
     /// Parses ``description``'s form: "2022-02-16T12:55:41", optionally followed by "+01:00".
     public init?(parsing text: String) {
         let hasOffset = text.count > 19
-        guard let parsed = CaptureDate(exif: String(text.prefix(19)),
-                                       offset: hasOffset ? String(text.dropFirst(19)) : nil),
-              !hasOffset || parsed.utcOffsetSeconds != nil else { return nil }
+        guard
+            let parsed = CaptureDate(
+                exif: String(text.prefix(19)),
+                offset: hasOffset ? String(text.dropFirst(19)) : nil),
+            !hasOffset || parsed.utcOffsetSeconds != nil
+        else { return nil }
         self = parsed
     }
 

@@ -17,7 +17,8 @@ public enum ContactSheet {
             else { throw .corrupt(VipsError.takeMessage()) }
             // Every cell in three bands, so JPEG thumbnails and PNG ones with alpha can share a sheet.
             let decoded = VipsImageHandle(opened)
-            let flat = decoded.hasAlpha
+            let flat =
+                decoded.hasAlpha
                 ? try VipsImageHandle.make(ImagingError.corrupt) { thumbs_vips_flatten_white(decoded.pointer, $0) }
                 : decoded
             images.append(try VipsImageHandle.make(ImagingError.corrupt) { thumbs_vips_to_srgb(flat.pointer, $0) })
@@ -25,8 +26,9 @@ public enum ContactSheet {
         let cell = PixelSize(width: images.map(\.width).max() ?? 1, height: images.map(\.height).max() ?? 1)
         var pointers: [UnsafeMutablePointer<VipsImage>?] = images.map(\.pointer)
         let sheet = try VipsImageHandle.make(ImagingError.encodingFailed) { out in
-            thumbs_vips_arrayjoin(&pointers, Int32(pointers.count), out, Int32(max(1, min(across, images.count))),
-                                  Int32(cell.width), Int32(cell.height), 4)
+            thumbs_vips_arrayjoin(
+                &pointers, Int32(pointers.count), out, Int32(max(1, min(across, images.count))),
+                Int32(cell.width), Int32(cell.height), 4)
         }
         return try VipsRenderer().encode(sheet, spec: RenditionSpec(size: sheet.size, format: format, quality: quality))
     }

@@ -21,10 +21,12 @@ public struct ImageProperties: Sendable, Hashable, Codable {
     /// The file's size and modification time when it was probed.
     public var fingerprint: FileFingerprint
 
-    public init(mediaType: MediaType, pixelSize: PixelSize, exifOrientation: Int? = nil,
-                captureDate: CaptureDate? = nil, cameraMake: String? = nil,
-                cameraModel: String? = nil, embeddedPreviewSize: PixelSize? = nil,
-                pageCount: Int = 1, fingerprint: FileFingerprint) {
+    public init(
+        mediaType: MediaType, pixelSize: PixelSize, exifOrientation: Int? = nil,
+        captureDate: CaptureDate? = nil, cameraMake: String? = nil,
+        cameraModel: String? = nil, embeddedPreviewSize: PixelSize? = nil,
+        pageCount: Int = 1, fingerprint: FileFingerprint
+    ) {
         self.mediaType = mediaType
         self.pixelSize = pixelSize
         self.exifOrientation = exifOrientation
@@ -34,19 +36,5 @@ public struct ImageProperties: Sendable, Hashable, Codable {
         self.embeddedPreviewSize = embeddedPreviewSize
         self.pageCount = pageCount
         self.fingerprint = fingerprint
-    }
-}
-
-/// An encoded thumbnail.
-public struct Thumbnail: Sendable, Hashable {
-    /// The encoded file (JPEG, WebP or PNG), without metadata.
-    public var bytes: [UInt8]
-    public var pixelSize: PixelSize
-    public var format: ThumbnailFormat
-
-    public init(bytes: [UInt8], pixelSize: PixelSize, format: ThumbnailFormat) {
-        self.bytes = bytes
-        self.pixelSize = pixelSize
-        self.format = format
     }
 }

@@ -12,14 +12,16 @@ struct ImageSource: Sendable {
         self.path = path
         fingerprint = try FileFingerprint(path: path)
         guard fingerprint.size > 0 else { throw .emptyFile }
-        mediaType = MediaType(sniffing: try Self.readPrefix(of: path, count: MediaType.sniffLength),
-                              fileName: path)
+        mediaType = MediaType(
+            sniffing: try Self.readPrefix(of: path, count: MediaType.sniffLength),
+            fileName: path)
         guard mediaType.isImage else {
-            let detected = switch mediaType {
-            case .unsupported: "not an image"
-            case .cameraRaw: "camera raw"
-            default: "\(mediaType.rawValue) video"
-            }
+            let detected =
+                switch mediaType {
+                case .unsupported: "not an image"
+                case .cameraRaw: "camera raw"
+                default: "\(mediaType.rawValue) video"
+                }
             throw .unsupportedFormat(detected)
         }
     }

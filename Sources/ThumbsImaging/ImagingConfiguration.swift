@@ -14,8 +14,10 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// Default: the number of cores.
     public var workers: Int
 
-    public init(pixelLimit: Int = 100_000_000,
-                workers: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        pixelLimit: Int = 100_000_000,
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.pixelLimit = pixelLimit
         self.workers = max(1, workers)
     }

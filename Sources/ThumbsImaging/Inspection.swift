@@ -18,11 +18,13 @@ extension VipsRenderer {
     /// for a file that cannot be read at all.
     package func inspect(_ path: String) throws(ImagingError) -> Inspection {
         let before = try FileFingerprint(path: path)
-        let type = before.size == 0
+        let type =
+            before.size == 0
             ? MediaType.unsupported
             : MediaType(sniffing: try ImageSource.readPrefix(of: path, count: MediaType.sniffLength), fileName: path)
-        var inspection = Inspection(mediaType: type, fingerprint: before, properties: nil, problem: nil,
-                                    changedWhileRead: false)
+        var inspection = Inspection(
+            mediaType: type, fingerprint: before, properties: nil, problem: nil,
+            changedWhileRead: false)
         if type.isImage {
             do throws(ImagingError) {
                 inspection.properties = try probe(path)
@@ -31,7 +33,8 @@ extension VipsRenderer {
             }
         }
         let after = try? FileFingerprint(path: path)
-        inspection.changedWhileRead = after != before || (inspection.properties.map { $0.fingerprint != before } ?? false)
+        inspection.changedWhileRead =
+            after != before || (inspection.properties.map { $0.fingerprint != before } ?? false)
         return inspection
     }
 }

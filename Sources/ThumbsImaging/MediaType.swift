@@ -56,11 +56,13 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
         if starts([0x49, 0x49, 0x2A, 0x00]) && starts(Array("CR".utf8), at: 8) { return .cameraRaw }  // CR2
         if starts(Array("IIRO".utf8)) || starts(Array("IIRS".utf8)) || starts(Array("MMOR".utf8))
             || starts([0x49, 0x49, 0x55, 0x00]) || starts(Array("FUJIFILMCCD-RAW".utf8))
-            || starts(Array("FOVb".utf8)) {
+            || starts(Array("FOVb".utf8))
+        {
             return .cameraRaw  // ORF, RW2, RAF, X3F
         }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A])
-            || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) {
+            || starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B])
+        {
             return .tiff
         }
         if starts([0x1A, 0x45, 0xDF, 0xA3]) {
@@ -90,8 +92,10 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
         let avif: Set = ["avif", "avis"]
         let quickTime: Set = ["qt  "]
         if brands.first == "crx " { return .cameraRaw }  // CR3
-        let mp4: Set = ["isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ",
-                        "M4VH", "M4VP", "M4A ", "dash", "3gp4", "3gp5", "3gp6", "3g2a", "MSNV"]
+        let mp4: Set = [
+            "isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ",
+            "M4VH", "M4VP", "M4A ", "dash", "3gp4", "3gp5", "3gp6", "3g2a", "MSNV",
+        ]
         // The first brand recognised decides, the major brand first. The generic image brands
         // ("mif1", "msf1") only say "some HEIF", so they count when nothing more specific is listed.
         for brand in brands {

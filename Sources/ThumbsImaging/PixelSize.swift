@@ -20,7 +20,8 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
     public init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-              width > 0, height > 0 else { return nil }
+            width > 0, height > 0
+        else { return nil }
         self.init(width: width, height: height)
     }
 }

@@ -36,12 +36,15 @@ enum RenditionGeometry {
     /// The size of one decode from which every spec can be derived: the largest scale any of
     /// them needs, applied to the whole source (never cropped, so any fit or fill can follow).
     static func sharedDecodeSize(source: PixelSize, specs: [RenditionSpec]) -> PixelSize {
-        let largest = specs.map { spec in
-            scale(source: source, output: outputSize(source: source, spec: spec),
-                  contentMode: spec.contentMode)
-        }.max() ?? 1
-        return PixelSize(width: clamp((Double(source.width) * largest).rounded(.up)),
-                         height: clamp((Double(source.height) * largest).rounded(.up)))
+        let largest =
+            specs.map { spec in
+                scale(
+                    source: source, output: outputSize(source: source, spec: spec),
+                    contentMode: spec.contentMode)
+            }.max() ?? 1
+        return PixelSize(
+            width: clamp((Double(source.width) * largest).rounded(.up)),
+            height: clamp((Double(source.height) * largest).rounded(.up)))
     }
 
     private static func clamp(_ value: Double) -> Int {

@@ -1,20 +1,5 @@
 import ThumbsSupport
 
-/// How a thumbnail fills its target box, as `PHImageContentMode`.
-public enum ContentMode: String, Sendable, Hashable, Codable, CaseIterable {
-    /// The whole image, inside the box.
-    case aspectFit = "fit"
-    /// The box covered, then centre-cropped to exactly the box.
-    case aspectFill = "fill"
-}
-
-/// The encoded format of a thumbnail.
-public enum ThumbnailFormat: String, Sendable, Hashable, Codable, CaseIterable {
-    case jpeg, webp, png
-
-    public var fileExtension: String { rawValue == "jpeg" ? "jpg" : rawValue }
-}
-
 /// One rendition to produce: a target box, how to fill it, and how to encode it.
 ///
 /// ```swift
@@ -35,10 +20,13 @@ public struct RenditionSpec: Sendable, Hashable, Codable, CustomStringConvertibl
     /// the bound keeps every size well inside libvips' coordinate range.
     public static let maximumDimension = 16_384
 
-    public init(size: PixelSize, contentMode: ContentMode = .aspectFit,
-                format: ThumbnailFormat = .jpeg, quality: Int = 82, allowsUpscaling: Bool = false) {
-        self.size = PixelSize(width: min(max(1, size.width), Self.maximumDimension),
-                              height: min(max(1, size.height), Self.maximumDimension))
+    public init(
+        size: PixelSize, contentMode: ContentMode = .aspectFit,
+        format: ThumbnailFormat = .jpeg, quality: Int = 82, allowsUpscaling: Bool = false
+    ) {
+        self.size = PixelSize(
+            width: min(max(1, size.width), Self.maximumDimension),
+            height: min(max(1, size.height), Self.maximumDimension))
         self.contentMode = contentMode
         self.format = format
         self.quality = min(100, max(1, quality))

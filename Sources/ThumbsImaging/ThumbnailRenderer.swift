@@ -42,7 +42,9 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     }
 
     /// Renders one rendition with shrink-on-load.
-    public func render(_ path: String, spec: RenditionSpec, priority: WorkPriority = .interactive) async throws -> Thumbnail {
+    public func render(_ path: String, spec: RenditionSpec, priority: WorkPriority = .interactive) async throws
+        -> Thumbnail
+    {
         try await render(path, specs: [spec], priority: priority)[0]
     }
 
@@ -81,7 +83,9 @@ public final class ThumbnailRenderer: ThumbnailRendering {
         _ path: String, format: ThumbnailFormat, quality: Int, priority: WorkPriority
     ) async throws -> Thumbnail? {
         let core = core
-        return try await pool.run(priority: priority) { try core.embeddedPreview(path, format: format, quality: quality) }
+        return try await pool.run(priority: priority) {
+            try core.embeddedPreview(path, format: format, quality: quality)
+        }
     }
 }
 

@@ -29,7 +29,8 @@ public protocol ThumbnailRendering: Sendable {
 
     /// Renders the part of the picture inside `crop` (fractions of the upright image) into `spec`'s
     /// box.
-    func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority) async throws -> Thumbnail
+    func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority) async throws
+        -> Thumbnail
 
     /// The preview embedded in the file, upright and encoded, or nil when there is none: the
     /// cheap degraded image of opportunistic delivery.

@@ -17,7 +17,7 @@ enum VipsCallGate {
     static func run<T>(_ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
         do {
             return try gate.withShared(body)
-        } catch where error.isLibvipsFailure {
+        } catch  where error.isLibvipsFailure {
             return try gate.withExclusive { () throws(ImagingError) -> T in
                 vips_error_clear()
                 thumbs_vips_capture_warnings(1)

@@ -26,7 +26,8 @@ package enum VipsError {
 
     /// Distinct non-empty lines joined by "; ".
     private static func oneLine(_ text: String) -> String {
-        let lines = text
+        let lines =
+            text
             .split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("error in tile") }

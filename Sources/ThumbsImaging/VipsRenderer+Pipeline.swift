@@ -16,8 +16,9 @@ extension VipsRenderer {
         let shrunk = try VipsImageHandle.make(failure) { out in
             file.path.withCString { path in
                 file.mediaType == .jpeg
-                    ? thumbs_vips_thumbnail_jpeg(path, Self.jpegShrink(file.uprightSize, to: size, cover: crop || exact),
-                                                 out, width, height, interesting, sizing)
+                    ? thumbs_vips_thumbnail_jpeg(
+                        path, Self.jpegShrink(file.uprightSize, to: size, cover: crop || exact),
+                        out, width, height, interesting, sizing)
                     : thumbs_vips_thumbnail_file(path, out, width, height, interesting, sizing)
             }
         }
@@ -57,7 +58,8 @@ extension VipsRenderer {
             // the container's rotation to both). A "thumbnail" no smaller than the photo, or over
             // the pixel limit, is not a cheap preview.
             guard thumbnail.size.pixelCount < file.header.size.pixelCount,
-                  thumbnail.size.pixelCount <= pixelLimit else { return nil }
+                thumbnail.size.pixelCount <= pixelLimit
+            else { return nil }
             return try Self.srgb(thumbnail, failure)
         default:
             return nil
@@ -75,15 +77,17 @@ extension VipsRenderer {
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         let quality = Int32(spec.quality)
-        let status: Int32 = switch spec.format {
-        case .jpeg: thumbs_vips_jpegsave_buffer(source.pointer, &buffer, &length, quality, 1)
-        case .webp: thumbs_vips_webpsave_buffer(source.pointer, &buffer, &length, quality, 1)
-        case .png: thumbs_vips_pngsave_buffer(source.pointer, &buffer, &length, 6, 1)
-        }
+        let status: Int32 =
+            switch spec.format {
+            case .jpeg: thumbs_vips_jpegsave_buffer(source.pointer, &buffer, &length, quality, 1)
+            case .webp: thumbs_vips_webpsave_buffer(source.pointer, &buffer, &length, quality, 1)
+            case .png: thumbs_vips_pngsave_buffer(source.pointer, &buffer, &length, 6, 1)
+            }
         guard status == 0, let buffer else { throw .encodingFailed(VipsError.takeMessage()) }
         defer { g_free(buffer) }
-        return Thumbnail(bytes: Array(UnsafeRawBufferPointer(start: buffer, count: length)),
-                         pixelSize: source.size, format: spec.format)
+        return Thumbnail(
+            bytes: Array(UnsafeRawBufferPointer(start: buffer, count: length)),
+            pixelSize: source.size, format: spec.format)
     }
 
     /// Colour-manages to 8-bit sRGB: an embedded profile (Display P3, Adobe RGB, a CMYK press
@@ -112,12 +116,14 @@ extension VipsRenderer {
         let photoAspect = Double(photo.width) / Double(photo.height)
         let previewAspect = Double(preview.width) / Double(preview.height)
         guard abs(previewAspect / photoAspect - 1) > 0.03 else { return preview }
-        let size = previewAspect > photoAspect
+        let size =
+            previewAspect > photoAspect
             ? PixelSize(width: max(1, Int((Double(preview.height) * photoAspect).rounded())), height: preview.height)
             : PixelSize(width: preview.width, height: max(1, Int((Double(preview.width) / photoAspect).rounded())))
         return try VipsImageHandle.make(ImagingError.corrupt) {
-            thumbs_vips_crop(preview.pointer, $0, Int32((preview.width - size.width) / 2),
-                             Int32((preview.height - size.height) / 2), Int32(size.width), Int32(size.height))
+            thumbs_vips_crop(
+                preview.pointer, $0, Int32((preview.width - size.width) / 2),
+                Int32((preview.height - size.height) / 2), Int32(size.width), Int32(size.height))
         }
     }
 

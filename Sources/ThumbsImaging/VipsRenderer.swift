@@ -70,7 +70,7 @@ package struct VipsRenderer: Sendable {
                 guard let preview = try embeddedPreviewImage(of: file) else { return nil }
                 let spec = RenditionSpec(size: preview.size, format: format, quality: quality)
                 return try encode(preview.inMemory(file.decodeError), spec: spec)
-            } catch where error.isLibvipsFailure {
+            } catch  where error.isLibvipsFailure {
                 return nil
             }
         }
@@ -83,8 +83,9 @@ package struct VipsRenderer: Sendable {
         guard specs.count > 1, decodeSize.pixelCount <= pixelLimit else {
             return try specs.map { spec throws(ImagingError) in
                 let output = RenditionGeometry.outputSize(source: file.uprightSize, spec: spec)
-                let image = try shrinkOnLoad(file, to: output, crop: spec.contentMode == .aspectFill,
-                                             exact: spec.contentMode == .aspectFit)
+                let image = try shrinkOnLoad(
+                    file, to: output, crop: spec.contentMode == .aspectFill,
+                    exact: spec.contentMode == .aspectFit)
                 return try encode(image, spec: spec)
             }
         }
@@ -99,12 +100,15 @@ package struct VipsRenderer: Sendable {
         var wholePictures: [(image: VipsImageHandle, scale: Double)] = [(base, scale(base.size, .aspectFit))]
         var thumbnails = [Thumbnail?](repeating: nil, count: specs.count)
         let outputs = specs.map { RenditionGeometry.outputSize(source: upright, spec: $0) }
-        for index in specs.indices.sorted(by: { scale(outputs[$0], specs[$0].contentMode) > scale(outputs[$1], specs[$1].contentMode) }) {
+        for index in specs.indices.sorted(by: {
+            scale(outputs[$0], specs[$0].contentMode) > scale(outputs[$1], specs[$1].contentMode)
+        }) {
             let spec = specs[index], output = outputs[index]
             let needed = scale(output, spec.contentMode)
             let source = wholePictures.last { $0.scale >= needed }?.image ?? base
             var derived = try VipsImageHandle.make(file.decodeError) {
-                thumbs_vips_thumbnail_image(source.pointer, $0, Int32(clamping: output.width),
+                thumbs_vips_thumbnail_image(
+                    source.pointer, $0, Int32(clamping: output.width),
                     Int32(clamping: output.height), Self.crop(spec), Self.sizeMode(spec))
             }
             if spec.contentMode == .aspectFit {

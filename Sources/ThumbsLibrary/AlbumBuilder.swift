@@ -9,9 +9,10 @@ public struct AlbumBuilder: Sendable {
 
     public init(now: Date = Date()) {
         self.now = now
-        smart = Dictionary(uniqueKeysWithValues: SmartAlbum.allCases.map {
-            ($0, AssetCollection(kind: .smartAlbum($0), title: $0.rawValue))
-        })
+        smart = Dictionary(
+            uniqueKeysWithValues: SmartAlbum.allCases.map {
+                ($0, AssetCollection(kind: .smartAlbum($0), title: $0.rawValue))
+            })
     }
 
     public mutating func add(_ batch: LibraryBatch) {

@@ -26,8 +26,10 @@ public struct Asset: Sendable, Hashable, Identifiable {
     /// What the header said, for images whose header could be read; nil for videos.
     public let properties: ImageProperties?
 
-    public init(root: String, relativePath: String, mediaType: MediaType, fingerprint: FileFingerprint,
-                properties: ImageProperties? = nil) {
+    public init(
+        root: String, relativePath: String, mediaType: MediaType, fingerprint: FileFingerprint,
+        properties: ImageProperties? = nil
+    ) {
         self.id = AssetID.make(root: root, relativePath: relativePath)
         self.root = root
         self.relativePath = relativePath

@@ -64,8 +64,10 @@ public struct AssetBatches: AsyncSequence, Sendable {
                     let file = changing.file
                     batch.issues.append(LibraryIssue(path: file.relativePath, reason: .changing))
                     if changing.mediaType.isImage || changing.mediaType.isVideo {
-                        batch.assets.append(Asset(root: root, relativePath: file.relativePath,
-                                                  mediaType: changing.mediaType, fingerprint: file.fingerprint))
+                        batch.assets.append(
+                            Asset(
+                                root: root, relativePath: file.relativePath,
+                                mediaType: changing.mediaType, fingerprint: file.fingerprint))
                     }
                 }
             }

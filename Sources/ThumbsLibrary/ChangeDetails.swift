@@ -36,8 +36,9 @@ public struct ChangeDetails: Sendable, Hashable, CustomStringConvertible {
         }
         let removed = old.indices.filter { !newIDs.contains(old[$0].id) }
         guard !removed.isEmpty || !inserted.isEmpty || !changed.isEmpty else { return nil }
-        return ChangeDetails(removedIndexes: removed, insertedIndexes: inserted, changedIndexes: changed,
-                             before: old, after: new)
+        return ChangeDetails(
+            removedIndexes: removed, insertedIndexes: inserted, changedIndexes: changed,
+            before: old, after: new)
     }
 
     /// The assets that were removed, from ``before``.

@@ -21,8 +21,10 @@ extension FetchResult {
         for asset in self {
             writer.u32(roots[asset.root] ?? 0)
             writer.string(asset.relativePath)
-            let metadata = AssetMetadata(fingerprint: asset.fingerprint, mediaType: asset.mediaType,
-                                         properties: asset.properties).encoded()
+            let metadata = AssetMetadata(
+                fingerprint: asset.fingerprint, mediaType: asset.mediaType,
+                properties: asset.properties
+            ).encoded()
             writer.u32(UInt32(metadata.count))
             writer.raw(metadata)
         }
@@ -39,11 +41,15 @@ extension FetchResult {
         assets.reserveCapacity(Swift.min(count, record.count / 16))
         for _ in 0..<count {
             let rootIndex = Int(try reader.u32())
-            guard rootIndex < roots.count else { throw .store("root \(rootIndex) of \(roots.count)", "decode fetch result") }
+            guard rootIndex < roots.count else {
+                throw .store("root \(rootIndex) of \(roots.count)", "decode fetch result")
+            }
             let relativePath = try reader.string()
             let metadata = try AssetMetadata(decoding: try reader.bytes(Int(try reader.u32())))
-            assets.append(Asset(root: roots[rootIndex], relativePath: relativePath, mediaType: metadata.mediaType,
-                                fingerprint: metadata.fingerprint, properties: metadata.properties))
+            assets.append(
+                Asset(
+                    root: roots[rootIndex], relativePath: relativePath, mediaType: metadata.mediaType,
+                    fingerprint: metadata.fingerprint, properties: metadata.properties))
         }
         self.init(ordered: assets)
     }

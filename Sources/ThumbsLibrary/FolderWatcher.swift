@@ -20,8 +20,9 @@ final class FolderWatcher: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
 
-    private static let events = UInt32(IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO
-                                       | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
+    private static let events = UInt32(
+        IN_CREATE | IN_DELETE | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO
+            | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
 
     init(roots: [String], includeHidden: Bool, debounce: Duration) throws {
         self.roots = roots
@@ -89,7 +90,8 @@ final class FolderWatcher: @unchecked Sendable {
                 }
                 let nameStart = offset + MemoryLayout<inotify_event>.size
                 if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, length > 0,
-                   let folder = watches[watch] {
+                    let folder = watches[watch]
+                {
                     let name = buffer[nameStart..<nameStart + length].withUnsafeBytes {
                         String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
                     }
@@ -110,7 +112,9 @@ final class FolderWatcher: @unchecked Sendable {
         defer { closedir(handle) }
         while let entry = readdir(handle) {
             guard entry.pointee.d_type == UInt8(DT_DIR) else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
             if name == "." || name == ".." || (!includeHidden && name.hasPrefix(".")) { continue }
             watchTree(folder + "/" + name)
         }

@@ -38,7 +38,8 @@ public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
         case .symlinkOutsideRoot(let target): "\(path): symbolic link out of the library (to \(target)), skipped"
         case .unreadableFolder(let why): "\(path)/: folder not readable (\(why)), skipped"
         case .unreadableFile(let why): "\(path): not readable (\(why)), skipped"
-        case .notMedia(let error): "\(path): named like a photo but \(error.kind == .emptyFile ? "empty" : "neither a photo nor a video"), skipped"
+        case .notMedia(let error):
+            "\(path): named like a photo but \(error.kind == .emptyFile ? "empty" : "neither a photo nor a video"), skipped"
         case .unreadableHeader(let error): "\(path): header not readable (\(error.kind.rawValue): \(error))"
         case .changing: "\(path): kept changing while it was read; listed without details"
         }

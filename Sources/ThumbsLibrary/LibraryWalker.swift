@@ -60,7 +60,8 @@ final class LibraryWalker: @unchecked Sendable {
         if !started {
             started = true
             var info = stat()
-            let identity = stat(root, &info) == 0
+            let identity =
+                stat(root, &info) == 0
                 ? FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
             open("", into: &step, identity: identity)
         }
@@ -102,11 +103,17 @@ final class LibraryWalker: @unchecked Sendable {
         }
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
-            open(relative, into: &step, identity: FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+            open(
+                relative, into: &step, identity: FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            )
         case S_IFREG:
-            step.files.append(File(relativePath: relative, fingerprint: FileFingerprint(
-                size: UInt64(info.st_size),
-                modificationTimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))))
+            step.files.append(
+                File(
+                    relativePath: relative,
+                    fingerprint: FileFingerprint(
+                        size: UInt64(info.st_size),
+                        modificationTimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000
+                            + Int64(info.st_mtim.tv_nsec))))
         default:
             break  // sockets, FIFOs, devices: never media, and opening a FIFO would block
         }
@@ -116,8 +123,10 @@ final class LibraryWalker: @unchecked Sendable {
         let path = relative.isEmpty ? root : root + "/" + relative
         if let identity, !visitedFolders.insert(identity).inserted { return }
         guard let handle = opendir(path) else {
-            step.issues.append(LibraryIssue(path: relative.isEmpty ? "." : relative,
-                                            reason: .unreadableFolder(SystemError.describe(errno))))
+            step.issues.append(
+                LibraryIssue(
+                    path: relative.isEmpty ? "." : relative,
+                    reason: .unreadableFolder(SystemError.describe(errno))))
             return
         }
         stack.append((relative, handle))

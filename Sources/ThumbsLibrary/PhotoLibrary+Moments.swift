@@ -5,7 +5,8 @@ extension PhotoLibrary {
     /// published; a consumer slower than the walk gets only the newest snapshot, the stale ones
     /// in between are dropped ("take the tail"). The last snapshot holds every asset.
     public func moments(batchSize: Int = 50, timeZone: TimeZone = .current) -> AsyncThrowingStream<Moments, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Moments.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: Moments.self, bufferingPolicy: .bufferingNewest(1))
         let batches = assets(batchSize: batchSize)
         let producer = Task {
             var moments = Moments(timeZone: timeZone)

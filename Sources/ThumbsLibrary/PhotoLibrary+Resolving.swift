@@ -16,10 +16,14 @@ extension PhotoLibrary {
             let id = AssetID.make(root: root, relativePath: file.relativePath)
             if let cached = try store?.metadata(for: id), cached.fingerprint == file.fingerprint {
                 if cached.mediaType.isImage || cached.mediaType.isVideo {
-                    batch.assets.append(Asset(root: root, relativePath: file.relativePath, mediaType: cached.mediaType,
-                                              fingerprint: file.fingerprint, properties: cached.properties))
+                    batch.assets.append(
+                        Asset(
+                            root: root, relativePath: file.relativePath, mediaType: cached.mediaType,
+                            fingerprint: file.fingerprint, properties: cached.properties))
                 } else if MediaType.isMediaFileName(file.relativePath) {
-                    batch.issues.append(LibraryIssue(path: file.relativePath, reason: .notMedia(Self.notMediaError(cached.fingerprint))))
+                    batch.issues.append(
+                        LibraryIssue(path: file.relativePath, reason: .notMedia(Self.notMediaError(cached.fingerprint)))
+                    )
                 }
                 batch.fromCache += 1
             } else {
@@ -44,19 +48,27 @@ extension PhotoLibrary {
                 continue
             }
             let id = AssetID.make(root: root, relativePath: file.relativePath)
-            learnt.append(.init(assetID: id, metadata: AssetMetadata(fingerprint: inspection.fingerprint, mediaType: inspection.mediaType,
-                                             properties: inspection.properties)))
+            learnt.append(
+                .init(
+                    assetID: id,
+                    metadata: AssetMetadata(
+                        fingerprint: inspection.fingerprint, mediaType: inspection.mediaType,
+                        properties: inspection.properties)))
             guard inspection.mediaType.isImage || inspection.mediaType.isVideo else {
                 if MediaType.isMediaFileName(file.relativePath) {
-                    batch.issues.append(LibraryIssue(path: file.relativePath, reason: .notMedia(Self.notMediaError(inspection.fingerprint))))
+                    batch.issues.append(
+                        LibraryIssue(
+                            path: file.relativePath, reason: .notMedia(Self.notMediaError(inspection.fingerprint))))
                 }
                 continue
             }
             if let problem = inspection.problem {
                 batch.issues.append(LibraryIssue(path: file.relativePath, reason: .unreadableHeader(problem)))
             }
-            batch.assets.append(Asset(root: root, relativePath: file.relativePath, mediaType: inspection.mediaType,
-                                      fingerprint: inspection.fingerprint, properties: inspection.properties))
+            batch.assets.append(
+                Asset(
+                    root: root, relativePath: file.relativePath, mediaType: inspection.mediaType,
+                    fingerprint: inspection.fingerprint, properties: inspection.properties))
         }
         if let store, !learnt.isEmpty { try await store.putMetadata(learnt) }
         return changing
@@ -97,34 +109,10 @@ extension PhotoLibrary {
                     }
                 }
             }
-            var results = [Result<Inspection, ImagingError>](repeating: .failure(.unreadable("not inspected")), count: paths.count)
+            var results = [Result<Inspection, ImagingError>](
+                repeating: .failure(.unreadable("not inspected")), count: paths.count)
             for try await inspected in group { results[inspected.index] = inspected.result }
             return results
         }
-    }
-}
-
-extension MediaType {
-    private static let imageExtensions: Set = [
-        "jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "hif", "avif",
-    ]
-    private static let otherMediaExtensions: Set = [
-        "mp4", "m4v", "mov", "mkv", "webm", "dng", "nef", "cr2", "cr3", "arw", "orf", "rw2", "raf",
-    ]
-
-    /// Whether a file's name says photo or video (only used to decide whether a non-media file
-    /// is worth reporting: the content always decides what a file is).
-    public static func isMediaFileName(_ name: String) -> Bool {
-        fileExtension(name).map { imageExtensions.contains($0) || otherMediaExtensions.contains($0) } ?? false
-    }
-
-    /// Whether a file's name says an image Thumbs renders (same caveat).
-    public static func isImageFileName(_ name: String) -> Bool {
-        fileExtension(name).map(imageExtensions.contains) ?? false
-    }
-
-    private static func fileExtension(_ name: String) -> String? {
-        guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/") else { return nil }
-        return name[name.index(after: dot)...].lowercased()
     }
 }

@@ -6,7 +6,9 @@ extension PhotoLibrary {
     /// before: only bursts that changed assets are reported. Returns once the library as it is
     /// now has been enumerated (the baseline): every change after that is reported, including
     /// those made while the baseline was taken. Ending the iteration stops watching.
-    public func watch(debounce: Duration = .milliseconds(500)) async throws -> AsyncThrowingStream<ChangeDetails, any Error> {
+    public func watch(debounce: Duration = .milliseconds(500)) async throws -> AsyncThrowingStream<
+        ChangeDetails, any Error
+    > {
         // Watches first, then the baseline: nothing changed in between goes unseen.
         let watcher = try FolderWatcher(roots: roots, includeHidden: includeHidden, debounce: debounce)
         let initial = FetchResult(assets: try await allAssets().assets)

@@ -73,9 +73,10 @@ extension PhotoLibrary {
     public func rescan(cursor: String = PhotoLibrary.defaultCursor) async throws -> ChangeDetails? {
         let current = FetchResult(assets: try await allAssets().assets)
         // A cursor of another version reads as none (see FetchResult.cursorVersion).
-        let previous = try store?.cursor(named: cursor) { record throws(StoreError) in
-            try FetchResult(cursorRecord: record)
-        } ?? nil
+        let previous =
+            try store?.cursor(named: cursor) { record throws(StoreError) in
+                try FetchResult(cursorRecord: record)
+            } ?? nil
         try await store?.saveCursor(current.cursorRecord, named: cursor)
         return ChangeDetails.between(previous ?? FetchResult(assets: []), current)
     }

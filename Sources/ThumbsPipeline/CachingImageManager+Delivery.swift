@@ -14,8 +14,9 @@ extension CachingImageManager {
             continuation.yield(ImageResult(thumbnail, isDegraded: degraded, source: source, requestID: requestID))
         }
         if let crop = options.normalizedCropRect {
-            send(try await renderer.render(asset.path, spec: spec, crop: crop, priority: .interactive),
-                 degraded: false, .rendered)
+            send(
+                try await renderer.render(asset.path, spec: spec, crop: crop, priority: .interactive),
+                degraded: false, .rendered)
             return
         }
         let key = ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: spec)
@@ -46,21 +47,25 @@ extension CachingImageManager {
         if let larger = memory.closest(to: key, size: key.rendition.size, atLeast: true, servingFinal: true) {
             return (larger.thumbnail, .memory)
         }
-        if let larger = try store.closestThumbnail(to: key, size: key.rendition.size, atLeast: true, servingFinal: true) {
+        if let larger = try store.closestThumbnail(to: key, size: key.rendition.size, atLeast: true, servingFinal: true)
+        {
             return (larger.thumbnail, .store)
         }
         return nil
     }
 
     /// A cheap stand-in, cheapest source first: memory, the store, the file's embedded preview.
-    func degraded(for key: ThumbnailKey, asset: Asset, spec: RenditionSpec) async throws -> (Thumbnail, ImageResult.Source)? {
+    func degraded(for key: ThumbnailKey, asset: Asset, spec: RenditionSpec) async throws -> (
+        Thumbnail, ImageResult.Source
+    )? {
         if let near = memory.closest(to: key, size: spec.size, atLeast: false) { return (near.thumbnail, .memory) }
         if let near = try store.closestThumbnail(to: key, size: spec.size, atLeast: false) {
             return (near.thumbnail, .store)
         }
         guard asset.properties?.embeddedPreviewSize != nil,
-              let preview = try? await renderer.embeddedPreview(asset.path, format: spec.format, quality: spec.quality,
-                                                                priority: .immediate)
+            let preview = try? await renderer.embeddedPreview(
+                asset.path, format: spec.format, quality: spec.quality,
+                priority: .immediate)
         else { return nil }
         return (preview, .embedded)
     }

@@ -7,8 +7,10 @@ import ThumbsSupport
 extension CachingImageManager {
     /// Prepares images of `assets` for the same arguments a display request will use, at low
     /// priority, into the store and the memory tier (as `startCachingImages`).
-    public func startCaching(assets: [Asset], targetSize: PixelSize, contentMode: ContentMode,
-                             options: ImageRequestOptions = .init()) {
+    public func startCaching(
+        assets: [Asset], targetSize: PixelSize, contentMode: ContentMode,
+        options: ImageRequestOptions = .init()
+    ) {
         let spec = spec(targetSize, contentMode, options)
         for asset in assets {
             let key = ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: spec)
@@ -30,11 +32,15 @@ extension CachingImageManager {
 
     /// Stops preheating `assets` for these arguments: work not started yet never runs (as
     /// `stopCachingImages`).
-    public func stopCaching(assets: [Asset], targetSize: PixelSize, contentMode: ContentMode,
-                            options: ImageRequestOptions = .init()) {
+    public func stopCaching(
+        assets: [Asset], targetSize: PixelSize, contentMode: ContentMode,
+        options: ImageRequestOptions = .init()
+    ) {
         let spec = spec(targetSize, contentMode, options)
         let stopped = preheating.withLock { tasks in
-            assets.compactMap { tasks.removeValue(forKey: ThumbnailKey(assetID: $0.id, fingerprint: $0.fingerprint, rendition: spec)) }
+            assets.compactMap {
+                tasks.removeValue(forKey: ThumbnailKey(assetID: $0.id, fingerprint: $0.fingerprint, rendition: spec))
+            }
         }
         for preheat in stopped { preheat.task.cancel() }
     }

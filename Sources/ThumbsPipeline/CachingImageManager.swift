@@ -33,8 +33,10 @@ public final class CachingImageManager: Sendable {
 
     /// `renderer` is usually a ``/ThumbsImaging/ThumbnailRenderer``; `onRender`, if given, hears the outcome of
     /// every final render (see ``RenderEvent``).
-    public init(renderer: any ThumbnailRendering, store: ThumbnailStore,
-                configuration: PipelineConfiguration = .init(), onRender: RenderEventHandler? = nil) {
+    public init(
+        renderer: any ThumbnailRendering, store: ThumbnailStore,
+        configuration: PipelineConfiguration = .init(), onRender: RenderEventHandler? = nil
+    ) {
         self.renderer = renderer
         self.store = store
         self.configuration = configuration
@@ -46,14 +48,18 @@ public final class CachingImageManager: Sendable {
     package var rendersInFlight: Int { coordinator.inFlight }
 
     /// The cache key of a request: the same for display requests and preheating.
-    public func key(for asset: Asset, targetSize: PixelSize, contentMode: ContentMode,
-                    options: ImageRequestOptions = .init()) -> ThumbnailKey {
-        ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: spec(targetSize, contentMode, options))
+    public func key(
+        for asset: Asset, targetSize: PixelSize, contentMode: ContentMode,
+        options: ImageRequestOptions = .init()
+    ) -> ThumbnailKey {
+        ThumbnailKey(
+            assetID: asset.id, fingerprint: asset.fingerprint, rendition: spec(targetSize, contentMode, options))
     }
 
     func spec(_ targetSize: PixelSize, _ contentMode: ContentMode, _ options: ImageRequestOptions) -> RenditionSpec {
-        RenditionSpec(size: targetSize, contentMode: contentMode, format: options.format ?? configuration.format,
-                      quality: options.quality ?? configuration.quality)
+        RenditionSpec(
+            size: targetSize, contentMode: contentMode, format: options.format ?? configuration.format,
+            quality: options.quality ?? configuration.quality)
     }
 
     /// Requests an image of `asset` for a `targetSize` box, as `requestImage(for:targetSize:
@@ -66,8 +72,9 @@ public final class CachingImageManager: Sendable {
         let (results, continuation) = AsyncThrowingStream.makeStream(of: ImageResult.self)
         let work = Task { [self] in
             do {
-                try await deliver(asset: asset, spec: spec(targetSize, contentMode, options), options: options,
-                                  requestID: id, to: continuation)
+                try await deliver(
+                    asset: asset, spec: spec(targetSize, contentMode, options), options: options,
+                    requestID: id, to: continuation)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: ImageRequestError(error))
@@ -111,8 +118,9 @@ public final class CachingImageManager: Sendable {
         } catch {
             throw .unreadable(error.localizedDescription)
         }
-        return ImageData(bytes: bytes, mediaType: asset.mediaType, orientation: asset.properties?.exifOrientation,
-                         fingerprint: fingerprint)
+        return ImageData(
+            bytes: bytes, mediaType: asset.mediaType, orientation: asset.properties?.exifOrientation,
+            fingerprint: fingerprint)
     }
 
     /// Bytes of the assets' files, from the metadata cache where it knows them (what a

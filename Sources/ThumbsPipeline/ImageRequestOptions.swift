@@ -18,8 +18,10 @@ public struct ImageRequestOptions: Sendable, Hashable {
     /// rendered each time, not cached.
     public var normalizedCropRect: NormalizedRect?
 
-    public init(deliveryMode: DeliveryMode? = nil, resizeMode: ResizeMode = .fast,
-                format: ThumbnailFormat? = nil, quality: Int? = nil, normalizedCropRect: NormalizedRect? = nil) {
+    public init(
+        deliveryMode: DeliveryMode? = nil, resizeMode: ResizeMode = .fast,
+        format: ThumbnailFormat? = nil, quality: Int? = nil, normalizedCropRect: NormalizedRect? = nil
+    ) {
         self.deliveryMode = deliveryMode
         self.resizeMode = resizeMode
         self.format = format

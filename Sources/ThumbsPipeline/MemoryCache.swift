@@ -86,8 +86,10 @@ final class MemoryCache: Sendable {
     /// Among the cached renditions of this version of the asset other than `key`'s, the one
     /// closest in size to `size` (with `atLeast`, only those covering it; with `servingFinal`,
     /// only those that may stand for `key`'s final image, see `RenditionChoice`).
-    func closest(to key: ThumbnailKey, size: PixelSize, atLeast: Bool,
-                 servingFinal: Bool = false) -> (key: ThumbnailKey, thumbnail: Thumbnail)? {
+    func closest(
+        to key: ThumbnailKey, size: PixelSize, atLeast: Bool,
+        servingFinal: Bool = false
+    ) -> (key: ThumbnailKey, thumbnail: Thumbnail)? {
         state.withLock { state in
             let keys = state.byVersion[Version(assetID: key.assetID, fingerprint: key.fingerprint)] ?? []
             let usable = keys.filter { other in

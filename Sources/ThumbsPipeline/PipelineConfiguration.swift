@@ -17,8 +17,10 @@ public struct PipelineConfiguration: Sendable, Hashable {
     /// Quality of requested images unless a request says otherwise. Default: 82.
     public var quality: Int
 
-    public init(memoryCostLimit: ByteCount = ByteCount(64 << 20), deliveryMode: DeliveryMode = .opportunistic,
-                format: ThumbnailFormat = .jpeg, quality: Int = 82) {
+    public init(
+        memoryCostLimit: ByteCount = ByteCount(64 << 20), deliveryMode: DeliveryMode = .opportunistic,
+        format: ThumbnailFormat = .jpeg, quality: Int = 82
+    ) {
         self.memoryCostLimit = memoryCostLimit
         self.deliveryMode = deliveryMode
         self.format = format

@@ -124,7 +124,8 @@ private final class Job: Sendable {
 
     /// A waiter cancelled: it gets `CancellationError` now; the last one out cancels the work.
     private func leave(_ id: UInt64) {
-        let (continuation, abandon) = state.withLock { state -> (CheckedContinuation<Thumbnail, any Error>?, (Task<Void, Never>?, (@Sendable () -> Void)?)?) in
+        let (continuation, abandon) = state.withLock {
+            state -> (CheckedContinuation<Thumbnail, any Error>?, (Task<Void, Never>?, (@Sendable () -> Void)?)?) in
             let continuation = state.waiters.removeValue(forKey: id)
             if continuation == nil && state.result == nil { state.cancelledBeforeWaiting.insert(id) }
             guard state.result == nil, state.waiters.isEmpty, !state.abandoned else { return (continuation, nil) }

@@ -143,8 +143,9 @@ public struct WarmJob: Sendable {
                 state.failuresByKind[error.kind, default: 0] += 1
                 state.failure = Progress.Failure(path: outcome.asset.path, error: error)
                 if !error.kind.isTransient {
-                    let entry = ThumbnailStore.FailureEntry(assetID: outcome.asset.id, fingerprint: outcome.asset.fingerprint,
-                                                            failure: FailureRecord(error))
+                    let entry = ThumbnailStore.FailureEntry(
+                        assetID: outcome.asset.id, fingerprint: outcome.asset.fingerprint,
+                        failure: FailureRecord(error))
                     try await Task.detached { try await store.recordFailures([entry]) }.value
                 }
             case nil:

@@ -37,7 +37,8 @@ public struct FailureRecord: Sendable, Hashable {
         guard let kind = ImagingError.Kind(rawValue: kindName) else {
             throw .store("unknown failure kind \(kindName)", "decode failure")
         }
-        self.init(kind: kind, message: try reader.string(),
-                  failedAt: Date(timeIntervalSince1970: TimeInterval(try reader.i64())))
+        self.init(
+            kind: kind, message: try reader.string(),
+            failedAt: Date(timeIntervalSince1970: TimeInterval(try reader.i64())))
     }
 }

@@ -27,12 +27,13 @@ extension RenditionSpec {
     init?(storageKey bytes: UnsafeRawBufferPointer) {
         var reader = ByteReader(bytes, record: "rendition key")
         guard bytes.count == 13, (try? reader.u8()) == Self.storageKeyVersion,
-              let width = try? reader.u32(), let height = try? reader.u32(),
-              let mode = try? reader.u8(), Int(mode) < Self.modes.count,
-              let format = try? reader.u8(), Int(format) < Self.formats.count,
-              let quality = try? reader.u8(), let upscale = try? reader.u8()
+            let width = try? reader.u32(), let height = try? reader.u32(),
+            let mode = try? reader.u8(), Int(mode) < Self.modes.count,
+            let format = try? reader.u8(), Int(format) < Self.formats.count,
+            let quality = try? reader.u8(), let upscale = try? reader.u8()
         else { return nil }
-        self.init(size: PixelSize(width: Int(width), height: Int(height)), contentMode: Self.modes[Int(mode)],
-                  format: Self.formats[Int(format)], quality: Int(quality), allowsUpscaling: upscale == 1)
+        self.init(
+            size: PixelSize(width: Int(width), height: Int(height)), contentMode: Self.modes[Int(mode)],
+            format: Self.formats[Int(format)], quality: Int(quality), allowsUpscaling: upscale == 1)
     }
 }

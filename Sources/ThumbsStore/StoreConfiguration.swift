@@ -24,8 +24,10 @@ public struct StoreConfiguration: Sendable {
     /// The clock access and creation times are read from (tests move it).
     package var clock: @Sendable () -> Date
 
-    public init(path: String, budget: ByteCount = ByteCount(2 << 30), lowWaterFraction: Double = 0.9,
-                accessTimeResolution: Int = 60, initialMapSize: Int = 256 << 20) {
+    public init(
+        path: String, budget: ByteCount = ByteCount(2 << 30), lowWaterFraction: Double = 0.9,
+        accessTimeResolution: Int = 60, initialMapSize: Int = 256 << 20
+    ) {
         self.path = path
         self.budget = budget
         self.lowWaterFraction = min(1, max(0, lowWaterFraction))

@@ -47,7 +47,8 @@ public struct StoredThumbnail: Sendable, Hashable {
             var reader = ByteReader(record, record: "thumbnail")
             let version = try reader.u8()
             guard version == StoredThumbnail.formatVersion else {
-                throw .store("thumbnail record version \(version) is not \(StoredThumbnail.formatVersion)", "decode thumbnail")
+                throw .store(
+                    "thumbnail record version \(version) is not \(StoredThumbnail.formatVersion)", "decode thumbnail")
             }
             let formatIndex = Int(try reader.u8())
             guard formatIndex < StoredThumbnail.formats.count else {
@@ -62,8 +63,10 @@ public struct StoredThumbnail: Sendable, Hashable {
     /// Reads a record (copying the image bytes out of the map).
     init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
         let header = try Header(decoding: record)
-        self.init(thumbnail: Thumbnail(bytes: Array(record[Self.headerSize...]), pixelSize: header.pixelSize,
-                                       format: header.format),
-                  createdAt: header.createdAt)
+        self.init(
+            thumbnail: Thumbnail(
+                bytes: Array(record[Self.headerSize...]), pixelSize: header.pixelSize,
+                format: header.format),
+            createdAt: header.createdAt)
     }
 }

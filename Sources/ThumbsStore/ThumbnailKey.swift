@@ -55,8 +55,9 @@ public struct ThumbnailKey: Sendable, Hashable, CustomStringConvertible {
     static func assetPrefix(_ assetID: String) throws(StoreError) -> [UInt8] {
         let utf8 = Array(assetID.utf8)
         guard !utf8.isEmpty, utf8.count <= maximumAssetIDLength, !utf8.contains(0) else {
-            throw .store("asset id must be 1...\(maximumAssetIDLength) UTF-8 bytes without NUL: \"\(assetID)\"",
-                         "encode key")
+            throw .store(
+                "asset id must be 1...\(maximumAssetIDLength) UTF-8 bytes without NUL: \"\(assetID)\"",
+                "encode key")
         }
         return utf8 + [0]
     }

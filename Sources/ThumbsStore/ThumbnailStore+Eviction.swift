@@ -19,7 +19,9 @@ extension ThumbnailStore {
 
     /// Walks the LRU index from its start (oldest access first) deleting entries until the live
     /// bytes are at most `target`. Only the entries evicted are visited: no scan, no sort.
-    func evict(downTo target: Int64, in transaction: LMDBTransaction, _ book: inout Bookkeeping) throws(StoreError) -> Int {
+    func evict(downTo target: Int64, in transaction: LMDBTransaction, _ book: inout Bookkeeping) throws(StoreError)
+        -> Int
+    {
         var evicted = 0
         while book.liveBytes > target {
             // Collected in small runs, then deleted, so the cursor never walks over its own deletions.

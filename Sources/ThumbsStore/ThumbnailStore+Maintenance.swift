@@ -4,29 +4,6 @@ import Glibc
 import ThumbsImaging
 import ThumbsSupport
 
-/// What `thumbs stats` shows.
-public struct StoreStatistics: Sendable, Hashable {
-    public var thumbnails: Int
-    /// Bytes of thumbnails (keys and records) counted against the budget.
-    public var liveBytes: ByteCount
-    public var budget: ByteCount
-    public var metadataEntries: Int
-    public var failures: Int
-    public var hits: Int64
-    public var misses: Int64
-    public var pageSize: Int
-    public var pagesUsed: Int
-    public var mapSize: ByteCount
-}
-
-/// What `verify` found; consistent when `problems` is empty.
-public struct VerificationReport: Sendable, Hashable {
-    public var thumbnails = 0
-    public var liveBytes: Int64 = 0
-    public var problems: [String] = []
-    public var isConsistent: Bool { problems.isEmpty }
-}
-
 extension ThumbnailStore {
     /// Counts, sizes and hit rates, read in one snapshot.
     public func statistics() throws(StoreError) -> StoreStatistics {
@@ -92,7 +69,8 @@ extension ThumbnailStore {
     /// A key for messages: the asset id, then the rest as hex.
     private static func printable(_ key: [UInt8]) -> String {
         guard let nul = key.firstIndex(of: 0) else { return key.map { String(format: "%02x", $0) }.joined() }
-        return String(decoding: key[..<nul], as: UTF8.self) + "/" + key[(nul + 1)...].map { String(format: "%02x", $0) }.joined()
+        return String(decoding: key[..<nul], as: UTF8.self) + "/"
+            + key[(nul + 1)...].map { String(format: "%02x", $0) }.joined()
     }
 
     /// What compaction gave back.

@@ -25,7 +25,8 @@ extension ThumbnailStore {
             (key: try entry.key.encoded(), record: StoredThumbnail(thumbnail: entry.thumbnail, createdAt: now))
         }
         // One version per asset: where a batch holds two, the last one given wins.
-        let versions = Dictionary(entries.map { ($0.key.assetID, $0.key.fingerprint) }, uniquingKeysWith: { _, last in last })
+        let versions = Dictionary(
+            entries.map { ($0.key.assetID, $0.key.fingerprint) }, uniquingKeysWith: { _, last in last })
         let current = zip(entries, records).filter { versions[$0.0.key.assetID] == $0.0.key.fingerprint }.map(\.1)
         let second = accessSecond(now)
         let accesses = pendingAccess.withLock { $0 }
@@ -39,7 +40,9 @@ extension ThumbnailStore {
             try applyAccesses(accesses, in: transaction)
             for entry in current {
                 try removeThumbnail(entry.key, in: transaction, &book)
-                try transaction.put(thumbnails, entry.key, count: entry.record.encodedCount) { entry.record.encode(into: $0) }
+                try transaction.put(thumbnails, entry.key, count: entry.record.encodedCount) {
+                    entry.record.encode(into: $0)
+                }
                 book.liveBytes += Bookkeeping.cost(keyCount: entry.key.count, recordCount: entry.record.encodedCount)
                 book.entries += 1
                 try setAccessSecond(second, for: entry.key, in: transaction)
@@ -84,8 +87,10 @@ extension ThumbnailStore {
     public func recordFailures(_ entries: [FailureEntry]) async throws {
         guard !entries.isEmpty else { return }
         let records = try entries.map { entry throws(StoreError) in
-            (prefix: try ThumbnailKey.assetPrefix(entry.assetID),
-             version: ThumbnailKey.fingerprintBytes(entry.fingerprint), record: entry.failure.encoded())
+            (
+                prefix: try ThumbnailKey.assetPrefix(entry.assetID),
+                version: ThumbnailKey.fingerprintBytes(entry.fingerprint), record: entry.failure.encoded()
+            )
         }
         try await onWriter { [self] transaction, _ throws(StoreError) in
             for entry in records {
@@ -190,7 +195,9 @@ extension ThumbnailStore {
 
     /// Deletes one thumbnail with its access time and LRU entry; returns whether it existed.
     @discardableResult
-    func removeThumbnail(_ key: [UInt8], in transaction: LMDBTransaction, _ book: inout Bookkeeping) throws(StoreError) -> Bool {
+    func removeThumbnail(_ key: [UInt8], in transaction: LMDBTransaction, _ book: inout Bookkeeping) throws(StoreError)
+        -> Bool
+    {
         guard let recordCount = try transaction.withValue(thumbnails, key, { $0.count }) else { return false }
         if let second = try accessSecond(of: key, in: transaction) {
             try transaction.delete(lru, Self.lruKey(second, key))
@@ -210,14 +217,19 @@ extension ThumbnailStore {
         var removed = 0
         for key in try keys(in: thumbnails, withPrefix: prefix, transaction) {
             if let fingerprint, key.count >= prefix.count + fingerprint.count,
-               key[prefix.count..<prefix.count + fingerprint.count].elementsEqual(fingerprint) { continue }
+                key[prefix.count..<prefix.count + fingerprint.count].elementsEqual(fingerprint)
+            {
+                continue
+            }
             if try removeThumbnail(key, in: transaction, &book) { removed += 1 }
         }
         return removed
     }
 
     /// The keys of `database` that start with `prefix`, copied (so the caller may delete them).
-    func keys(in database: LMDBDatabase, withPrefix prefix: [UInt8], _ transaction: LMDBTransaction) throws(StoreError) -> [[UInt8]] {
+    func keys(in database: LMDBDatabase, withPrefix prefix: [UInt8], _ transaction: LMDBTransaction) throws(StoreError)
+        -> [[UInt8]]
+    {
         var found: [[UInt8]] = []
         try transaction.forEach(database, from: prefix) { key, _ in
             guard key.count >= prefix.count, key.prefix(prefix.count).elementsEqual(prefix) else { return false }

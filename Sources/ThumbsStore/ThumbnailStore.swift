@@ -76,8 +76,9 @@ public final class ThumbnailStore: Sendable {
     ) throws(StoreError) -> T? {
         try withThumbnailRecord(for: key) { record throws(StoreError) in
             let header = try StoredThumbnail.Header(decoding: record)
-            return body(UnsafeRawBufferPointer(rebasing: record[StoredThumbnail.headerSize...]),
-                        header.pixelSize, header.format)
+            return body(
+                UnsafeRawBufferPointer(rebasing: record[StoredThumbnail.headerSize...]),
+                header.pixelSize, header.format)
         }
     }
 
@@ -90,10 +91,13 @@ public final class ThumbnailStore: Sendable {
         let second = accessSecond(configuration.clock())
         let (result, recordedSecond) = try environment.read { transaction throws(StoreError) -> (T?, UInt32?) in
             guard let value = try transaction.withValue(thumbnails, encodedKey, body) else { return (nil, nil) }
-            return (value, try transaction.withValue(access, encodedKey) { bytes throws(StoreError) in
-                var reader = ByteReader(bytes, record: "access time")
-                return try reader.u32()
-            })
+            return (
+                value,
+                try transaction.withValue(access, encodedKey) { bytes throws(StoreError) in
+                    var reader = ByteReader(bytes, record: "access time")
+                    return try reader.u32()
+                }
+            )
         }
         guard result != nil else {
             unsavedMisses.add(1, ordering: .relaxed)
@@ -121,7 +125,7 @@ public final class ThumbnailStore: Sendable {
         }
         let age = Int64(second) - lastAccessFlush.load(ordering: .relaxed)
         guard pending >= Self.accessFlushThreshold || age >= Int64(configuration.accessTimeResolution),
-              accessFlushScheduled.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+            accessFlushScheduled.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
         else { return }
         Task.detached { [self] in
             try? await flushAccessTimes()
@@ -161,7 +165,8 @@ public final class ThumbnailStore: Sendable {
     public func failure(for assetID: String, fingerprint: FileFingerprint) throws(StoreError) -> FailureRecord? {
         let key = try ThumbnailKey.assetPrefix(assetID) + ThumbnailKey.fingerprintBytes(fingerprint)
         return try environment.read { transaction throws(StoreError) in
-            try transaction.withValue(failures, key) { record throws(StoreError) in try FailureRecord(decoding: record) }
+            try transaction.withValue(failures, key) { record throws(StoreError) in try FailureRecord(decoding: record)
+            }
         }
     }
 }

@@ -63,10 +63,11 @@ package final class BlockingThreadPool: Sendable {
         ticket.whenRaised { [queue] in queue.promote(id, to: $0) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-                queue.enqueue(Job(
-                    id: id,
-                    run: { continuation.resume(with: once.run()) },
-                    cancel: { continuation.resume(throwing: CancellationError()) }), ticket: ticket)
+                queue.enqueue(
+                    Job(
+                        id: id,
+                        run: { continuation.resume(with: once.run()) },
+                        cancel: { continuation.resume(throwing: CancellationError()) }), ticket: ticket)
             }
         } onCancel: {
             queue.cancel(id)
@@ -90,21 +91,6 @@ private final class OneShotWork<T: Sendable>: @unchecked Sendable {
         self.work = nil
         return Result { try work() }
     }
-}
-
-/// Which waiting work starts first when a thread frees up.
-public enum WorkPriority: Int, Sendable, Hashable, CaseIterable, Comparable {
-    /// Someone is looking at the result and it takes milliseconds (an embedded preview): ahead
-    /// of every decode, so a degraded image is never stuck behind full renders.
-    case immediate
-    /// Someone is looking at the result (a display request).
-    case interactive
-    /// Work that may be looked at soon (preheat).
-    case preheat
-    /// Work for later (warming a whole library).
-    case batch
-
-    public static func < (lhs: WorkPriority, rhs: WorkPriority) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 private struct Job: Sendable {
@@ -169,9 +155,11 @@ private final class JobQueue: @unchecked Sendable {
     /// at `priority` or better, stays where it is.
     func promote(_ id: UInt64, to priority: WorkPriority) {
         condition.withLock {
-            guard let lane = lanes.indices.first(where: { lane in
-                lanes[lane].waiting[lanes[lane].head...].contains { $0?.id == id }
-            }), priority.rawValue < lane, let job = remove(id) else { return }
+            guard
+                let lane = lanes.indices.first(where: { lane in
+                    lanes[lane].waiting[lanes[lane].head...].contains { $0?.id == id }
+                }), priority.rawValue < lane, let job = remove(id)
+            else { return }
             lanes[priority.rawValue].waiting.append(job)
         }
     }

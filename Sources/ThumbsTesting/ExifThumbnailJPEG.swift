@@ -11,8 +11,10 @@ public enum ExifThumbnailJPEG {
     /// `image` as a JPEG whose pixels are stored turned for `orientation`, carrying a
     /// `thumbnail`-sized copy stored the same way as its EXIF thumbnail; `damaged` keeps only the
     /// first half of the thumbnail.
-    public static func make(_ image: SyntheticImage, thumbnail: PixelSize, orientation: Int,
-                     damaged: Bool = false) throws -> [UInt8] {
+    public static func make(
+        _ image: SyntheticImage, thumbnail: PixelSize, orientation: Int,
+        damaged: Bool = false
+    ) throws -> [UInt8] {
         let main = withoutAPP1(try image.encoded(as: .jpeg, orientation: orientation))
         let small = SyntheticImage(width: thumbnail.width, height: thumbnail.height, pixels: image.pixels)
         var preview = withoutAPP1(try small.encoded(as: .jpeg, orientation: orientation, quality: 80))

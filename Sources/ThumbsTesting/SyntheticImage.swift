@@ -52,10 +52,13 @@ public struct SyntheticImage: Sendable {
 
     /// Encodes the image so that, once `orientation` (EXIF 1...8) is applied, it shows
     /// ``uprightRGB()``. Metadata is kept, so the tag is written.
-    public func encoded(as container: Container, orientation: Int = 1, quality: Int = 92) throws(ImagingError) -> [UInt8] {
+    public func encoded(as container: Container, orientation: Int = 1, quality: Int = 92) throws(ImagingError)
+        -> [UInt8]
+    {
         try VipsRuntime.ensureStarted()
-        let (stored, storedSize) = Self.transform(uprightRGB(), size: PixelSize(width: width, height: height),
-                                                  bands: 3, orientation: Self.inverse(orientation))
+        let (stored, storedSize) = Self.transform(
+            uprightRGB(), size: PixelSize(width: width, height: height),
+            bands: 3, orientation: Self.inverse(orientation))
         let image = try makeImage(fromRGB: stored, size: storedSize)
         if orientation != 1 {
             vips_image_set_int(image.pointer, "orientation", Int32(orientation))
@@ -65,12 +68,13 @@ public struct SyntheticImage: Sendable {
         }
         var buffer: UnsafeMutableRawPointer?
         var length = 0
-        let status: Int32 = switch container {
-        case .jpeg: thumbs_vips_jpegsave_buffer(image.pointer, &buffer, &length, Int32(quality), 0)
-        case .png: thumbs_vips_pngsave_buffer(image.pointer, &buffer, &length, 1, 0)
-        case .webp: thumbs_vips_webpsave_buffer(image.pointer, &buffer, &length, Int32(quality), 0)
-        case .tiff: thumbs_vips_tiffsave_buffer(image.pointer, &buffer, &length)
-        }
+        let status: Int32 =
+            switch container {
+            case .jpeg: thumbs_vips_jpegsave_buffer(image.pointer, &buffer, &length, Int32(quality), 0)
+            case .png: thumbs_vips_pngsave_buffer(image.pointer, &buffer, &length, 1, 0)
+            case .webp: thumbs_vips_webpsave_buffer(image.pointer, &buffer, &length, Int32(quality), 0)
+            case .tiff: thumbs_vips_tiffsave_buffer(image.pointer, &buffer, &length)
+            }
         guard status == 0, let buffer else { throw .encodingFailed(VipsError.takeMessage()) }
         defer { g_free(buffer) }
         return Array(UnsafeRawBufferPointer(start: buffer, count: length))
@@ -125,10 +129,13 @@ public struct SyntheticImage: Sendable {
                 bytes += [ink(r), ink(g), ink(b), UInt8(255 - brightest)]
             }
         }
-        guard let raw = bytes.withUnsafeBytes({
-            vips_image_new_from_memory_copy($0.baseAddress, $0.count, Int32(size.width),
-                                            Int32(size.height), Int32(bands), format)
-        }) else { throw .encodingFailed(VipsError.takeMessage()) }
+        guard
+            let raw = bytes.withUnsafeBytes({
+                vips_image_new_from_memory_copy(
+                    $0.baseAddress, $0.count, Int32(size.width),
+                    Int32(size.height), Int32(bands), format)
+            })
+        else { throw .encodingFailed(VipsError.takeMessage()) }
         let plain = VipsImageHandle(raw)
         return try VipsImageHandle.make(ImagingError.encodingFailed) {
             thumbs_vips_copy_interpretation(plain.pointer, $0, Int32(interpretation.rawValue))
@@ -153,16 +160,17 @@ public struct SyntheticImage: Sendable {
         var result = [UInt8](repeating: 0, count: pixels.count)
         for y in 0..<output.height {
             for x in 0..<output.width {
-                let (sx, sy): (Int, Int) = switch orientation {
-                case 2: (w - 1 - x, y)
-                case 3: (w - 1 - x, h - 1 - y)
-                case 4: (x, h - 1 - y)
-                case 5: (y, x)
-                case 6: (y, h - 1 - x)
-                case 7: (w - 1 - y, h - 1 - x)
-                case 8: (w - 1 - y, x)
-                default: (x, y)
-                }
+                let (sx, sy): (Int, Int) =
+                    switch orientation {
+                    case 2: (w - 1 - x, y)
+                    case 3: (w - 1 - x, h - 1 - y)
+                    case 4: (x, h - 1 - y)
+                    case 5: (y, x)
+                    case 6: (y, h - 1 - x)
+                    case 7: (w - 1 - y, h - 1 - x)
+                    case 8: (w - 1 - y, x)
+                    default: (x, y)
+                    }
                 let from = (sy * w + sx) * bands, to = (y * output.width + x) * bands
                 for band in 0..<bands { result[to + band] = pixels[from + band] }
             }

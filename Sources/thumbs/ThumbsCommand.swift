@@ -13,7 +13,8 @@ struct ThumbsCommand: AsyncParsableCommand {
             stripped). Settings come from config.json; see docs/CONFIGURATION.md.
             """,
         subcommands: [
-            WarmCommand.self, WatchCommand.self, GetCommand.self, RenderCommand.self, AlbumsCommand.self, MomentsCommand.self, SizesCommand.self,
+            WarmCommand.self, WatchCommand.self, GetCommand.self, RenderCommand.self, AlbumsCommand.self,
+            MomentsCommand.self, SizesCommand.self,
             StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self, ContactSheetCommand.self,
             ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self, BenchCommand.self,
         ])

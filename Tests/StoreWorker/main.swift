@@ -13,16 +13,18 @@ import ThumbsStore
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 5, let batches = Int(arguments[3]), let size = Int(arguments[4]) else {
-    FileHandle.standardError.write(Data("usage: thumbs-store-worker write|read|check PATH BATCHES SIZE [MAPBYTES]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: thumbs-store-worker write|read|check PATH BATCHES SIZE [MAPBYTES]\n".utf8))
     exit(2)
 }
 let mode = arguments[1], path = arguments[2]
 let rendition = RenditionSpec(size: PixelSize(width: 160, height: 160), contentMode: .aspectFill)
 
 func key(_ batch: Int, _ index: Int) -> ThumbnailKey {
-    ThumbnailKey(assetID: "asset-\(batch)-\(index)",
-                 fingerprint: FileFingerprint(size: UInt64(batch), modificationTimeNanoseconds: Int64(index)),
-                 rendition: rendition)
+    ThumbnailKey(
+        assetID: "asset-\(batch)-\(index)",
+        fingerprint: FileFingerprint(size: UInt64(batch), modificationTimeNanoseconds: Int64(index)),
+        rendition: rendition)
 }
 
 /// 20 KB of bytes that only this (batch, index) produces.
@@ -51,7 +53,8 @@ case "write":
         let entries = (0..<size).map { index in
             ThumbnailStore.ThumbnailEntry(
                 key: key(batch, index),
-                thumbnail: Thumbnail(bytes: payload(batch, index), pixelSize: PixelSize(width: 160, height: 160), format: .jpeg))
+                thumbnail: Thumbnail(
+                    bytes: payload(batch, index), pixelSize: PixelSize(width: 160, height: 160), format: .jpeg))
         }
         do { try await store.putThumbnails(entries) } catch { fail("put batch \(batch): \(error)") }
         print("committed \(batch)")

@@ -14,8 +14,9 @@ import ThumbsTesting
 @Suite struct DeliveryBenchmarkTests {
     private func benchmark(_ fixture: PipelineFixture, photos: Int) async throws -> DeliveryBenchmark {
         // One photo with an EXIF preview, written under many names: generating pixels is the slow part.
-        let photo = try ExifThumbnailJPEG.make(SyntheticImage(width: 1600, height: 1200),
-                                               thumbnail: PixelSize(width: 160, height: 120), orientation: 1)
+        let photo = try ExifThumbnailJPEG.make(
+            SyntheticImage(width: 1600, height: 1200),
+            thumbnail: PixelSize(width: 160, height: 120), orientation: 1)
         var assets: [Asset] = []
         for index in 0..<photos { assets.append(try await fixture.asset("p\(index).jpg", photo)) }
         var configuration = DeliveryBenchmark.Configuration()

@@ -13,8 +13,9 @@ import ThumbsTesting
     let scenario = DeliveryScenario(deliveryMode: .opportunistic, preheat: true)
 
     private func event(_ index: Int, _ outcome: RenderEvent.Outcome) -> RenderEvent {
-        RenderEvent(assetID: "a\(index)", rendition: RenditionSpec(size: PixelSize(width: 64, height: 64)),
-                    priority: .preheat, outcome: outcome)
+        RenderEvent(
+            assetID: "a\(index)", rendition: RenditionSpec(size: PixelSize(width: 64, height: 64)),
+            priority: .preheat, outcome: outcome)
     }
 
     @Test func blankMeansNoImageForLongerThanAFrame() {
@@ -34,8 +35,9 @@ import ThumbsTesting
         #expect(result.degradedShown == 1)
         #expect(result.firstImage.count == 2 && result.firstImage.p50 == 10)
         #expect(result.finalImage.count == 2 && result.finalImage.max == 100)
-        #expect(result.firstImageWithPreview.count == 1 && result.firstImageWithPreview.p50 == 10,
-                "cell 2 has a preview but got no image while on screen")
+        #expect(
+            result.firstImageWithPreview.count == 1 && result.firstImageWithPreview.p50 == 10,
+            "cell 2 has a preview but got no image while on screen")
     }
 
     @Test func rendersForCellsScrolledPastAreWasted() {

@@ -11,7 +11,8 @@ import ThumbsTesting
 
     @Test func deliveryReportsEveryScenarioAsJSONAndAChart() throws {
         for index in 0..<12 {
-            try folder.write(try SyntheticImage(width: 800, height: 600).encoded(as: .jpeg), to: "library/p\(index).jpg")
+            try folder.write(
+                try SyntheticImage(width: 800, height: 600).encoded(as: .jpeg), to: "library/p\(index).jpg")
         }
         try folder.write(Array("not a photo".utf8), to: "library/broken.jpg")
         let outcome = try ThumbsProcess.run([
@@ -27,8 +28,10 @@ import ThumbsTesting
 
     @Test func tableAndUsageErrors() throws {
         try folder.write(try SyntheticImage(width: 400, height: 300).encoded(as: .jpeg), to: "library/p.jpg")
-        let table = try ThumbsProcess.run(["bench", "delivery", folder.path + "/library", "--cache", folder.path + "/cache",
-                                           "--delivery", "highQualityFormat", "--preheat", "off"])
+        let table = try ThumbsProcess.run([
+            "bench", "delivery", folder.path + "/library", "--cache", folder.path + "/cache",
+            "--delivery", "highQualityFormat", "--preheat", "off",
+        ])
         #expect(table.status == 0)
         #expect(table.standardOutput.contains("highQualityFormat  off"))
         let bad = try ThumbsProcess.run(["bench", "delivery", "--speed", "0"])

@@ -17,7 +17,8 @@ import ThumbsTesting
 
     @Test func statsEvictCompactVerify() throws {
         for index in 0..<10 {
-            try folder.write(try SyntheticImage(width: 800 + index, height: 600).encoded(as: .jpeg), to: "library/p\(index).jpg")
+            try folder.write(
+                try SyntheticImage(width: 800 + index, height: 600).encoded(as: .jpeg), to: "library/p\(index).jpg")
         }
         #expect(try ThumbsProcess.run(["warm", folder.path + "/library", "--cache", cache, "--json"]).status == 0)
         #expect(try json(["stats"])["thumbnails"] as? Int == 20)

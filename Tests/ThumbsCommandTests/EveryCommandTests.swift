@@ -12,10 +12,12 @@ import ThumbsTesting
     private func generatedLibrary() throws -> String {
         let day = ["exif-ifd2-DateTimeOriginal": "2021:06:01 10:00:00"]
         for index in 0..<6 {
-            try folder.write(try SyntheticImage(width: 900, height: 600, exif: day).encoded(as: .jpeg, orientation: 1 + index),
-                             to: "library/trip/p\(index).jpg")
+            try folder.write(
+                try SyntheticImage(width: 900, height: 600, exif: day).encoded(as: .jpeg, orientation: 1 + index),
+                to: "library/trip/p\(index).jpg")
         }
-        try folder.write(try SyntheticImage(width: 400, height: 400, pixels: .rgba).encoded(as: .png), to: "library/art/a.png")
+        try folder.write(
+            try SyntheticImage(width: 400, height: 400, pixels: .rgba).encoded(as: .png), to: "library/art/a.png")
         return folder.path + "/library"
     }
 
@@ -27,22 +29,29 @@ import ThumbsTesting
 
     private func everyCommand(on root: String, warmStatus: Int32, photo: String, album: String) throws {
         let common = ["--cache", cache]
-        #expect(try run(["warm", root, "--json"] + common, expect: warmStatus).standardOutput.contains("\"event\":\"summary\""))
+        #expect(
+            try run(["warm", root, "--json"] + common, expect: warmStatus).standardOutput.contains(
+                "\"event\":\"summary\""))
         #expect(try run(["albums", root] + common).standardOutput.contains(album))
         #expect(try run(["moments", root] + common).standardOutput.contains("assets on"))
         #expect(try run(["sizes", root] + common).standardOutput.contains("total"))
         let got = try run(["get", photo, "--size", "128x128", "-o", folder.path + "/got.jpg", "--json"] + common)
         #expect(got.standardOutput.contains("\"degraded\":false"))
         #expect(try VipsRenderer().probe(folder.path + "/got.jpg").pixelSize == PixelSize(width: 128, height: 128))
-        #expect(try run(["contact-sheet", album, root, "-o", folder.path + "/sheet.jpg"] + common).standardOutput.contains("thumbnails"))
+        #expect(
+            try run(["contact-sheet", album, root, "-o", folder.path + "/sheet.jpg"] + common).standardOutput.contains(
+                "thumbnails"))
         #expect(try run(["stats"] + common).standardOutput.contains("thumbnails"))
         #expect(try run(["verify"] + common).standardOutput.contains("consistent"))
         #expect(try run(["evict", "--to", "10KB"] + common).standardOutput.contains("evicted"))
         #expect(try run(["compact"] + common).standardOutput.contains("compacted"))
         #expect(try run(["probe", photo]).standardOutput.contains("pixelSize"))
-        #expect(try run(["render", photo, "--size", "64x64", "-o", folder.path + "/r.webp", "--format", "webp"]).status == 0)
+        #expect(
+            try run(["render", photo, "--size", "64x64", "-o", folder.path + "/r.webp", "--format", "webp"]).status == 0
+        )
         #expect(try run(["config", "--roots"]).status == 0)
-        let rendered = try run(["render", root, "--size", "64x64", "-o", folder.path + "/rendered", "--json"], expect: warmStatus)
+        let rendered = try run(
+            ["render", root, "--size", "64x64", "-o", folder.path + "/rendered", "--json"], expect: warmStatus)
         #expect(rendered.standardOutput.contains("\"event\":\"summary\""))
     }
 
@@ -54,15 +63,18 @@ import ThumbsTesting
 
     @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
     func onTheSharedPhotos() throws {
-        try everyCommand(on: SharedPhotos.root.path, warmStatus: 1,
-                         photo: SharedPhotos.root.appendingPathComponent("phone/iphone_13_pro_max.HEIC").path,
-                         album: "orientation")
+        try everyCommand(
+            on: SharedPhotos.root.path, warmStatus: 1,
+            photo: SharedPhotos.root.appendingPathComponent("phone/iphone_13_pro_max.HEIC").path,
+            album: "orientation")
     }
 
     @Test func sampleLibraryAndHelp() throws {
         #expect(try run(["sample-library", folder.path + "/sample"]).standardOutput.contains("wrote 15 sample photos"))
-        for command in ["warm", "watch", "get", "render", "albums", "moments", "sizes", "stats", "evict", "compact",
-                        "verify", "contact-sheet", "probe", "config", "sample-library"] {
+        for command in [
+            "warm", "watch", "get", "render", "albums", "moments", "sizes", "stats", "evict", "compact",
+            "verify", "contact-sheet", "probe", "config", "sample-library",
+        ] {
             let help = try run([command, "--help"])
             #expect(help.standardOutput.contains("Example"), "\(command) --help has an example")
         }

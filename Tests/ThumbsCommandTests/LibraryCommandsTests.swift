@@ -37,9 +37,14 @@ struct LibraryCommandsTests {
     }
 
     @Test func verboseSaysMoreAndQuietSaysLess() throws {
-        let verbose = try ThumbsProcess.run(["sizes", SharedPhotos.root.path, "--cache", folder.path + "/cache", "--verbose"])
-        #expect(verbose.status == 0 && verbose.standardError.contains("debug") && verbose.standardError.contains("cache: "))
-        let quiet = try ThumbsProcess.run(["sizes", SharedPhotos.root.path, "--cache", folder.path + "/cache", "--quiet"])
+        let verbose = try ThumbsProcess.run([
+            "sizes", SharedPhotos.root.path, "--cache", folder.path + "/cache", "--verbose",
+        ])
+        #expect(
+            verbose.status == 0 && verbose.standardError.contains("debug") && verbose.standardError.contains("cache: "))
+        let quiet = try ThumbsProcess.run([
+            "sizes", SharedPhotos.root.path, "--cache", folder.path + "/cache", "--quiet",
+        ])
         #expect(quiet.status == 0 && quiet.standardError.isEmpty, "\(quiet.standardError)")
         #expect(quiet.standardOutput.contains("total"))
     }
@@ -49,8 +54,10 @@ struct LibraryCommandsTests {
         let second = try run("sizes")
         let cold = try #require(try json(first) as? [String: Any])
         let warm = try #require(try json(second) as? [String: Any])
-        let expected = SharedPhotos.entries.filter { !["broken/empty.jpg", "broken/not_an_image.jpg"].contains($0.relativePath) }
-            .reduce(0) { $0 + $1.fileSize }
+        let expected = SharedPhotos.entries.filter {
+            !["broken/empty.jpg", "broken/not_an_image.jpg"].contains($0.relativePath)
+        }
+        .reduce(0) { $0 + $1.fileSize }
         #expect(cold["totalBytes"] as? Int == expected)
         #expect(warm["totalBytes"] as? Int == expected)
         #expect(warm["filesRead"] as? Int == 0, "nothing is read when the cache is warm")
@@ -75,9 +82,12 @@ struct UnreadableLibraryTests {
         chmod(cache, 0o777)
         chmod(folder.path + "/library/secret", 0)
         chmod(locked, 0)
-        let outcome = try ThumbsProcess.run(["-u", "nobody", "--", ThumbsProcess.executable().path, "albums",
-                                             folder.path + "/library", "--cache", cache, "--json"],
-                                            executablePath: "/usr/sbin/runuser")
+        let outcome = try ThumbsProcess.run(
+            [
+                "-u", "nobody", "--", ThumbsProcess.executable().path, "albums",
+                folder.path + "/library", "--cache", cache, "--json",
+            ],
+            executablePath: "/usr/sbin/runuser")
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardError.contains("secret/: folder not readable (Permission denied)"))
         #expect(outcome.standardError.contains("locked.jpg: not readable"))
@@ -88,8 +98,9 @@ struct UnreadableLibraryTests {
 enum UnprivilegedRun {
     static let isPossible: Bool = {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") else { return false }
-        let probe = try? ThumbsProcess.run(["-u", "nobody", "--", ThumbsProcess.executable().path, "--help"],
-                                           executablePath: "/usr/sbin/runuser")
+        let probe = try? ThumbsProcess.run(
+            ["-u", "nobody", "--", ThumbsProcess.executable().path, "--help"],
+            executablePath: "/usr/sbin/runuser")
         return probe?.status == 0
     }()
 }

@@ -9,11 +9,14 @@ import ThumbsTesting
     let folder = TemporaryFolder()
 
     @Test func rendersOneFileToTheRequestedBox() throws {
-        let input = try folder.write(try SyntheticImage(width: 1200, height: 800).encoded(as: .jpeg, orientation: 6),
-                                     to: "in.jpg")
+        let input = try folder.write(
+            try SyntheticImage(width: 1200, height: 800).encoded(as: .jpeg, orientation: 6),
+            to: "in.jpg")
         let output = folder.path + "/out.webp"
-        let outcome = try ThumbsProcess.run(["render", input, "--size", "256x256", "--mode", "fill",
-                                             "--format", "webp", "-o", output])
+        let outcome = try ThumbsProcess.run([
+            "render", input, "--size", "256x256", "--mode", "fill",
+            "--format", "webp", "-o", output,
+        ])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("256x256 webp"))
         let properties = try VipsRenderer().probe(output)
@@ -49,7 +52,8 @@ import ThumbsTesting
         #expect(outcome.standardOutput.contains("rendered 2 of 3 photos (4 thumbnails"), "\(outcome.standardOutput)")
         let name = URL(fileURLWithPath: library.path).lastPathComponent
         for rendition in ["grid", "preview"] {
-            #expect(FileManager.default.fileExists(atPath: "\(folder.path)/thumbnails/\(name)/a/one.jpg.\(rendition).jpg"))
+            #expect(
+                FileManager.default.fileExists(atPath: "\(folder.path)/thumbnails/\(name)/a/one.jpg.\(rendition).jpg"))
         }
     }
 
@@ -59,13 +63,17 @@ import ThumbsTesting
         try library.write(jpeg, to: "photos/seen.jpg")
         try library.write(jpeg, to: "photos/.hidden/unseen.jpg")
         let secret = try outside.write(jpeg, to: "secret.jpg")
-        try FileManager.default.createSymbolicLink(atPath: library.path + "/photos/link.jpg", withDestinationPath: secret)
-        let outcome = try ThumbsProcess.run(["render", library.path + "/photos", "--size", "64x64", "-o", folder.path + "/out"])
+        try FileManager.default.createSymbolicLink(
+            atPath: library.path + "/photos/link.jpg", withDestinationPath: secret)
+        let outcome = try ThumbsProcess.run([
+            "render", library.path + "/photos", "--size", "64x64", "-o", folder.path + "/out",
+        ])
         #expect(outcome.status == 0, "\(outcome.standardOutput) \(outcome.standardError)")
         #expect(outcome.standardOutput.contains("rendered 1 of 1 photos"))
         #expect(outcome.standardError.contains("link.jpg: symbolic link out of the library"))
         let written = try FileManager.default.subpathsOfDirectory(atPath: folder.path + "/out")
-        #expect(written.filter { $0.hasSuffix(".jpg") && !$0.hasSuffix("/") }.sorted() == ["photos/seen.jpg.64x64-fit.jpg"])
+        #expect(
+            written.filter { $0.hasSuffix(".jpg") && !$0.hasSuffix("/") }.sorted() == ["photos/seen.jpg.64x64-fit.jpg"])
     }
 
     @Test func oneFileToOneFileNeedsOneRendition() throws {
@@ -84,8 +92,10 @@ import ThumbsTesting
         for library in [first, second] {
             try library.write(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "DCIM/one.jpg")
         }
-        let outcome = try ThumbsProcess.run(["render", first.path + "/DCIM", second.path + "/DCIM",
-                                             "--size", "64x64", "-o", folder.path + "/all"])
+        let outcome = try ThumbsProcess.run([
+            "render", first.path + "/DCIM", second.path + "/DCIM",
+            "--size", "64x64", "-o", folder.path + "/all",
+        ])
         #expect(outcome.status == 0, "\(outcome.standardError)")
         #expect(FileManager.default.fileExists(atPath: folder.path + "/all/DCIM/one.jpg.64x64-fit.jpg"))
         #expect(FileManager.default.fileExists(atPath: folder.path + "/all/DCIM-2/one.jpg.64x64-fit.jpg"))
@@ -101,12 +111,16 @@ import ThumbsTesting
 
     @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
     func everySharedPhotoRendersOrFailsInOneLine() throws {
-        let outcome = try ThumbsProcess.run(["render", SharedPhotos.root.path, "--size", "128x128",
-                                             "-o", folder.path + "/shared"])
+        let outcome = try ThumbsProcess.run([
+            "render", SharedPhotos.root.path, "--size", "128x128",
+            "-o", folder.path + "/shared",
+        ])
         let failures = outcome.standardOutput.split(separator: "\n").filter { $0.hasPrefix("failed ") }
         let expected = SharedPhotos.entries.filter { $0.expectedError != nil }
         #expect(outcome.status == 1)
         #expect(failures.count == expected.count, "\(outcome.standardOutput)")
-        #expect(outcome.standardOutput.contains("rendered \(SharedPhotos.entries.count - expected.count) of \(SharedPhotos.entries.count) photos"))
+        #expect(
+            outcome.standardOutput.contains(
+                "rendered \(SharedPhotos.entries.count - expected.count) of \(SharedPhotos.entries.count) photos"))
     }
 }

@@ -44,7 +44,8 @@ import ThumbsTesting
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         lines.removeLast()  // what follows the last newline is not a complete line yet
         guard let last = lines.last(where: { $0.contains("\"done\"") }),
-              let object = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any] else { return 0 }
+            let object = try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
+        else { return 0 }
         return object["done"] as? Int ?? 0
     }
 

@@ -26,13 +26,20 @@ import ThumbsTesting
     }
 
     @Test func codesAsAnISOString() throws {
-        for date in [CaptureDate(exif: "2024:01:12 21:38:53", offset: "-08:00"), CaptureDate(exif: "2007:12:26 10:11:12")] {
+        for date in [
+            CaptureDate(exif: "2024:01:12 21:38:53", offset: "-08:00"), CaptureDate(exif: "2007:12:26 10:11:12"),
+        ] {
             let encoded = try JSONEncoder().encode(try #require(date))
             #expect(try JSONDecoder().decode(CaptureDate.self, from: encoded) == date)
         }
-        #expect(String(decoding: try JSONEncoder().encode(CaptureDate(exif: "2024:01:12 21:38:53", offset: "-08:00")), as: UTF8.self)
+        #expect(
+            String(
+                decoding: try JSONEncoder().encode(CaptureDate(exif: "2024:01:12 21:38:53", offset: "-08:00")),
+                as: UTF8.self)
                 == #""2024-01-12T21:38:53-08:00""#)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(CaptureDate.self, from: Data(#""yesterday""#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(CaptureDate.self, from: Data(#""yesterday""#.utf8))
+        }
     }
 
     @Test func rejectsUnsetClocks() {

@@ -30,7 +30,9 @@ import ThumbsTesting
 
     @Test func videoIsNotRenderedYet() throws {
         let mp4: [UInt8] = [0, 0, 0, 20] + Array("ftypisom\0\0\u{2}\0isommp41".utf8)
-        let error = try #require(throws: ImagingError.self) { try renderer.render(try folder.write(mp4, to: "clip.mp4"), spec: grid) }
+        let error = try #require(throws: ImagingError.self) {
+            try renderer.render(try folder.write(mp4, to: "clip.mp4"), spec: grid)
+        }
         #expect(error == .unsupportedFormat("mp4 video"))
     }
 
@@ -89,7 +91,8 @@ import ThumbsTesting
     }
 
     @Test func cameraRawIsRecognisedAndNotRendered() throws {
-        let cr2: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x10, 0, 0, 0, 0x43, 0x52, 0x02, 0] + Array(repeating: 0, count: 52)
+        let cr2: [UInt8] =
+            [0x49, 0x49, 0x2A, 0x00, 0x10, 0, 0, 0, 0x43, 0x52, 0x02, 0] + Array(repeating: 0, count: 52)
         #expect(MediaType(sniffing: cr2) == .cameraRaw)
         // NEF and DNG are plain TIFF inside: the name tells them apart.
         let tiff = try SyntheticImage(width: 64, height: 48).encoded(as: .tiff)

@@ -12,16 +12,21 @@ import ThumbsTesting
     }
 
     @Test func fitKeepsTheWholeImageInsideTheBox() {
-        #expect(RenditionGeometry.outputSize(source: landscape, spec: spec(256, 256, .aspectFit))
+        #expect(
+            RenditionGeometry.outputSize(source: landscape, spec: spec(256, 256, .aspectFit))
                 == PixelSize(width: 256, height: 192))
-        #expect(RenditionGeometry.outputSize(source: landscape.transposed, spec: spec(256, 256, .aspectFit))
+        #expect(
+            RenditionGeometry.outputSize(source: landscape.transposed, spec: spec(256, 256, .aspectFit))
                 == PixelSize(width: 192, height: 256))
     }
 
     @Test func fillIsExactlyTheBox() {
-        #expect(RenditionGeometry.outputSize(source: landscape, spec: spec(256, 256, .aspectFill))
+        #expect(
+            RenditionGeometry.outputSize(source: landscape, spec: spec(256, 256, .aspectFill))
                 == PixelSize(width: 256, height: 256))
-        #expect(RenditionGeometry.outputSize(source: PixelSize(width: 6000, height: 1000), spec: spec(300, 200, .aspectFill))
+        #expect(
+            RenditionGeometry.outputSize(
+                source: PixelSize(width: 6000, height: 1000), spec: spec(300, 200, .aspectFill))
                 == PixelSize(width: 300, height: 200))
     }
 
@@ -29,17 +34,21 @@ import ThumbsTesting
         let small = PixelSize(width: 300, height: 100)
         #expect(RenditionGeometry.outputSize(source: small, spec: spec(1024, 1024, .aspectFit)) == small)
         // Fill keeps the box's aspect ratio at the source's own resolution.
-        #expect(RenditionGeometry.outputSize(source: small, spec: spec(256, 256, .aspectFill))
+        #expect(
+            RenditionGeometry.outputSize(source: small, spec: spec(256, 256, .aspectFill))
                 == PixelSize(width: 100, height: 100))
-        #expect(RenditionGeometry.outputSize(source: small, spec: spec(600, 600, .aspectFit, upscale: true))
+        #expect(
+            RenditionGeometry.outputSize(source: small, spec: spec(600, 600, .aspectFit, upscale: true))
                 == PixelSize(width: 600, height: 200))
-        #expect(RenditionGeometry.outputSize(source: small, spec: spec(256, 256, .aspectFill, upscale: true))
+        #expect(
+            RenditionGeometry.outputSize(source: small, spec: spec(256, 256, .aspectFill, upscale: true))
                 == PixelSize(width: 256, height: 256))
     }
 
     @Test func neverProducesAnEmptyImage() {
         let sliver = PixelSize(width: 10_000, height: 3)
-        #expect(RenditionGeometry.outputSize(source: sliver, spec: spec(100, 100, .aspectFit))
+        #expect(
+            RenditionGeometry.outputSize(source: sliver, spec: spec(100, 100, .aspectFit))
                 == PixelSize(width: 100, height: 1))
     }
 

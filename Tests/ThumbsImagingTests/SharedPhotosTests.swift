@@ -41,7 +41,8 @@ struct SharedPhotosTests {
     @Test(arguments: ["Landscape", "Portrait"])
     func orientationSamplesAllLookLikeTheUprightOne(shape: String) throws {
         let folder = SharedPhotos.root.appendingPathComponent("orientation")
-        let reference = try DecodedPixels(renderer.render(folder.appendingPathComponent("\(shape)_1.jpg").path, spec: fit))
+        let reference = try DecodedPixels(
+            renderer.render(folder.appendingPathComponent("\(shape)_1.jpg").path, spec: fit))
         for index in [0, 2, 3, 4, 5, 6, 7, 8] {
             let path = folder.appendingPathComponent("\(shape)_\(index).jpg").path
             let pixels = try DecodedPixels(renderer.render(path, spec: fit))
@@ -73,7 +74,8 @@ struct SharedPhotosTests {
         #expect(xiaomi.pixelSize == PixelSize(width: 3000, height: 4000))
         #expect(xiaomi.embeddedPreviewSize == PixelSize(width: 240, height: 320))
 
-        let disguised = try renderer.probe(SharedPhotos.root.appendingPathComponent("phone/heic_with_jpg_extension.jpg").path)
+        let disguised = try renderer.probe(
+            SharedPhotos.root.appendingPathComponent("phone/heic_with_jpg_extension.jpg").path)
         #expect(disguised.mediaType == .heif)
 
         let animated = try renderer.probe(SharedPhotos.root.appendingPathComponent("exports/animated-loop-3.gif").path)
@@ -85,7 +87,9 @@ struct SharedPhotosTests {
         let heifPreview = try #require(try renderer.embeddedPreview(heic))
         #expect(heifPreview.pixelSize == PixelSize(width: 240, height: 320))
 
-        let canon = SharedPhotos.root.appendingPathComponent("2007-12-holiday/Canon Powershot SD750 - 2007.12.26.n.IMG_3704.JPG").path
+        let canon = SharedPhotos.root.appendingPathComponent(
+            "2007-12-holiday/Canon Powershot SD750 - 2007.12.26.n.IMG_3704.JPG"
+        ).path
         let preview = try #require(try renderer.embeddedPreview(canon))
         let full = try renderer.render(canon, spec: RenditionSpec(size: preview.pixelSize, contentMode: .aspectFill))
         let difference = try DecodedPixels(preview).meanAbsoluteDifference(to: DecodedPixels(full))
@@ -98,18 +102,24 @@ struct SharedPhotosTests {
         let photo = try renderer.render(xiaomi, spec: RenditionSpec(size: turned.pixelSize, contentMode: .aspectFill))
         let turnedDifference = try DecodedPixels(turned).meanAbsoluteDifference(to: DecodedPixels(photo))
         #expect(turnedDifference < 20, "the preview is the same way up as the photo (\(turnedDifference))")
-        #expect(try renderer.embeddedPreview(SharedPhotos.root.appendingPathComponent("orientation/Landscape_6.jpg").path) == nil)
+        #expect(
+            try renderer.embeddedPreview(SharedPhotos.root.appendingPathComponent("orientation/Landscape_6.jpg").path)
+                == nil)
     }
 
     @Test func severalRenditionsOfRealPhotosMatchDirectRenders() throws {
-        let specs = [RenditionSpec(size: PixelSize(width: 1024, height: 1024), format: .png),
-                     RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill, format: .png),
-                     RenditionSpec(size: PixelSize(width: 120, height: 80), contentMode: .aspectFill, format: .png)]
+        let specs = [
+            RenditionSpec(size: PixelSize(width: 1024, height: 1024), format: .png),
+            RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill, format: .png),
+            RenditionSpec(size: PixelSize(width: 120, height: 80), contentMode: .aspectFill, format: .png),
+        ]
         // HEIC is left out: for outputs no larger than the HEIF's stored thumbnail, libvips'
         // shrink-on-load decodes that thumbnail instead of the photo, so a direct render differs
         // from one derived from the photo by more than encoder noise (by design, not by error).
-        for name in ["phone/Xiaomi_Mi_9T.jpg", "2019-trip/craft-beer.jpg", "exports/weld_16bit.png",
-                     "scans/Oregon Scientific DS6639 - DSC_0307 - small - CMYK.tiff"] {
+        for name in [
+            "phone/Xiaomi_Mi_9T.jpg", "2019-trip/craft-beer.jpg", "exports/weld_16bit.png",
+            "scans/Oregon Scientific DS6639 - DSC_0307 - small - CMYK.tiff",
+        ] {
             let path = SharedPhotos.root.appendingPathComponent(name).path
             for (spec, derived) in zip(specs, try renderer.render(path, specs: specs)) {
                 let direct = try renderer.render(path, spec: spec)

@@ -41,6 +41,7 @@ import ThumbsTesting
         let renderer = ThumbnailRenderer()
         let specs = [RenditionSpec(size: PixelSize(width: 400, height: 400)), spec]
         let thumbnails = try await renderer.render(path, specs: specs)
-        #expect(thumbnails.map(\.pixelSize) == [PixelSize(width: 400, height: 267), PixelSize(width: 160, height: 160)])
+        #expect(
+            thumbnails.map(\.pixelSize) == [PixelSize(width: 400, height: 267), PixelSize(width: 160, height: 160)])
     }
 }

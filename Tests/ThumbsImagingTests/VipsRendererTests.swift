@@ -12,14 +12,19 @@ import ThumbsTesting
     let renderer = VipsRenderer()
     let folder = TemporaryFolder()
 
-    private func write(_ image: SyntheticImage, _ container: SyntheticImage.Container = .jpeg,
-                       orientation: Int = 1, name: String? = nil) throws -> String {
-        try folder.write(try image.encoded(as: container, orientation: orientation),
-                         to: name ?? "image-\(orientation).\(container.rawValue)")
+    private func write(
+        _ image: SyntheticImage, _ container: SyntheticImage.Container = .jpeg,
+        orientation: Int = 1, name: String? = nil
+    ) throws -> String {
+        try folder.write(
+            try image.encoded(as: container, orientation: orientation),
+            to: name ?? "image-\(orientation).\(container.rawValue)")
     }
 
-    private func spec(_ width: Int, _ height: Int, _ mode: ContentMode = .aspectFit,
-                      _ format: ThumbnailFormat = .png) -> RenditionSpec {
+    private func spec(
+        _ width: Int, _ height: Int, _ mode: ContentMode = .aspectFit,
+        _ format: ThumbnailFormat = .png
+    ) -> RenditionSpec {
         RenditionSpec(size: PixelSize(width: width, height: height), contentMode: mode, format: format, quality: 90)
     }
 
@@ -41,15 +46,19 @@ import ThumbsTesting
         #expect(topRight.g > 130 && topRight.r < 110, "top right should be green, is \(topRight)")
         #expect(bottomLeft.b > 150 && bottomLeft.r < 110, "bottom left should be blue, is \(bottomLeft)")
 
-        let reference = try renderer.render(try write(SyntheticImage(width: 480, height: 320), name: "reference.jpg"),
-                                            spec: spec(240, 240))
+        let reference = try renderer.render(
+            try write(SyntheticImage(width: 480, height: 320), name: "reference.jpg"),
+            spec: spec(240, 240))
         #expect(pixels.meanAbsoluteDifference(to: try DecodedPixels(reference)) < 2.5)
     }
 
     @Test func fillCropsToExactlyTheBoxAndFitStaysInside() throws {
         let path = try write(SyntheticImage(width: 900, height: 300))
-        #expect(try renderer.render(path, spec: spec(200, 200, .aspectFill)).pixelSize == PixelSize(width: 200, height: 200))
-        #expect(try renderer.render(path, spec: spec(200, 200, .aspectFit)).pixelSize == PixelSize(width: 200, height: 67))
+        #expect(
+            try renderer.render(path, spec: spec(200, 200, .aspectFill)).pixelSize == PixelSize(width: 200, height: 200)
+        )
+        #expect(
+            try renderer.render(path, spec: spec(200, 200, .aspectFit)).pixelSize == PixelSize(width: 200, height: 67))
     }
 
     @Test func doesNotUpscaleUnlessAsked() throws {
@@ -62,11 +71,12 @@ import ThumbsTesting
 
     @Test(arguments: SyntheticImage.Pixels.allCases)
     func convertsEveryPixelLayoutToSRGB(pixels: SyntheticImage.Pixels) throws {
-        let container: SyntheticImage.Container = switch pixels {
-        case .rgb16, .rgba, .grey: .png
-        case .cmyk: .tiff
-        case .rgb: .webp
-        }
+        let container: SyntheticImage.Container =
+            switch pixels {
+            case .rgb16, .rgba, .grey: .png
+            case .cmyk: .tiff
+            case .rgb: .webp
+            }
         let path = try write(SyntheticImage(width: 400, height: 300, pixels: pixels), container)
         for format in ThumbnailFormat.allCases {
             let thumbnail = try renderer.render(path, spec: spec(200, 200, .aspectFit, format))
@@ -115,8 +125,10 @@ import ThumbsTesting
 
     @Test func severalRenditionsFromOneDecodeMatchDirectRenders() throws {
         let path = try write(SyntheticImage(width: 2400, height: 1600), orientation: 6)
-        let specs = [spec(1024, 1024), spec(512, 512, .aspectFill), spec(300, 200, .aspectFill),
-                     spec(256, 256), spec(64, 64, .aspectFill)]
+        let specs = [
+            spec(1024, 1024), spec(512, 512, .aspectFill), spec(300, 200, .aspectFill),
+            spec(256, 256), spec(64, 64, .aspectFill),
+        ]
         let together = try renderer.render(path, specs: specs)
         #expect(together.count == specs.count)
         for (spec, derived) in zip(specs, together) {
@@ -136,8 +148,9 @@ import ThumbsTesting
 
     @Test(arguments: [1, 3, 6, 8])
     func embeddedPreviewIsUpright(orientation: Int) throws {
-        let jpeg = try ExifThumbnailJPEG.make(SyntheticImage(width: 1600, height: 1200),
-                                              thumbnail: PixelSize(width: 160, height: 120), orientation: orientation)
+        let jpeg = try ExifThumbnailJPEG.make(
+            SyntheticImage(width: 1600, height: 1200),
+            thumbnail: PixelSize(width: 160, height: 120), orientation: orientation)
         let path = try folder.write(jpeg, to: "with-preview-\(orientation).jpg")
         #expect(try renderer.probe(path).embeddedPreviewSize == PixelSize(width: 160, height: 120))
         let preview = try #require(try renderer.embeddedPreview(path))
@@ -149,17 +162,19 @@ import ThumbsTesting
 
     @Test func letterboxedPreviewIsTrimmedToThePhotosShape() throws {
         // A 3:2 photo with a 4:3 thumbnail, as cameras write them (bars included in the pixels).
-        let jpeg = try ExifThumbnailJPEG.make(SyntheticImage(width: 1500, height: 1000),
-                                              thumbnail: PixelSize(width: 160, height: 120), orientation: 1)
+        let jpeg = try ExifThumbnailJPEG.make(
+            SyntheticImage(width: 1500, height: 1000),
+            thumbnail: PixelSize(width: 160, height: 120), orientation: 1)
         let path = try folder.write(jpeg, to: "letterboxed.jpg")
         let preview = try #require(try renderer.embeddedPreview(path))
         #expect(preview.pixelSize == PixelSize(width: 160, height: 107))
     }
 
     @Test func damagedEmbeddedPreviewIsNoPreview() throws {
-        let jpeg = try ExifThumbnailJPEG.make(SyntheticImage(width: 800, height: 600),
-                                              thumbnail: PixelSize(width: 160, height: 120), orientation: 1,
-                                              damaged: true)
+        let jpeg = try ExifThumbnailJPEG.make(
+            SyntheticImage(width: 800, height: 600),
+            thumbnail: PixelSize(width: 160, height: 120), orientation: 1,
+            damaged: true)
         let path = try folder.write(jpeg, to: "damaged-preview.jpg")
         #expect(try renderer.embeddedPreview(path) == nil)
         #expect(try renderer.render(path, spec: spec(100, 100)).pixelSize == PixelSize(width: 100, height: 75))

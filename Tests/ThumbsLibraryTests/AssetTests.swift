@@ -25,11 +25,13 @@ import ThumbsTesting
         func asset(_ date: String, offset: String?) throws -> Asset {
             var exif = ["exif-ifd2-DateTimeOriginal": date]
             if let offset { exif["exif-ifd2-OffsetTimeOriginal"] = offset }
-            let path = try folder.write(try SyntheticImage(width: 64, height: 48, exif: exif).encoded(as: .jpeg),
-                                        to: "\(UUID().uuidString).jpg")
+            let path = try folder.write(
+                try SyntheticImage(width: 64, height: 48, exif: exif).encoded(as: .jpeg),
+                to: "\(UUID().uuidString).jpg")
             let properties = try renderer.probe(path)
-            return Asset(root: folder.path, relativePath: URL(fileURLWithPath: path).lastPathComponent,
-                         mediaType: .jpeg, fingerprint: properties.fingerprint, properties: properties)
+            return Asset(
+                root: folder.path, relativePath: URL(fileURLWithPath: path).lastPathComponent,
+                mediaType: .jpeg, fingerprint: properties.fingerprint, properties: properties)
         }
         let lateInTokyo = try asset("2024:03:09 23:30:00", offset: "+09:00")
         let earlyNextDayInTokyo = try asset("2024:03:10 00:30:00", offset: "+09:00")
@@ -43,8 +45,9 @@ import ThumbsTesting
     }
 
     @Test func withoutExifTheModificationDayCounts() {
-        let asset = Asset(root: "/r", relativePath: "a.mp4", mediaType: .mp4,
-                          fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1_710_028_800 * 1_000_000_000))
+        let asset = Asset(
+            root: "/r", relativePath: "a.mp4", mediaType: .mp4,
+            fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1_710_028_800 * 1_000_000_000))
         // 2024-03-10 00:00 UTC is still the 9th in New York.
         #expect(asset.day(in: TimeZone(identifier: "UTC")!) == Day(year: 2024, month: 3, day: 10))
         #expect(asset.day(in: TimeZone(identifier: "America/New_York")!) == Day(year: 2024, month: 3, day: 9))

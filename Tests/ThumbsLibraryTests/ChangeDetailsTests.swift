@@ -13,8 +13,9 @@ import ThumbsTesting
     var root: String { folder.path + "/library" }
 
     private func asset(_ name: String, _ version: Int64 = 1) -> Asset {
-        Asset(root: "/library", relativePath: name, mediaType: .jpeg,
-              fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: version))
+        Asset(
+            root: "/library", relativePath: name, mediaType: .jpeg,
+            fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: version))
     }
 
     @Test func describesRemovalsInsertionsAndChanges() throws {
@@ -52,7 +53,8 @@ import ThumbsTesting
         let changes = try #require(try await library.rescan())
         let after = changes.after.map(\.id)
         let id = { AssetID.make(root: root, relativePath: $0) }
-        #expect(changes.removedIndexes.map { changes.before[$0].id }.sorted() == [id("keep.jpg"), id("old.jpg")].sorted())
+        #expect(
+            changes.removedIndexes.map { changes.before[$0].id }.sorted() == [id("keep.jpg"), id("old.jpg")].sorted())
         #expect(Set(changes.insertedIndexes.map { after[$0] }) == [id("new.jpg"), id("kept.jpg")])
         #expect(changes.changedIndexes.map { after[$0] } == [id("edit.jpg")])
     }
@@ -91,6 +93,8 @@ import ThumbsTesting
         // Every file arrived, the ones in the new folder included, in a few coalesced notifications.
         #expect(notifications.last?.after.count == 1_102)
         #expect(notifications.reduce(0) { $0 + $1.insertedIndexes.count } == 1_101)
-        #expect((1...4).contains(notifications.count), "a burst of 1,101 files is a few notifications (\(notifications.count))")
+        #expect(
+            (1...4).contains(notifications.count),
+            "a burst of 1,101 files is a few notifications (\(notifications.count))")
     }
 }

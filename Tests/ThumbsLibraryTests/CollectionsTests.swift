@@ -17,8 +17,11 @@ import ThumbsTesting
         var builder = AlbumBuilder()
         for try await batch in library.assets() { builder.add(batch) }
         // Every manifest file is media except the empty file and the text named .jpg.
-        let media = SharedPhotos.entries.filter { !["broken/empty.jpg", "broken/not_an_image.jpg"].contains($0.relativePath) }
-        let expected = Dictionary(grouping: media) { String($0.relativePath.split(separator: "/")[0]) }.mapValues(\.count)
+        let media = SharedPhotos.entries.filter {
+            !["broken/empty.jpg", "broken/not_an_image.jpg"].contains($0.relativePath)
+        }
+        let expected = Dictionary(grouping: media) { String($0.relativePath.split(separator: "/")[0]) }.mapValues(
+            \.count)
         let found = Dictionary(uniqueKeysWithValues: builder.folderAlbums.map { ($0.title, $0.photoCount) })
         #expect(found == expected)
         let broken = try #require(builder.folderAlbums.first { $0.title == "broken" })
@@ -33,7 +36,9 @@ import ThumbsTesting
     }
 
     @Test func keyAssetsAreTheNewestThree() async throws {
-        for (index, date) in ["2020:01:01 10:00:00", "2023:05:05 10:00:00", "2021:03:03 10:00:00", "2022:04:04 10:00:00"].enumerated() {
+        for (index, date) in [
+            "2020:01:01 10:00:00", "2023:05:05 10:00:00", "2021:03:03 10:00:00", "2022:04:04 10:00:00",
+        ].enumerated() {
             try folder.write(try L.jpeg(date: date), to: "library/trip/p\(index).jpg")
         }
         try folder.write(L.mp4, to: "library/trip/clip.mp4")
@@ -96,8 +101,10 @@ import ThumbsTesting
 
     @Test func mergingInAnyOrderEqualsSorting() {
         let assets = (0..<500).map { index in
-            Asset(root: "/r", relativePath: "a\(index).mp4", mediaType: .mp4,
-                  fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: Int64((index * 7_919) % 500) * 3_600_000_000_000))
+            Asset(
+                root: "/r", relativePath: "a\(index).mp4", mediaType: .mp4,
+                fingerprint: FileFingerprint(
+                    size: 1, modificationTimeNanoseconds: Int64((index * 7_919) % 500) * 3_600_000_000_000))
         }
         var merged = Moments(timeZone: TimeZone(identifier: "UTC")!)
         for chunk in stride(from: 0, to: assets.count, by: 37) {

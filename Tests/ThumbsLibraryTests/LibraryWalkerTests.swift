@@ -11,7 +11,9 @@ import ThumbsTesting
     let folder = TemporaryFolder()
     var root: String { folder.path + "/library" }
 
-    private func walk(includeHidden: Bool = false, limit: Int = 50) -> (files: [String], issues: [LibraryIssue], walker: LibraryWalker) {
+    private func walk(includeHidden: Bool = false, limit: Int = 50) -> (
+        files: [String], issues: [LibraryIssue], walker: LibraryWalker
+    ) {
         let walker = LibraryWalker(root: root, includeHidden: includeHidden)
         var files: [String] = [], issues: [LibraryIssue] = []
         while true {
@@ -35,9 +37,12 @@ import ThumbsTesting
     @Test func refusesSymlinksOutOfTheRootAndFollowsThoseInside() throws {
         try folder.write([1], to: "library/inside/a.jpg")
         try folder.write([2], to: "outside/secret.jpg")
-        try FileManager.default.createSymbolicLink(atPath: root + "/escape.jpg", withDestinationPath: folder.path + "/outside/secret.jpg")
-        try FileManager.default.createSymbolicLink(atPath: root + "/escape-folder", withDestinationPath: folder.path + "/outside")
-        try FileManager.default.createSymbolicLink(atPath: root + "/alias.jpg", withDestinationPath: root + "/inside/a.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/escape.jpg", withDestinationPath: folder.path + "/outside/secret.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/escape-folder", withDestinationPath: folder.path + "/outside")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/alias.jpg", withDestinationPath: root + "/inside/a.jpg")
         try FileManager.default.createSymbolicLink(atPath: root + "/inside/loop", withDestinationPath: root)
         let result = walk()
         #expect(result.files == ["alias.jpg", "inside/a.jpg"])

@@ -26,7 +26,9 @@ import ThumbsTesting
         let types = Dictionary(uniqueKeysWithValues: assets.map { ($0.relativePath, $0.mediaType) })
         #expect(types == ["photo.jpg": .jpeg, "png-named.jpg": .png, "clip.mov": .mp4])
         #expect(assets.first { $0.relativePath == "clip.mov" }?.fileSize == UInt64(L.mp4.count))
-        #expect(issues.map(\.path) == ["fake.jpg"], "text named .jpg is reported; notes.txt is not media and says so by name")
+        #expect(
+            issues.map(\.path) == ["fake.jpg"],
+            "text named .jpg is reported; notes.txt is not media and says so by name")
     }
 
     @Test func batchesAreBoundedAndTheFirstComesBeforeTheWalkEnds() async throws {
@@ -64,7 +66,8 @@ import ThumbsTesting
         let store = try store()
         let library = L.library(folder, store: store)
         // The walk saw an older version than the one on disk now.
-        let stale = LibraryWalker.File(relativePath: "busy.jpg", fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1))
+        let stale = LibraryWalker.File(
+            relativePath: "busy.jpg", fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1))
         var batch = LibraryBatch()
         let changing = try await library.resolve([stale], root: folder.path + "/library", into: &batch)
         #expect(changing.map(\.file.relativePath) == ["busy.jpg"] && batch.assets.isEmpty)

@@ -14,7 +14,9 @@ import ThumbsTesting
     @Test func opportunisticGivesTheEmbeddedPreviewThenTheFinal() async throws {
         let fixture = try PipelineFixture()
         let asset = try await fixture.photoWithPreview("preview.jpg")
-        let (results, error) = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect()
+        let (results, error) = await fixture.manager.requestImage(
+            for: asset, targetSize: grid, contentMode: .aspectFill
+        ).collect()
         #expect(error == nil)
         #expect(results.map(\.isDegraded) == [true, false])
         #expect(results.map(\.source) == [.embedded, .rendered])
@@ -28,7 +30,8 @@ import ThumbsTesting
     @Test func opportunisticWithoutACheapSourceGivesOnlyTheFinal() async throws {
         let fixture = try PipelineFixture()
         let asset = try await fixture.photo("plain.jpg")
-        let (results, _) = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFit).collect()
+        let (results, _) = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFit)
+            .collect()
         #expect(results.map(\.isDegraded) == [false])
         #expect(results.map(\.source) == [.rendered])
     }
@@ -38,9 +41,11 @@ import ThumbsTesting
         let asset = try await fixture.photoWithPreview("p.jpg")
         _ = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect()
         let fresh = CachingImageManager(renderer: fixture.renderer, store: fixture.store)
-        let fromStore = await fresh.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect().results
+        let fromStore = await fresh.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect()
+            .results
         #expect(fromStore.map(\.source) == [.store] && fromStore.map(\.isDegraded) == [false])
-        let fromMemory = await fresh.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect().results
+        let fromMemory = await fresh.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect()
+            .results
         #expect(fromMemory.map(\.source) == [.memory])
     }
 
@@ -49,8 +54,10 @@ import ThumbsTesting
         let asset = try await fixture.photo("p.jpg")
         let big = PixelSize(width: 512, height: 512)
         _ = await fixture.manager.requestImage(for: asset, targetSize: big, contentMode: .aspectFit).collect()
-        let (results, _) = await fixture.manager.requestImage(for: asset, targetSize: PixelSize(width: 128, height: 128),
-                                                              contentMode: .aspectFill).collect()
+        let (results, _) = await fixture.manager.requestImage(
+            for: asset, targetSize: PixelSize(width: 128, height: 128),
+            contentMode: .aspectFill
+        ).collect()
         #expect(results.map(\.source) == [.memory, .rendered])
         #expect(results.map(\.isDegraded) == [true, false])
         #expect(results[0].pixelSize == PixelSize(width: 512, height: 341))
@@ -61,7 +68,8 @@ import ThumbsTesting
         let asset = try await fixture.photoWithPreview("p.jpg")
         let (results, _) = await fixture.manager.requestImage(
             for: asset, targetSize: grid, contentMode: .aspectFill,
-            options: ImageRequestOptions(deliveryMode: .highQualityFormat)).collect()
+            options: ImageRequestOptions(deliveryMode: .highQualityFormat)
+        ).collect()
         #expect(results.map(\.source) == [.rendered] && results.map(\.isDegraded) == [false])
     }
 
@@ -69,22 +77,31 @@ import ThumbsTesting
         let fixture = try PipelineFixture()
         let fast = ImageRequestOptions(deliveryMode: .fastFormat)
         let withPreview = try await fixture.photoWithPreview("p.jpg")
-        let quick = await fixture.manager.requestImage(for: withPreview, targetSize: grid, contentMode: .aspectFill, options: fast).collect()
+        let quick = await fixture.manager.requestImage(
+            for: withPreview, targetSize: grid, contentMode: .aspectFill, options: fast
+        ).collect()
         #expect(quick.results.map(\.source) == [.embedded] && quick.results.map(\.isDegraded) == [true])
         let plain = try await fixture.photo("plain.jpg")
-        let rendered = await fixture.manager.requestImage(for: plain, targetSize: grid, contentMode: .aspectFill, options: fast).collect()
+        let rendered = await fixture.manager.requestImage(
+            for: plain, targetSize: grid, contentMode: .aspectFill, options: fast
+        ).collect()
         #expect(rendered.results.map(\.source) == [.rendered] && rendered.results.map(\.isDegraded) == [false])
     }
 
     @Test func fastResizeServesALargerCachedRendition() async throws {
         let fixture = try PipelineFixture()
         let asset = try await fixture.photo("p.jpg")
-        _ = await fixture.manager.requestImage(for: asset, targetSize: PixelSize(width: 512, height: 512), contentMode: .aspectFit).collect()
+        _ = await fixture.manager.requestImage(
+            for: asset, targetSize: PixelSize(width: 512, height: 512), contentMode: .aspectFit
+        ).collect()
         let decodes = fixture.renderer.decodeCount
-        let served = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFit).collect().results
+        let served = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFit).collect()
+            .results
         #expect(served.map(\.source) == [.memory] && served[0].pixelSize == PixelSize(width: 512, height: 341))
-        let exact = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFit,
-                                                       options: ImageRequestOptions(resizeMode: .exact)).collect().results
+        let exact = await fixture.manager.requestImage(
+            for: asset, targetSize: grid, contentMode: .aspectFit,
+            options: ImageRequestOptions(resizeMode: .exact)
+        ).collect().results
         #expect(exact.last?.pixelSize == PixelSize(width: 256, height: 171))
         #expect(fixture.renderer.decodeCount == decodes + 1)
     }
@@ -93,8 +110,11 @@ import ThumbsTesting
         let fixture = try PipelineFixture()
         let asset = try await fixture.photo("p.jpg")
         let options = ImageRequestOptions(normalizedCropRect: NormalizedRect(x: 0, y: 0, width: 0.5, height: 0.5))
-        let result = try #require(await fixture.manager.requestImage(for: asset, targetSize: PixelSize(width: 100, height: 100),
-                                                                     contentMode: .aspectFit, options: options).collect().results.last)
+        let result = try #require(
+            await fixture.manager.requestImage(
+                for: asset, targetSize: PixelSize(width: 100, height: 100),
+                contentMode: .aspectFit, options: options
+            ).collect().results.last)
         let pixels = try DecodedPixels(result.bytes)
         #expect(result.pixelSize == PixelSize(width: 100, height: 67))
         let centre = pixels.colour(atFractionX: 0.5, y: 0.5)
@@ -110,9 +130,11 @@ import ThumbsTesting
         let finals = await withTaskGroup(of: [UInt8]?.self) { group in
             for _ in 0..<100 {
                 group.addTask {
-                    await manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill,
-                                               options: ImageRequestOptions(deliveryMode: .highQualityFormat))
-                        .collect().results.last?.bytes
+                    await manager.requestImage(
+                        for: asset, targetSize: grid, contentMode: .aspectFill,
+                        options: ImageRequestOptions(deliveryMode: .highQualityFormat)
+                    )
+                    .collect().results.last?.bytes
                 }
             }
             return await group.reduce(into: [[UInt8]?]()) { $0.append($1) }
@@ -129,7 +151,8 @@ import ThumbsTesting
         let hq = ImageRequestOptions(deliveryMode: .highQualityFormat)
         let blocker = fixture.manager.requestImage(for: slow, targetSize: grid, contentMode: .aspectFill, options: hq)
         try await eventually { fixture.renderer.decodeCount > before }
-        let cancelled = fixture.manager.requestImage(for: other, targetSize: grid, contentMode: .aspectFill, options: hq)
+        let cancelled = fixture.manager.requestImage(
+            for: other, targetSize: grid, contentMode: .aspectFill, options: hq)
         cancelled.cancel()
         let outcome = await cancelled.collect()
         #expect(outcome.results.isEmpty && outcome.error as? ImageRequestError == .cancelled)
@@ -143,8 +166,9 @@ import ThumbsTesting
         let fixture = try PipelineFixture(workers: 1)
         let slow = try await fixture.slowPhoto("slow.png")
         let before = fixture.renderer.decodeCount
-        let request = fixture.manager.requestImage(for: slow, targetSize: grid, contentMode: .aspectFill,
-                                                   options: ImageRequestOptions(deliveryMode: .highQualityFormat))
+        let request = fixture.manager.requestImage(
+            for: slow, targetSize: grid, contentMode: .aspectFill,
+            options: ImageRequestOptions(deliveryMode: .highQualityFormat))
         try await eventually { fixture.renderer.decodeCount > before }
         request.cancel()
         let outcome = await request.collect()
@@ -160,7 +184,8 @@ import ThumbsTesting
         let decodes = fixture.renderer.decodeCount
         #expect(decodes == 6)
         for asset in assets {
-            let results = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect().results
+            let results = await fixture.manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill)
+                .collect().results
             #expect(results.map(\.source) == [.memory])
         }
         #expect(fixture.renderer.decodeCount == decodes)
@@ -172,8 +197,9 @@ import ThumbsTesting
         var assets: [Asset] = []
         for index in 0..<10 { assets.append(try await fixture.photo("p\(index).jpg")) }
         let before = fixture.renderer.decodeCount
-        let blocker = fixture.manager.requestImage(for: slow, targetSize: grid, contentMode: .aspectFill,
-                                                   options: ImageRequestOptions(deliveryMode: .highQualityFormat))
+        let blocker = fixture.manager.requestImage(
+            for: slow, targetSize: grid, contentMode: .aspectFill,
+            options: ImageRequestOptions(deliveryMode: .highQualityFormat))
         try await eventually { fixture.renderer.decodeCount > before }
         fixture.manager.startCaching(assets: assets, targetSize: grid, contentMode: .aspectFill)
         fixture.manager.stopCaching(assets: assets, targetSize: grid, contentMode: .aspectFill)
@@ -196,15 +222,17 @@ import ThumbsTesting
         let held = try await HeldThread(pool)
         manager.startCaching(assets: assets, targetSize: grid, contentMode: .aspectFill)
         try await eventually { pool.waitingCount(at: .preheat) == 4 }
-        let shown = manager.requestImage(for: assets[3], targetSize: grid, contentMode: .aspectFill,
-                                         options: ImageRequestOptions(deliveryMode: .highQualityFormat))
+        let shown = manager.requestImage(
+            for: assets[3], targetSize: grid, contentMode: .aspectFill,
+            options: ImageRequestOptions(deliveryMode: .highQualityFormat))
         try await eventually { pool.waitingCount(at: .interactive) == 1 }
         #expect(pool.waitingCount(at: .preheat) == 3)
         try await held.release()
         #expect(await shown.collect().results.map(\.source) == [.rendered])
         try await eventually { manager.preheatingCount == 0 }
-        #expect(order.value == [assets[3].id] + assets.prefix(3).map(\.id),
-                "the cell on screen was rendered before the preheats queued ahead of it")
+        #expect(
+            order.value == [assets[3].id] + assets.prefix(3).map(\.id),
+            "the cell on screen was rendered before the preheats queued ahead of it")
     }
 
     @Test func fileDataAndSizes() async throws {

@@ -10,12 +10,14 @@ import ThumbsTesting
 
 @Suite struct MemoryCacheTests {
     private func key(_ asset: String, _ side: Int, _ mode: ContentMode = .aspectFit) -> ThumbnailKey {
-        ThumbnailKey(assetID: asset, fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1),
-                     rendition: RenditionSpec(size: PixelSize(width: side, height: side), contentMode: mode))
+        ThumbnailKey(
+            assetID: asset, fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1),
+            rendition: RenditionSpec(size: PixelSize(width: side, height: side), contentMode: mode))
     }
 
     private func thumbnail(_ bytes: Int, _ side: Int = 100) -> Thumbnail {
-        Thumbnail(bytes: [UInt8](repeating: 1, count: bytes), pixelSize: PixelSize(width: side, height: side), format: .jpeg)
+        Thumbnail(
+            bytes: [UInt8](repeating: 1, count: bytes), pixelSize: PixelSize(width: side, height: side), format: .jpeg)
     }
 
     @Test func evictsLeastRecentlyUsedPastItsCost() {
@@ -37,11 +39,16 @@ import ThumbsTesting
     @Test func onlyWholePictureRenditionsServeAsFinal() {
         let cache = MemoryCache(costLimit: 1 << 20)
         cache.insert(thumbnail(100, 512), for: key("a", 512, .aspectFill))
-        #expect(cache.closest(to: key("a", 300), size: PixelSize(width: 300, height: 300), atLeast: true, servingFinal: true) == nil)
-        #expect(cache.closest(to: key("a", 300), size: PixelSize(width: 300, height: 300), atLeast: false) != nil,
-                "still a fine degraded stand-in")
+        #expect(
+            cache.closest(
+                to: key("a", 300), size: PixelSize(width: 300, height: 300), atLeast: true, servingFinal: true) == nil)
+        #expect(
+            cache.closest(to: key("a", 300), size: PixelSize(width: 300, height: 300), atLeast: false) != nil,
+            "still a fine degraded stand-in")
         cache.insert(thumbnail(100, 512), for: key("a", 512, .aspectFit))
-        #expect(cache.closest(to: key("a", 300), size: PixelSize(width: 300, height: 300), atLeast: true, servingFinal: true)?
-            .key.rendition.contentMode == .aspectFit)
+        #expect(
+            cache.closest(
+                to: key("a", 300), size: PixelSize(width: 300, height: 300), atLeast: true, servingFinal: true)?
+                .key.rendition.contentMode == .aspectFit)
     }
 }

@@ -30,11 +30,15 @@ private final class ScriptedRenderer: ThumbnailRendering {
         return specs.map { Thumbnail(bytes: Array(path.utf8), pixelSize: $0.size, format: $0.format) }
     }
 
-    func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority) async throws -> Thumbnail {
+    func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority) async throws
+        -> Thumbnail
+    {
         try await render(path, specs: [spec], ticket: PriorityTicket(priority))[0]
     }
 
-    func embeddedPreview(_ path: String, format: ThumbnailFormat, quality: Int, priority: WorkPriority) async throws -> Thumbnail? {
+    func embeddedPreview(_ path: String, format: ThumbnailFormat, quality: Int, priority: WorkPriority) async throws
+        -> Thumbnail?
+    {
         nil
     }
 }
@@ -42,8 +46,9 @@ private final class ScriptedRenderer: ThumbnailRendering {
 @Suite struct ThumbnailRenderingTests {
     let folder = TemporaryFolder()
     let grid = PixelSize(width: 256, height: 256)
-    let asset = Asset(root: "/nowhere", relativePath: "a.jpg", mediaType: .jpeg,
-                      fingerprint: FileFingerprint(size: 10, modificationTimeNanoseconds: 1))
+    let asset = Asset(
+        root: "/nowhere", relativePath: "a.jpg", mediaType: .jpeg,
+        fingerprint: FileFingerprint(size: 10, modificationTimeNanoseconds: 1))
 
     private func manager(_ renderer: ScriptedRenderer) throws -> CachingImageManager {
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))

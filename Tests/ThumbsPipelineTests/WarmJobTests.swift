@@ -9,20 +9,25 @@ import ThumbsTestSupport
 import ThumbsTesting
 
 @Suite struct WarmJobTests {
-    let renditions = [RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill),
-                      RenditionSpec(size: PixelSize(width: 640, height: 640))]
+    let renditions = [
+        RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill),
+        RenditionSpec(size: PixelSize(width: 640, height: 640)),
+    ]
 
     @Test func aReRunOnAnUnchangedLibraryDecodesNothing() async throws {
         let fixture = try PipelineFixture()
         for index in 0..<12 {
-            try fixture.folder.write(try SyntheticImage(width: 900 + index, height: 600).encoded(as: .jpeg), to: "library/p\(index).jpg")
+            try fixture.folder.write(
+                try SyntheticImage(width: 900 + index, height: 600).encoded(as: .jpeg), to: "library/p\(index).jpg")
         }
         let whole = try SyntheticImage(width: 900, height: 600).encoded(as: .jpeg)
         try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "library/broken.jpg")
         // The first bytes of an MP4 file: a video asset, which the warm job leaves to others.
-        try fixture.folder.write([0, 0, 0, 20] + Array("ftypisom\0\0\u{2}\0isommp41".utf8) + Array(repeating: 0, count: 64),
-                                 to: "library/clip.mp4")
-        let library = PhotoLibrary(roots: [fixture.folder.path + "/library"], renderer: fixture.renderer, store: fixture.store)
+        try fixture.folder.write(
+            [0, 0, 0, 20] + Array("ftypisom\0\0\u{2}\0isommp41".utf8) + Array(repeating: 0, count: 64),
+            to: "library/clip.mp4")
+        let library = PhotoLibrary(
+            roots: [fixture.folder.path + "/library"], renderer: fixture.renderer, store: fixture.store)
         let job = WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions)
 
         let first = try await job.run(over: library)
@@ -45,10 +50,16 @@ import ThumbsTesting
 
     @Test func progressCountsEveryPhoto() async throws {
         let fixture = try PipelineFixture()
-        for index in 0..<5 { try fixture.folder.write(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "library/p\(index).jpg") }
-        let library = PhotoLibrary(roots: [fixture.folder.path + "/library"], renderer: fixture.renderer, store: fixture.store)
+        for index in 0..<5 {
+            try fixture.folder.write(
+                try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "library/p\(index).jpg")
+        }
+        let library = PhotoLibrary(
+            roots: [fixture.folder.path + "/library"], renderer: fixture.renderer, store: fixture.store)
         let seen = Locked<[WarmJob.Progress]>([])
-        let summary = try await WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions).run(over: library) { progress in seen.withLock { $0.append(progress) } }
+        let summary = try await WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions).run(
+            over: library
+        ) { progress in seen.withLock { $0.append(progress) } }
         #expect(summary.done == 5 && summary.found == 5 && summary.walkFinished)
         #expect(seen.value.map(\.done) == seen.value.map(\.done).sorted())
         #expect(summary.bytesWritten > 0 && summary.rate > 0)

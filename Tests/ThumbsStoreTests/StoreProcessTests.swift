@@ -17,7 +17,8 @@ import ThumbsTestSupport
             try ThumbsProcess.run(["write", cache, "20", "20", "\(1 << 20)"], executable: "thumbs-store-worker")
         }.value
         try await Task.sleep(for: .milliseconds(50))
-        let reader = try ThumbsProcess.run(["read", cache, "20", "20", "\(1 << 20)"], executable: "thumbs-store-worker")
+        let reader = try ThumbsProcess.run(
+            ["read", cache, "20", "20", "\(1 << 20)"], executable: "thumbs-store-worker")
         let written = try await writer
         #expect(written.status == 0, "\(written.standardError)")
         #expect(reader.status == 0, "\(reader.standardError)")
@@ -89,7 +90,8 @@ import ThumbsTestSupport
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(lastCommitted >= 10)
 
-        let check = try ThumbsProcess.run(["check", cache, "\(lastCommitted + 1)", "40"], executable: "thumbs-store-worker")
+        let check = try ThumbsProcess.run(
+            ["check", cache, "\(lastCommitted + 1)", "40"], executable: "thumbs-store-worker")
         #expect(check.status == 0, "\(check.standardError)")
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: cache))
         let verification = try store.verify()

@@ -16,7 +16,10 @@ import ThumbsTestSupport
 
     @Test func storesAndReturnsThumbnails() async throws {
         let store = try store()
-        try await store.putThumbnails([.init(key: F.key("a"), thumbnail: F.thumbnail(1)), .init(key: F.key("a", rendition: F.preview), thumbnail: F.thumbnail(2))])
+        try await store.putThumbnails([
+            .init(key: F.key("a"), thumbnail: F.thumbnail(1)),
+            .init(key: F.key("a", rendition: F.preview), thumbnail: F.thumbnail(2)),
+        ])
         let stored = try #require(try store.thumbnail(for: F.key("a")))
         #expect(stored.thumbnail == F.thumbnail(1))
         #expect(stored.createdAt == Date(timeIntervalSince1970: clock.date.timeIntervalSince1970.rounded(.down)))
@@ -41,8 +44,10 @@ import ThumbsTestSupport
 
     @Test func changedFileNeverGetsItsOldThumbnail() async throws {
         let store = try store()
-        try await store.putThumbnails([.init(key: F.key("a", version: 1), thumbnail: F.thumbnail(1)),
-                                       .init(key: F.key("a", version: 1, rendition: F.preview), thumbnail: F.thumbnail(2))])
+        try await store.putThumbnails([
+            .init(key: F.key("a", version: 1), thumbnail: F.thumbnail(1)),
+            .init(key: F.key("a", version: 1, rendition: F.preview), thumbnail: F.thumbnail(2)),
+        ])
         #expect(try store.thumbnail(for: F.key("a", version: 2)) == nil)
         let report = try await store.putThumbnails([.init(key: F.key("a", version: 2), thumbnail: F.thumbnail(3))])
         #expect(report.staleRemoved == 2, "both renditions of the old version go")
@@ -97,7 +102,10 @@ import ThumbsTestSupport
 
     @Test func aBatchKeepsOneVersionPerAsset() async throws {
         let store = try store()
-        try await store.putThumbnails([.init(key: F.key("a", version: 1), thumbnail: F.thumbnail(1)), .init(key: F.key("a", version: 2), thumbnail: F.thumbnail(2))])
+        try await store.putThumbnails([
+            .init(key: F.key("a", version: 1), thumbnail: F.thumbnail(1)),
+            .init(key: F.key("a", version: 2), thumbnail: F.thumbnail(2)),
+        ])
         #expect(try !store.containsThumbnail(for: F.key("a", version: 1)))
         #expect(try store.thumbnail(for: F.key("a", version: 2))?.thumbnail == F.thumbnail(2))
         #expect(try store.verify().isConsistent)
@@ -134,7 +142,8 @@ import ThumbsTestSupport
     @Test func mapGrowsWhenFull() async throws {
         let store = try ThumbnailStore(configuration: .testing(folder, clock: clock, initialMapSize: 1 << 20))
         for batch in 0..<10 {
-            try await store.putThumbnails((0..<25).map { .init(key: F.key("asset\(batch)-\($0)"), thumbnail: F.thumbnail(batch * 100 + $0)) })
+            try await store.putThumbnails(
+                (0..<25).map { .init(key: F.key("asset\(batch)-\($0)"), thumbnail: F.thumbnail(batch * 100 + $0)) })
         }
         let statistics = try store.statistics()
         #expect(statistics.thumbnails == 250)
@@ -147,10 +156,14 @@ import ThumbsTestSupport
         let store = try store()
         let version1 = FileFingerprint(size: 10, modificationTimeNanoseconds: 1)
         let version2 = FileFingerprint(size: 10, modificationTimeNanoseconds: 2)
-        try await store.recordFailures([.init(assetID: "a", fingerprint: version1, failure: FailureRecord(.truncated("Premature end")))])
+        try await store.recordFailures([
+            .init(assetID: "a", fingerprint: version1, failure: FailureRecord(.truncated("Premature end")))
+        ])
         #expect(try store.failure(for: "a", fingerprint: version1)?.kind == .truncated)
         #expect(try store.failure(for: "a", fingerprint: version2) == nil, "a changed file is tried again")
-        try await store.recordFailures([.init(assetID: "a", fingerprint: version2, failure: FailureRecord(.corrupt("bad")))])
+        try await store.recordFailures([
+            .init(assetID: "a", fingerprint: version2, failure: FailureRecord(.corrupt("bad")))
+        ])
         #expect(try store.failure(for: "a", fingerprint: version1) == nil, "the older version's memo is gone")
         #expect(try store.failure(for: "a", fingerprint: version2)?.kind == .corrupt)
         try await store.clearFailures(of: "a")
@@ -164,9 +177,12 @@ import ThumbsTestSupport
             captureDate: CaptureDate(exif: "2022:02:16 12:55:41", offset: "+01:00"), cameraMake: "Apple",
             cameraModel: "iPhone 13 Pro Max", embeddedPreviewSize: PixelSize(width: 240, height: 320),
             pageCount: 1, fingerprint: FileFingerprint(size: 2_182_707, modificationTimeNanoseconds: 42))
-        let video = AssetMetadata(fingerprint: FileFingerprint(size: 9_000_000, modificationTimeNanoseconds: 7),
-                                  mediaType: .mp4)
-        try await store.putMetadata([.init(assetID: "photo", metadata: AssetMetadata(photo)), .init(assetID: "video", metadata: video)])
+        let video = AssetMetadata(
+            fingerprint: FileFingerprint(size: 9_000_000, modificationTimeNanoseconds: 7),
+            mediaType: .mp4)
+        try await store.putMetadata([
+            .init(assetID: "photo", metadata: AssetMetadata(photo)), .init(assetID: "video", metadata: video),
+        ])
         #expect(try store.metadata(for: "photo") == AssetMetadata(photo))
         #expect(try store.metadata(for: "video") == video)
         let total = try store.totalFileSize(of: ["photo", "video", "unknown"])
@@ -178,11 +194,14 @@ import ThumbsTestSupport
     @Test func standInsAreChosenByTheSpecInTheirKey() async throws {
         let store = try store()
         let webp = RenditionSpec(size: PixelSize(width: 512, height: 512), format: .webp)
-        try await store.putThumbnails([.init(key: F.key("a"), thumbnail: F.thumbnail(1)),
-                                       .init(key: F.key("a", rendition: F.preview), thumbnail: F.thumbnail(2)),
-                                       .init(key: F.key("a", rendition: webp), thumbnail: F.thumbnail(3))])
+        try await store.putThumbnails([
+            .init(key: F.key("a"), thumbnail: F.thumbnail(1)),
+            .init(key: F.key("a", rendition: F.preview), thumbnail: F.thumbnail(2)),
+            .init(key: F.key("a", rendition: webp), thumbnail: F.thumbnail(3)),
+        ])
         // An older version's key, with the rendition as text: it stands in for nothing.
-        let legacy = try ThumbnailKey.assetPrefix("a") + ThumbnailKey.fingerprintBytes(F.key("a").fingerprint)
+        let legacy =
+            try ThumbnailKey.assetPrefix("a") + ThumbnailKey.fingerprintBytes(F.key("a").fingerprint)
             + Array("1024x1024-fit-q82.jpeg".utf8)
         let record = StoredThumbnail(thumbnail: F.thumbnail(4))
         try await store.onWriter { [thumbnails = store.thumbnails] transaction, _ throws(StoreError) in
@@ -190,15 +209,20 @@ import ThumbsTestSupport
         }
         // Every fixture thumbnail is 256x256: what decides is the spec each key holds.
         let wanted = F.key("a", rendition: RenditionSpec(size: PixelSize(width: 200, height: 200)))
-        let final = try store.closestThumbnail(to: wanted, size: wanted.rendition.size, atLeast: true, servingFinal: true)
+        let final = try store.closestThumbnail(
+            to: wanted, size: wanted.rendition.size, atLeast: true, servingFinal: true)
         #expect(final?.thumbnail == F.thumbnail(2), "only the fit JPEG may stand for a fit JPEG")
         let degraded = try store.closestThumbnail(to: wanted, size: wanted.rendition.size, atLeast: false)
         #expect(degraded != nil && degraded?.thumbnail != F.thumbnail(4), "any rendition but the unreadable key")
     }
 
     @Test func renditionSpecsRoundTripThroughTheirKeys() {
-        for spec in [F.grid, F.preview, RenditionSpec(size: PixelSize(width: 16_384, height: 1), contentMode: .aspectFill,
-                                                      format: .png, quality: 100, allowsUpscaling: true)] {
+        for spec in [
+            F.grid, F.preview,
+            RenditionSpec(
+                size: PixelSize(width: 16_384, height: 1), contentMode: .aspectFill,
+                format: .png, quality: 100, allowsUpscaling: true),
+        ] {
             let bytes = spec.storageKey
             #expect(bytes.withUnsafeBytes { RenditionSpec(storageKey: $0) } == spec)
         }
@@ -207,8 +231,11 @@ import ThumbsTestSupport
 
     @Test func removesEveryThumbnailOfAnAsset() async throws {
         let store = try store()
-        try await store.putThumbnails([.init(key: F.key("a"), thumbnail: F.thumbnail(1)), .init(key: F.key("a", rendition: F.preview), thumbnail: F.thumbnail(2)),
-                                       .init(key: F.key("ab"), thumbnail: F.thumbnail(3))])
+        try await store.putThumbnails([
+            .init(key: F.key("a"), thumbnail: F.thumbnail(1)),
+            .init(key: F.key("a", rendition: F.preview), thumbnail: F.thumbnail(2)),
+            .init(key: F.key("ab"), thumbnail: F.thumbnail(3)),
+        ])
         #expect(try await store.removeThumbnails(of: "a") == 2)
         #expect(try store.containsThumbnail(for: F.key("ab")), "a longer id sharing the prefix is untouched")
         #expect(try store.verify().isConsistent)
@@ -218,7 +245,9 @@ import ThumbsTestSupport
         let store = try store()
         #expect(throws: StoreError.self) { try store.thumbnail(for: F.key("")) }
         #expect(throws: StoreError.self) { try store.thumbnail(for: F.key(String(repeating: "x", count: 300))) }
-        await #expect(throws: StoreError.self) { try await store.putThumbnails([.init(key: F.key("a\u{0}b"), thumbnail: F.thumbnail(1))]) }
+        await #expect(throws: StoreError.self) {
+            try await store.putThumbnails([.init(key: F.key("a\u{0}b"), thumbnail: F.thumbnail(1))])
+        }
     }
 
     @Test func onePathIsOneEnvironmentPerProcess() throws {
@@ -232,7 +261,8 @@ import ThumbsTestSupport
         do {
             let store = try ThumbnailStore(configuration: configuration)
             for batch in 0..<8 {
-                try await store.putThumbnails((0..<25).map { .init(key: F.key("asset\(batch)-\($0)"), thumbnail: F.thumbnail($0)) })
+                try await store.putThumbnails(
+                    (0..<25).map { .init(key: F.key("asset\(batch)-\($0)"), thumbnail: F.thumbnail($0)) })
             }
             #expect(throws: StoreError.self) { try ThumbnailStore.compact(path: configuration.path) }
             try await store.evict(downTo: ByteCount(100_000))

@@ -17,7 +17,9 @@ import ThumbsTestSupport
             for _ in 0..<12 {
                 group.addTask {
                     try await pool.run {
-                        counters.withLock { $0.running += 1; $0.peak = max($0.peak, $0.running) }
+                        counters.withLock {
+                            $0.running += 1; $0.peak = max($0.peak, $0.running)
+                        }
                         usleep(5_000)
                         counters.withLock { $0.running -= 1 }
                     }
@@ -65,7 +67,11 @@ import ThumbsTestSupport
         let released = DispatchSemaphore(value: 0)
         let started = Locked(0)
         let blockers = (0..<threads).map { _ in
-            Task { try await pool.run { started.withLock { $0 += 1 }; released.wait() } }
+            Task {
+                try await pool.run {
+                    started.withLock { $0 += 1 }; released.wait()
+                }
+            }
         }
         while started.value < threads { try await Task.sleep(for: .milliseconds(1)) }
         let sum = await withTaskGroup(of: Int.self) { group in
@@ -111,8 +117,10 @@ import ThumbsTestSupport
         let order = Locked<[String]>([])
         let preheated = PriorityTicket(.preheat)
         var waiting: [Task<Void, any Error>] = []
-        for (name, ticket) in [("first preheat", PriorityTicket(.preheat)), ("joined by a display", preheated),
-                               ("display", PriorityTicket(.interactive)), ("preview", PriorityTicket(.immediate))] {
+        for (name, ticket) in [
+            ("first preheat", PriorityTicket(.preheat)), ("joined by a display", preheated),
+            ("display", PriorityTicket(.interactive)), ("preview", PriorityTicket(.immediate)),
+        ] {
             waiting.append(Task { try await pool.run(ticket: ticket) { order.withLock { $0.append(name) } } })
             let queued = waiting.count
             while pool.waitingCount < queued { try await Task.sleep(for: .milliseconds(1)) }

@@ -12,7 +12,11 @@ package final class HeldThread: Sendable {
     package init(_ pool: BlockingThreadPool) async throws {
         let gate = DispatchSemaphore(value: 0)
         let held = Locked(false)
-        holder = Task { try await pool.run { held.withLock { $0 = true }; gate.wait() } }
+        holder = Task {
+            try await pool.run {
+                held.withLock { $0 = true }; gate.wait()
+            }
+        }
         self.gate = gate
         while !held.value { try await Task.sleep(for: .milliseconds(1)) }
     }

@@ -23,8 +23,9 @@ package struct PipelineFixture {
     package func asset(_ name: String, _ bytes: [UInt8]) async throws -> Asset {
         let path = try folder.write(bytes, to: "library/" + name)
         let properties = try await renderer.probe(path)
-        return Asset(root: folder.path + "/library", relativePath: name, mediaType: properties.mediaType,
-                     fingerprint: properties.fingerprint, properties: properties)
+        return Asset(
+            root: folder.path + "/library", relativePath: name, mediaType: properties.mediaType,
+            fingerprint: properties.fingerprint, properties: properties)
     }
 
     package func photo(_ name: String, width: Int = 1200, height: Int = 800) async throws -> Asset {
@@ -33,8 +34,11 @@ package struct PipelineFixture {
 
     /// A photo whose file carries an EXIF thumbnail: opportunistic delivery has a cheap source.
     package func photoWithPreview(_ name: String) async throws -> Asset {
-        try await asset(name, try ExifThumbnailJPEG.make(SyntheticImage(width: 1600, height: 1200),
-                                                         thumbnail: PixelSize(width: 160, height: 120), orientation: 1))
+        try await asset(
+            name,
+            try ExifThumbnailJPEG.make(
+                SyntheticImage(width: 1600, height: 1200),
+                thumbnail: PixelSize(width: 160, height: 120), orientation: 1))
     }
 
     /// A PNG large enough that decoding it takes a while (PNG has no shrink-on-load).

@@ -9,14 +9,15 @@ package enum SharedPhotos {
     package static let skipReason: Comment = "../shared/photos is absent: tests on real photos skipped"
 
     /// `$THUMBS_SHARED_PHOTOS`, else ../shared/photos beside the repository.
-    package static let root: URL = ProcessInfo.processInfo.environment["THUMBS_SHARED_PHOTOS"]
+    package static let root: URL =
+        ProcessInfo.processInfo.environment["THUMBS_SHARED_PHOTOS"]
         .map { URL(fileURLWithPath: $0) }
         ?? URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // …/Tests/ThumbsTestSupport
-            .deletingLastPathComponent()  // …/Tests
-            .deletingLastPathComponent()  // the repository
-            .deletingLastPathComponent()  // the folder holding it and shared/
-            .appendingPathComponent("shared/photos")
+        .deletingLastPathComponent()  // …/Tests/ThumbsTestSupport
+        .deletingLastPathComponent()  // …/Tests
+        .deletingLastPathComponent()  // the repository
+        .deletingLastPathComponent()  // the folder holding it and shared/
+        .appendingPathComponent("shared/photos")
 
     package static var isPresent: Bool {
         FileManager.default.fileExists(atPath: root.appendingPathComponent("MANIFEST.tsv").path)

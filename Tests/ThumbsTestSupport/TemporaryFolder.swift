@@ -19,8 +19,9 @@ package final class TemporaryFolder {
     @discardableResult
     package func write(_ bytes: [UInt8], to name: String) throws -> String {
         let target = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(),
+            withIntermediateDirectories: true)
         try Data(bytes).write(to: target)
         return target.path
     }

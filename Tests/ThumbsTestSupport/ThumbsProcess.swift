@@ -18,8 +18,10 @@ package struct ThumbsProcess {
     }
 
     /// Runs `name` (or the program at `executablePath`) with `arguments` to completion.
-    package static func run(_ arguments: [String], executable name: String = "thumbs", executablePath: String? = nil,
-                    in folder: String? = nil) throws -> Outcome {
+    package static func run(
+        _ arguments: [String], executable name: String = "thumbs", executablePath: String? = nil,
+        in folder: String? = nil
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = executablePath.map { URL(fileURLWithPath: $0) } ?? executable(name)
         process.arguments = arguments
@@ -31,8 +33,9 @@ package struct ThumbsProcess {
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus,
-                       standardOutput: String(decoding: outputData, as: UTF8.self),
-                       standardError: String(decoding: errorData, as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self))
     }
 }

@@ -35,13 +35,17 @@ import ThumbsTestSupport
     }
 
     @Test func unknownKeysAreErrorsNamedByPath() throws {
-        for (json, path) in [(#"{"librari": {}}"#, "librari"), (#"{"cache": {"budgett": "1 GB"}}"#, "cache.budgett"),
-                             (#"{"renditions": [{"name": "a", "size": "1x1", "qualty": 3}]}"#, "renditions.0.qualty")] {
+        for (json, path) in [
+            (#"{"librari": {}}"#, "librari"), (#"{"cache": {"budgett": "1 GB"}}"#, "cache.budgett"),
+            (#"{"renditions": [{"name": "a", "size": "1x1", "qualty": 3}]}"#, "renditions.0.qualty"),
+        ] {
             do {
                 _ = try load(json)
                 Issue.record("\(json) was accepted")
             } catch let DecodingError.dataCorrupted(context) {
-                #expect(context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") == path)
+                #expect(
+                    context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+                        == path)
                 #expect(context.debugDescription.hasPrefix("unknown key"))
             }
         }

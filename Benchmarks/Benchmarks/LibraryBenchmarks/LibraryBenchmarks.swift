@@ -2,6 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import Thumbs
+import ThumbsTesting
 
 /// Enumeration of generated libraries of 20,000 and 100,000 small JPEGs: time to the first
 /// batch and to the end of the walk, cold (every file read and probed, a new metadata cache) and
@@ -13,8 +14,9 @@ let benchmarks: @Sendable () -> Void = {
         let root = GeneratedLibrary.make(count: count)
         let label = count == 20_000 ? "20k" : "100k"
         let iterations = count == 20_000 ? 5 : 3
-        let configuration = Benchmark.Configuration(metrics: [.wallClock, .peakMemoryResident],
-                                                    maxDuration: .seconds(120), maxIterations: iterations)
+        let configuration = Benchmark.Configuration(
+            metrics: [.wallClock, .peakMemoryResident],
+            maxDuration: .seconds(120), maxIterations: iterations)
 
         Benchmark("Walk \(label) photos, cold: first batch", configuration: configuration) { benchmark in
             let library = PhotoLibrary(roots: [root], renderer: renderer, store: try! freshStore())
@@ -34,7 +36,8 @@ let benchmarks: @Sendable () -> Void = {
         }
 
         let warmStore = try! freshStore()
-        Benchmark("Walk \(label) photos, from the metadata cache: whole walk", configuration: configuration) { benchmark in
+        Benchmark("Walk \(label) photos, from the metadata cache: whole walk", configuration: configuration) {
+            benchmark in
             let library = PhotoLibrary(roots: [root], renderer: renderer, store: warmStore)
             for try await _ in library.assets() {}  // fills the cache on the first iteration
             benchmark.startMeasurement()
@@ -61,11 +64,14 @@ enum GeneratedLibrary {
         let done = root + "/.complete"
         if FileManager.default.fileExists(atPath: done) { return root }
         try? FileManager.default.removeItem(atPath: root)
-        let jpeg = Data(try! SyntheticImage(width: 320, height: 240, exif: ["exif-ifd2-DateTimeOriginal": "2021:06:01 12:00:00"])
-            .encoded(as: .jpeg, quality: 80))
+        let jpeg = Data(
+            try! SyntheticImage(width: 320, height: 240, exif: ["exif-ifd2-DateTimeOriginal": "2021:06:01 12:00:00"])
+                .encoded(as: .jpeg, quality: 80))
         for index in 0..<count {
             let folder = root + "/folder\(index / 500)"
-            if index % 500 == 0 { try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            if index % 500 == 0 {
+                try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
             FileManager.default.createFile(atPath: folder + "/IMG_\(index).jpg", contents: jpeg)
         }
         FileManager.default.createFile(atPath: done, contents: nil)

@@ -13,11 +13,13 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 200_000)
 
     let rendition = RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill)
-    let thumbnail = Thumbnail(bytes: (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 7) },
-                              pixelSize: PixelSize(width: 256, height: 256), format: .jpeg)
+    let thumbnail = Thumbnail(
+        bytes: (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 7) },
+        pixelSize: PixelSize(width: 256, height: 256), format: .jpeg)
     func key(_ index: Int) -> ThumbnailKey {
-        ThumbnailKey(assetID: "asset-\(index)", fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1),
-                     rendition: rendition)
+        ThumbnailKey(
+            assetID: "asset-\(index)", fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1),
+            rendition: rendition)
     }
     func folder(_ name: String) -> String { ScratchFolder.make(name) }
 
@@ -29,7 +31,8 @@ let benchmarks: @Sendable () -> Void = {
     let filled = DispatchSemaphore(value: 0)
     Task.detached {
         for batch in 0..<(entries / 100) {
-            try! await hitStore.putThumbnails((0..<100).map { ThumbnailStore.ThumbnailEntry(key: key(batch * 100 + $0), thumbnail: thumbnail) })
+            try! await hitStore.putThumbnails(
+                (0..<100).map { ThumbnailStore.ThumbnailEntry(key: key(batch * 100 + $0), thumbnail: thumbnail) })
         }
         filled.signal()
     }
@@ -64,8 +67,10 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Writes and eviction
 
-    Benchmark("Batched put, 100 × 20 KB per transaction",
-              configuration: .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(5), maxIterations: 200)) { benchmark in
+    Benchmark(
+        "Batched put, 100 × 20 KB per transaction",
+        configuration: .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(5), maxIterations: 200)
+    ) { benchmark in
         let store = try! ThumbnailStore(configuration: StoreConfiguration(path: folder("puts")))
         var next = 0
         for _ in benchmark.scaledIterations {
@@ -75,16 +80,20 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Evict 100 least recently used entries",
-              configuration: .init(metrics: [.wallClock], maxDuration: .seconds(5), maxIterations: 200)) { benchmark in
+    Benchmark(
+        "Evict 100 least recently used entries",
+        configuration: .init(metrics: [.wallClock], maxDuration: .seconds(5), maxIterations: 200)
+    ) { benchmark in
         let store = try! ThumbnailStore(configuration: StoreConfiguration(path: folder("evict")))
         var next = 0
         for _ in 0..<20 {
-            try! await store.putThumbnails((0..<100).map { ThumbnailStore.ThumbnailEntry(key: key(next + $0), thumbnail: thumbnail) })
+            try! await store.putThumbnails(
+                (0..<100).map { ThumbnailStore.ThumbnailEntry(key: key(next + $0), thumbnail: thumbnail) })
             next += 100
         }
         for _ in benchmark.scaledIterations {
-            try! await store.putThumbnails((0..<100).map { ThumbnailStore.ThumbnailEntry(key: key(next + $0), thumbnail: thumbnail) })
+            try! await store.putThumbnails(
+                (0..<100).map { ThumbnailStore.ThumbnailEntry(key: key(next + $0), thumbnail: thumbnail) })
             next += 100
             let live = try! store.statistics().liveBytes.bytes
             let perEntry = live / Int64(try! store.statistics().thumbnails)
@@ -122,8 +131,10 @@ final class RawLMDB: @unchecked Sendable {
         for key in keys {
             key.withUnsafeBytes { keyBytes in
                 value.withUnsafeBytes { valueBytes in
-                    var k = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-                    var v = MDB_val(mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
+                    var k = MDB_val(
+                        mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+                    var v = MDB_val(
+                        mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
                     check(mdb_put(writer, database, &k, &v, 0))
                 }
             }

@@ -13,7 +13,8 @@ public enum ScratchFolder {
 
     private static let root: String = {
         let temporary = FileManager.default.temporaryDirectory.path
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix(prefix) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? [] where name.hasPrefix(prefix)
+        {
             // kill(pid, 0) fails with ESRCH once that run's process is gone.
             if let pid = pid_t(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH {
                 try? FileManager.default.removeItem(atPath: temporary + "/" + name)

@@ -9,9 +9,10 @@ extension Decoder {
         let allowed = Set(Keys.allCases.map(\.stringValue))
         let present = try container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
         for key in present.sorted() where !allowed.contains(key) {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath + [AnyKey(stringValue: key)],
-                debugDescription: "unknown key; expected one of \(allowed.sorted().joined(separator: ", "))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath + [AnyKey(stringValue: key)],
+                    debugDescription: "unknown key; expected one of \(allowed.sorted().joined(separator: ", "))"))
         }
     }
 }

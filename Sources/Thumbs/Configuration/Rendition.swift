@@ -26,10 +26,13 @@ public struct Rendition: Sendable, Hashable, Codable {
         name = try container.decode(String.self, forKey: .name)
         let sizeText = try container.decode(String.self, forKey: .size)
         guard let size = PixelSize(parsing: sizeText),
-              max(size.width, size.height) <= RenditionSpec.maximumDimension else {
+            max(size.width, size.height) <= RenditionSpec.maximumDimension
+        else {
             throw DecodingError.dataCorruptedError(
                 forKey: .size, in: container,
-                debugDescription: "expected WIDTHxHEIGHT such as \"256x256\", each at most \(RenditionSpec.maximumDimension), found \"\(sizeText)\"")
+                debugDescription:
+                    "expected WIDTHxHEIGHT such as \"256x256\", each at most \(RenditionSpec.maximumDimension), found \"\(sizeText)\""
+            )
         }
         spec = RenditionSpec(
             size: size,

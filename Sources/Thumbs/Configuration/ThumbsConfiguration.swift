@@ -56,10 +56,16 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     public var cache = Cache()
     /// The rendition ladder. Default: a 256×256 fill grid cell and a 1024×1024 fit preview.
     public var renditions: [Rendition] = [
-        Rendition(name: "grid", spec: RenditionSpec(size: PixelSize(width: 256, height: 256),
-                                                    contentMode: .aspectFill, quality: 80)),
-        Rendition(name: "preview", spec: RenditionSpec(size: PixelSize(width: 1024, height: 1024),
-                                                       contentMode: .aspectFit, quality: 85)),
+        Rendition(
+            name: "grid",
+            spec: RenditionSpec(
+                size: PixelSize(width: 256, height: 256),
+                contentMode: .aspectFill, quality: 80)),
+        Rendition(
+            name: "preview",
+            spec: RenditionSpec(
+                size: PixelSize(width: 1024, height: 1024),
+                contentMode: .aspectFit, quality: 85)),
     ]
     /// Render threads, and so the most decodes in flight; 0 means one per core. Default: 0.
     public var workers: Int = 0

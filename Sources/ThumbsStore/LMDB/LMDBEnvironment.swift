@@ -78,7 +78,8 @@ final class LMDBEnvironment: @unchecked Sendable {
             if options.takesProcessLock { try Self.lock(processLock, LOCK_SH, "lock \(path)/thumbs.lock") }
             try check(mdb_env_create(&created), "create environment")
             guard let environment = created else { throw .store("no environment", "create environment") }
-            try check(mdb_env_set_maxdbs(environment, MDB_dbi(max(1, options.databaseNames.count))), "set max databases")
+            try check(
+                mdb_env_set_maxdbs(environment, MDB_dbi(max(1, options.databaseNames.count))), "set max databases")
             try check(mdb_env_set_maxreaders(environment, options.maxReaders), "set max readers")
             try check(mdb_env_set_mapsize(environment, options.initialMapSize), "set map size")
             // NOTLS: read transactions belong to the store's pool, not to threads, so any thread

@@ -2,12 +2,6 @@ import CLMDB
 import ThumbsImaging
 import ThumbsSupport
 
-/// A named database inside an LMDB environment; the handle stays valid while the environment
-/// is open.
-struct LMDBDatabase: Sendable, Hashable {
-    let handle: MDB_dbi
-}
-
 /// One LMDB transaction, lent to a closure by ``LMDBEnvironment/read(_:)`` or
 /// ``LMDBEnvironment/write(_:)``: it must not escape it, and neither may the value buffers it
 /// lends, which point into the memory map.
@@ -22,7 +16,8 @@ struct LMDBTransaction {
     ) throws(StoreError) -> T? {
         var found = MDB_val()
         let code = key.withUnsafeBytes { keyBytes -> Int32 in
-            var keyValue = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            var keyValue = MDB_val(
+                mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
             return mdb_get(pointer, database.handle, &keyValue, &found)
         }
         if code == MDB_NOTFOUND { return nil }
@@ -42,7 +37,8 @@ struct LMDBTransaction {
     ) throws(StoreError) {
         var reserved = MDB_val(mv_size: count, mv_data: nil)
         let code = key.withUnsafeBytes { keyBytes -> Int32 in
-            var keyValue = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            var keyValue = MDB_val(
+                mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
             return mdb_put(pointer, database.handle, &keyValue, &reserved, UInt32(MDB_RESERVE))
         }
         try check(code, "put")
@@ -59,7 +55,8 @@ struct LMDBTransaction {
     @discardableResult
     func delete(_ database: LMDBDatabase, _ key: [UInt8]) throws(StoreError) -> Bool {
         let code = key.withUnsafeBytes { keyBytes -> Int32 in
-            var keyValue = MDB_val(mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            var keyValue = MDB_val(
+                mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
             return mdb_del(pointer, database.handle, &keyValue, nil)
         }
         if code == MDB_NOTFOUND { return false }
@@ -80,15 +77,17 @@ struct LMDBTransaction {
         var code: Int32
         if let start {
             code = start.withUnsafeBytes { startBytes -> Int32 in
-                key = MDB_val(mv_size: startBytes.count, mv_data: UnsafeMutableRawPointer(mutating: startBytes.baseAddress))
+                key = MDB_val(
+                    mv_size: startBytes.count, mv_data: UnsafeMutableRawPointer(mutating: startBytes.baseAddress))
                 return mdb_cursor_get(cursor, &key, &value, MDB_SET_RANGE)
             }
         } else {
             code = mdb_cursor_get(cursor, &key, &value, MDB_FIRST)
         }
         while code == 0 {
-            let more = try body(UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size),
-                                UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+            let more = try body(
+                UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size),
+                UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
             guard more else { return }
             code = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)
         }

@@ -18,12 +18,15 @@ struct AlbumsCommand: AsyncParsableCommand {
         let builder = try await library.albums(of: photoLibrary).builder
         let albums = builder.smartAlbums + builder.folderAlbums
         if library.json { return try library.printJSON(albums.map(AlbumSummary.init)) }
-        print(TextTable.render(
-            header: ["album", "photos", "videos", "estimated", "key assets"],
-            rows: albums.map { album in
-                [album.title, "\(album.photoCount)", "\(album.videoCount)",
-                 album.kind.isFolder ? "\(album.estimatedCount)" : "-",
-                 album.keyAssets.map(\.relativePath).joined(separator: ", ")]
-            }))
+        print(
+            TextTable.render(
+                header: ["album", "photos", "videos", "estimated", "key assets"],
+                rows: albums.map { album in
+                    [
+                        album.title, "\(album.photoCount)", "\(album.videoCount)",
+                        album.kind.isFolder ? "\(album.estimatedCount)" : "-",
+                        album.keyAssets.map(\.relativePath).joined(separator: ", "),
+                    ]
+                }))
     }
 }

@@ -40,8 +40,9 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
     @Option(help: "fill or fit.")
     var mode: ContentMode = .aspectFill
 
-    @Option(name: .customLong("delivery"),
-            help: "Delivery modes to run: opportunistic, highQualityFormat, fastFormat (repeat; default all).")
+    @Option(
+        name: .customLong("delivery"),
+        help: "Delivery modes to run: opportunistic, highQualityFormat, fastFormat (repeat; default all).")
     var deliveries: [DeliveryMode] = DeliveryMode.allCases
 
     @Option(help: "Preheating: on, off or both.")
@@ -64,7 +65,9 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
         guard let box = PixelSize(parsing: size), max(box.width, box.height) <= RenditionSpec.maximumDimension else {
             throw ValidationError("--size must look like 256x256 (each side at most \(RenditionSpec.maximumDimension))")
         }
-        guard columns >= 1, rows >= 1, speed > 0 else { throw ValidationError("--columns, --rows and --speed must be positive") }
+        guard columns >= 1, rows >= 1, speed > 0 else {
+            throw ValidationError("--columns, --rows and --speed must be positive")
+        }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
     }
 
@@ -92,8 +95,9 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
             if !CommandLog.isQuiet { FileHandle.standardError.write(Data("scrolling: \(scenario)\n".utf8)) }
             results.append(try await benchmark.run(scenario))
         }
-        let report = DeliveryReport(photos: assets.count, workers: photoLibrary.renderer.workers,
-                                    configuration: settings, results: results)
+        let report = DeliveryReport(
+            photos: assets.count, workers: photoLibrary.renderer.workers,
+            configuration: settings, results: results)
         if library.json { try library.printJSON(report) } else { print(report.table) }
         if let chart {
             let png = try await benchmark.chart(of: results, title: report.title)

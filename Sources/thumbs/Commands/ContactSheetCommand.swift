@@ -47,13 +47,18 @@ struct ContactSheetCommand: AsyncParsableCommand {
             if let stored = try store.thumbnail(for: key) { thumbnails.append(stored.thumbnail) } else { missing += 1 }
         }
         guard !thumbnails.isEmpty else {
-            CommandFailure.usage("nothing cached for \(selector ?? "the library") (\(chosen.count) photos): run thumbs warm first").exit()
+            CommandFailure.usage(
+                "nothing cached for \(selector ?? "the library") (\(chosen.count) photos): run thumbs warm first"
+            ).exit()
         }
         let across = across
-        let sheet = try await opened.renderer.pool.run { [thumbnails] in try ContactSheet.compose(thumbnails, across: across) }
+        let sheet = try await opened.renderer.pool.run { [thumbnails] in
+            try ContactSheet.compose(thumbnails, across: across)
+        }
         try Data(sheet.bytes).write(to: URL(fileURLWithPath: output))
-        print("\(output): \(thumbnails.count) thumbnails, \(sheet.pixelSize)"
-              + (missing > 0 ? "; \(missing) photos not in the cache yet (run thumbs warm)" : ""))
+        print(
+            "\(output): \(thumbnails.count) thumbnails, \(sheet.pixelSize)"
+                + (missing > 0 ? "; \(missing) photos not in the cache yet (run thumbs warm)" : ""))
         try await store.flushAccessTimes()
     }
 

@@ -5,7 +5,8 @@ import Thumbs
 struct EvictCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evict", abstract: "Evict least recently used thumbnails down to a size.",
-        discussion: "Without --to, down to the low-water mark (90 % of the budget).\n\nExample:\n  thumbs evict --to 500MB")
+        discussion:
+            "Without --to, down to the low-water mark (90 % of the budget).\n\nExample:\n  thumbs evict --to 500MB")
 
     @Option(help: ArgumentHelp("Size to evict down to, such as 500MB or 1GiB.", valueName: "SIZE"))
     var to: String?
@@ -13,7 +14,9 @@ struct EvictCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheOptions
 
     func validate() throws {
-        if let to, ByteCount(parsing: to) == nil { throw ValidationError("--to must be a size such as 500MB, not \"\(to)\"") }
+        if let to, ByteCount(parsing: to) == nil {
+            throw ValidationError("--to must be a size such as 500MB, not \"\(to)\"")
+        }
     }
 
     func run() async throws {

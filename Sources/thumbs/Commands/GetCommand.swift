@@ -47,26 +47,30 @@ struct GetCommand: AsyncParsableCommand {
         guard let asset = try await find(in: photoLibrary) else {
             CommandFailure.usage("\(target): neither a photo nor an asset id of the library").exit()
         }
-        let manager = CachingImageManager(renderer: opened.renderer, store: store,
-                                          configuration: opened.configuration.pipeline)
+        let manager = CachingImageManager(
+            renderer: opened.renderer, store: store,
+            configuration: opened.configuration.pipeline)
         let delivery = delivery ?? opened.configuration.deliveryMode
         let started = ContinuousClock.now
         do {
             for try await result in manager.requestImage(
                 for: asset, targetSize: PixelSize(parsing: size)!, contentMode: mode,
-                options: ImageRequestOptions(deliveryMode: delivery)) {
+                options: ImageRequestOptions(deliveryMode: delivery))
+            {
                 let elapsed = started.duration(to: .now)
                 if library.json {
                     let fields: [String: Any] = [
-                        "degraded": result.isDegraded, "milliseconds": Double(elapsed.components.attoseconds) / 1e15
+                        "degraded": result.isDegraded,
+                        "milliseconds": Double(elapsed.components.attoseconds) / 1e15
                             + Double(elapsed.components.seconds) * 1000,
                         "width": result.pixelSize.width, "height": result.pixelSize.height,
                         "format": result.format.rawValue, "source": result.source.rawValue, "bytes": result.bytes.count,
                     ]
                     print(JSONLine.encode(fields))
                 } else {
-                    print("\(result.isDegraded ? "degraded" : "final") after \(elapsed.formattedMilliseconds): \(result.pixelSize) "
-                          + "\(result.format.rawValue) from \(result.source.rawValue), \(result.bytes.count) bytes")
+                    print(
+                        "\(result.isDegraded ? "degraded" : "final") after \(elapsed.formattedMilliseconds): \(result.pixelSize) "
+                            + "\(result.format.rawValue) from \(result.source.rawValue), \(result.bytes.count) bytes")
                 }
                 if !result.isDegraded || delivery == .fastFormat {
                     try Data(result.bytes).write(to: URL(fileURLWithPath: output))
@@ -91,10 +95,13 @@ struct GetCommand: AsyncParsableCommand {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), !isFolder.boolValue {
             let path = URL(fileURLWithPath: target).standardizedFileURL.path
-            let root = library.roots.first { path.hasPrefix($0 + "/") } ?? URL(fileURLWithPath: path).deletingLastPathComponent().path
+            let root =
+                library.roots.first { path.hasPrefix($0 + "/") }
+                ?? URL(fileURLWithPath: path).deletingLastPathComponent().path
             let inspection = try await library.renderer.inspect(path)
-            return Asset(root: root, relativePath: String(path.dropFirst(root.count + 1)), mediaType: inspection.mediaType,
-                         fingerprint: inspection.fingerprint, properties: inspection.properties)
+            return Asset(
+                root: root, relativePath: String(path.dropFirst(root.count + 1)), mediaType: inspection.mediaType,
+                fingerprint: inspection.fingerprint, properties: inspection.properties)
         }
         for try await batch in library.assets() {
             if let asset = batch.assets.first(where: { $0.id == target }) { return asset }

@@ -21,12 +21,15 @@ struct MomentsCommand: AsyncParsableCommand {
         var latest = Moments()
         for try await snapshot in photoLibrary.moments() { latest = snapshot }
         let days = latest.sections.map { moment in
-            DaySummary(day: moment.day.description, photos: moment.items.filter { !$0.isVideo }.count,
-                       videos: moment.items.filter(\.isVideo).count)
+            DaySummary(
+                day: moment.day.description, photos: moment.items.filter { !$0.isVideo }.count,
+                videos: moment.items.filter(\.isVideo).count)
         }
         if library.json { return try library.printJSON(days) }
-        print(TextTable.render(header: ["day", "photos", "videos"],
-                               rows: days.map { [$0.day, "\($0.photos)", "\($0.videos)"] }))
+        print(
+            TextTable.render(
+                header: ["day", "photos", "videos"],
+                rows: days.map { [$0.day, "\($0.photos)", "\($0.videos)"] }))
         print("\(latest.assetCount) assets on \(days.count) days")
     }
 }

@@ -39,8 +39,10 @@ struct RenderCommand: AsyncParsableCommand {
     @Flag(help: "Enlarge images smaller than the box.")
     var upscale = false
 
-    @Option(name: .shortAndLong, help: ArgumentHelp(
-        "Output file (one FILE, one rendition) or folder (default: ./thumbnails).", valueName: "OUT"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp(
+            "Output file (one FILE, one rendition) or folder (default: ./thumbnails).", valueName: "OUT"))
     var output: String?
 
     @Flag(help: "Print failures and the summary as JSON lines.")
@@ -66,10 +68,12 @@ struct RenderCommand: AsyncParsableCommand {
         let renditions = renditions(from: configuration)
         if let output, let file = singleFile, !Self.namesFolder(output) {
             guard renditions.count == 1 else {
-                CommandFailure.usage("""
+                CommandFailure.usage(
+                    """
                     one file to one output file needs --size (the configuration has \(renditions.count) \
                     renditions); or give -o a folder, ending in /
-                    """).exit()
+                    """
+                ).exit()
             }
             try await renderOne(file, to: output, spec: renditions[0].spec, renderer: renderer)
             return
@@ -83,9 +87,10 @@ struct RenderCommand: AsyncParsableCommand {
             }
             if isFolder.boolValue { folders.append(root) } else { files.append(root) }
         }
-        var job = FolderRenderJob(folders: folders, files: files, renditions: renditions,
-                                  outputFolder: output ?? "thumbnails", renderer: renderer,
-                                  includeHidden: configuration.library.includeHidden)
+        var job = FolderRenderJob(
+            folders: folders, files: files, renditions: renditions,
+            outputFolder: output ?? "thumbnails", renderer: renderer,
+            includeHidden: configuration.library.includeHidden)
         job.json = json
         let summary = try await job.run()
         print(json ? summary.json : summary.description)
@@ -97,8 +102,9 @@ struct RenderCommand: AsyncParsableCommand {
     /// any of --mode, --format, --quality, --upscale applied to every rung.
     private func renditions(from configuration: ThumbsConfiguration) -> [Rendition] {
         if let box = size.flatMap(PixelSize.init(parsing:)) {
-            let spec = RenditionSpec(size: box, contentMode: mode ?? .aspectFit, format: format ?? .jpeg,
-                                     quality: quality ?? 82, allowsUpscaling: upscale)
+            let spec = RenditionSpec(
+                size: box, contentMode: mode ?? .aspectFit, format: format ?? .jpeg,
+                quality: quality ?? 82, allowsUpscaling: upscale)
             return [Rendition(name: "\(box)-\(spec.contentMode.rawValue)", spec: spec)]
         }
         return configuration.renditions.map { rendition in
@@ -115,7 +121,8 @@ struct RenderCommand: AsyncParsableCommand {
     private var singleFile: String? {
         var isFolder: ObjCBool = false
         guard paths.count == 1, FileManager.default.fileExists(atPath: paths[0], isDirectory: &isFolder),
-              !isFolder.boolValue else { return nil }
+            !isFolder.boolValue
+        else { return nil }
         return paths[0]
     }
 
@@ -126,14 +133,18 @@ struct RenderCommand: AsyncParsableCommand {
             || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue)
     }
 
-    private func renderOne(_ path: String, to output: String, spec: RenditionSpec,
-                           renderer: ThumbnailRenderer) async throws {
+    private func renderOne(
+        _ path: String, to output: String, spec: RenditionSpec,
+        renderer: ThumbnailRenderer
+    ) async throws {
         let started = ContinuousClock.now
         do {
             let thumbnail = try await renderer.render(path, spec: spec)
             try Data(thumbnail.bytes).write(to: URL(fileURLWithPath: output))
             let elapsed = started.duration(to: .now)
-            print("\(output): \(thumbnail.pixelSize) \(thumbnail.format.rawValue), \(thumbnail.bytes.count) bytes, \(elapsed.formattedMilliseconds)")
+            print(
+                "\(output): \(thumbnail.pixelSize) \(thumbnail.format.rawValue), \(thumbnail.bytes.count) bytes, \(elapsed.formattedMilliseconds)"
+            )
         } catch let error as ImagingError {
             CommandFailure.usage("\(path): \(error.kind.rawValue): \(error)").exitWithCode(1)
         }

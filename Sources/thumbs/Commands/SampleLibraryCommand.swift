@@ -22,8 +22,9 @@ struct SampleLibraryCommand: AsyncParsableCommand {
         var written = 0
         for sample in SampleLibrary.samples {
             let target = root.appendingPathComponent(sample.path)
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(),
+                withIntermediateDirectories: true)
             try Data(try sample.bytes()).write(to: target)
             written += 1
         }

@@ -23,12 +23,20 @@ struct SizesCommand: AsyncParsableCommand {
         let all = builder.smartAlbums.filter { $0.kind == .smartAlbum(.allPhotos) || $0.kind == .smartAlbum(.videos) }
         let total = all.reduce(UInt64(0)) { $0 + $1.totalBytes }
         if library.json {
-            return try library.printJSON(SizesSummary(
-                albums: folders.map { SizesSummary.Album(album: $0.title, bytes: $0.totalBytes, assets: $0.count(of: .all)) },
-                totalBytes: total, filesFromCache: fromCache, filesRead: inspected))
+            return try library.printJSON(
+                SizesSummary(
+                    albums: folders.map {
+                        SizesSummary.Album(album: $0.title, bytes: $0.totalBytes, assets: $0.count(of: .all))
+                    },
+                    totalBytes: total, filesFromCache: fromCache, filesRead: inspected))
         }
-        var rows = folders.map { [$0.title, "\($0.count(of: .all))", "\($0.totalBytes)", ByteCount(Int64($0.totalBytes)).description] }
-        rows.append(["total", "\(folders.reduce(0) { $0 + $1.count(of: .all) })", "\(total)", ByteCount(Int64(total)).description])
+        var rows = folders.map {
+            [$0.title, "\($0.count(of: .all))", "\($0.totalBytes)", ByteCount(Int64($0.totalBytes)).description]
+        }
+        rows.append([
+            "total", "\(folders.reduce(0) { $0 + $1.count(of: .all) })", "\(total)",
+            ByteCount(Int64(total)).description,
+        ])
         print(TextTable.render(header: ["album", "assets", "bytes", "size"], rows: rows))
         print("\(fromCache) files from the metadata cache, \(inspected) read")
     }

@@ -12,16 +12,19 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try cache.open()
         let stats = await cache.orExit { try store.statistics() }
-        cache.emit([
-            "thumbnails": stats.thumbnails, "liveBytes": stats.liveBytes.bytes, "budget": stats.budget.bytes,
-            "metadataEntries": stats.metadataEntries, "failures": stats.failures, "hits": stats.hits,
-            "misses": stats.misses, "pageSize": stats.pageSize, "pagesUsed": stats.pagesUsed, "mapSize": stats.mapSize.bytes,
-        ], text: """
-            thumbnails  \(stats.thumbnails) (\(stats.liveBytes) of a \(stats.budget) budget)
-            metadata    \(stats.metadataEntries) files
-            failures    \(stats.failures) remembered
-            hits        \(stats.hits), misses \(stats.misses)
-            pages       \(stats.pagesUsed) of \(stats.pageSize) bytes, map \(stats.mapSize)
-            """)
+        cache.emit(
+            [
+                "thumbnails": stats.thumbnails, "liveBytes": stats.liveBytes.bytes, "budget": stats.budget.bytes,
+                "metadataEntries": stats.metadataEntries, "failures": stats.failures, "hits": stats.hits,
+                "misses": stats.misses, "pageSize": stats.pageSize, "pagesUsed": stats.pagesUsed,
+                "mapSize": stats.mapSize.bytes,
+            ],
+            text: """
+                thumbnails  \(stats.thumbnails) (\(stats.liveBytes) of a \(stats.budget) budget)
+                metadata    \(stats.metadataEntries) files
+                failures    \(stats.failures) remembered
+                hits        \(stats.hits), misses \(stats.misses)
+                pages       \(stats.pagesUsed) of \(stats.pageSize) bytes, map \(stats.mapSize)
+                """)
     }
 }

@@ -25,8 +25,9 @@ struct WarmCommand: AsyncParsableCommand {
 
     func run() async throws {
         let opened = try library.open()
-        let job = WarmJob(store: opened.store, renderer: opened.renderer,
-                          renditions: opened.configuration.renditions.map(\.spec))
+        let job = WarmJob(
+            store: opened.store, renderer: opened.renderer,
+            renditions: opened.configuration.renditions.map(\.spec))
         let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0)
         CommandLog.logger.debug("renditions: \(job.renditions.map(\.description).joined(separator: ", "))")
         let photoLibrary = opened.library

@@ -22,11 +22,15 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         let opened = try library.open()
         let photoLibrary = opened.library, store = opened.store
-        let job = WarmJob(store: store, renderer: opened.renderer, renditions: opened.configuration.renditions.map(\.spec))
+        let job = WarmJob(
+            store: store, renderer: opened.renderer, renditions: opened.configuration.renditions.map(\.spec))
         let json = library.json
         try await Interrupt.run {
             let changes = try await photoLibrary.watch()
-            print(json ? #"{"event":"watching"}"# : "watching \(photoLibrary.roots.joined(separator: ", ")); Ctrl-C to stop")
+            print(
+                json
+                    ? #"{"event":"watching"}"#
+                    : "watching \(photoLibrary.roots.joined(separator: ", ")); Ctrl-C to stop")
             fflush(nil)
             for try await change in changes {
                 try await apply(change, job: job, json: json)
@@ -50,12 +54,16 @@ struct WatchCommand: AsyncParsableCommand {
         }
         let failures = failed.withLock { $0 }
         if json {
-            let fields: [String: Any] = ["event": "changes", "inserted": change.insertedIndexes.count,
-                                         "removed": removed.count, "changed": change.changedIndexes.count,
-                                         "rendered": summary.rendered, "failed": failures]
+            let fields: [String: Any] = [
+                "event": "changes", "inserted": change.insertedIndexes.count,
+                "removed": removed.count, "changed": change.changedIndexes.count,
+                "rendered": summary.rendered, "failed": failures,
+            ]
             print(JSONLine.encode(fields))
         } else {
-            print("\(change): \(summary.rendered) rendered" + (failures.isEmpty ? "" : ", failed: \(failures.joined(separator: "; "))"))
+            print(
+                "\(change): \(summary.rendered) rendered"
+                    + (failures.isEmpty ? "" : ", failed: \(failures.joined(separator: "; "))"))
         }
         fflush(nil)
     }

@@ -34,7 +34,8 @@ struct CacheOptions: ParsableArguments {
 
     func emit(_ fields: [String: Any], text: String) {
         if json {
-            let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted])) ?? Data()
+            let data =
+                (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted])) ?? Data()
             print(String(decoding: data, as: UTF8.self))
         } else {
             print(text)

@@ -4,13 +4,18 @@ import Thumbs
 
 /// Options every command that reads the configuration shares.
 struct ConfigurationOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Configuration file (default: ./config.json, else $XDG_CONFIG_HOME/thumbs/config.json).",
-        valueName: "PATH"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Configuration file (default: ./config.json, else $XDG_CONFIG_HOME/thumbs/config.json).",
+            valueName: "PATH"))
     var config: String?
 
-    @Option(name: .long, help: ArgumentHelp("Cache folder (overrides cache.path of the configuration).",
-                                            valueName: "DIR"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Cache folder (overrides cache.path of the configuration).",
+            valueName: "DIR"))
     var cache: String?
 
     @Flag(name: .shortAndLong, help: "Say more: which configuration, cache and roots are used, and what each step did.")
@@ -22,11 +27,12 @@ struct ConfigurationOptions: ParsableArguments {
     /// The configuration named by `--config`, else the first that exists, else the defaults.
     func load() throws -> ThumbsConfiguration {
         CommandLog.start(verbose: verbose, quiet: quiet)
-        let candidates = config.map { [$0] } ?? [
-            "config.json",
-            (ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
-                ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.config") + "/thumbs/config.json",
-        ]
+        let candidates =
+            config.map { [$0] } ?? [
+                "config.json",
+                (ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
+                    ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.config") + "/thumbs/config.json",
+            ]
         for path in candidates where config != nil || FileManager.default.fileExists(atPath: path) {
             do {
                 CommandLog.logger.debug("configuration: \(path)")

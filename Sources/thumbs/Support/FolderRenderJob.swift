@@ -37,8 +37,9 @@ struct FolderRenderJob {
         }
 
         var description: String {
-            var text = String(format: "rendered %d of %d photos (%d thumbnails, %d bytes) in %.2f s",
-                              files - failed, files, thumbnails, bytes, elapsed.seconds)
+            var text = String(
+                format: "rendered %d of %d photos (%d thumbnails, %d bytes) in %.2f s",
+                files - failed, files, thumbnails, bytes, elapsed.seconds)
             if failed > 0 {
                 let kinds = failuresByKind.sorted { $0.key.rawValue < $1.key.rawValue }
                     .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
@@ -59,8 +60,11 @@ struct FolderRenderJob {
             summary.files += 1
             summary.failuresByKind[error.kind, default: 0] += 1
             if json {
-                print(JSONLine.encode(["event": "failed", "path": path, "kind": error.kind.rawValue,
-                                       "message": error.description]))
+                print(
+                    JSONLine.encode([
+                        "event": "failed", "path": path, "kind": error.kind.rawValue,
+                        "message": error.description,
+                    ]))
             } else {
                 print("failed \(path): \(error.kind.rawValue): \(error)")
             }
@@ -77,8 +81,9 @@ struct FolderRenderJob {
                     try Self.write(thumbnails, renditions: renditions, stem: stem)
                 } catch {
                     summary.unwritten += 1
-                    FileHandle.standardError.write(Data(
-                        "thumbs: cannot write \(stem).*: \(error.localizedDescription)\n".utf8))
+                    FileHandle.standardError.write(
+                        Data(
+                            "thumbs: cannot write \(stem).*: \(error.localizedDescription)\n".utf8))
                 }
             case .failure(let error)?:
                 fail(outcome.asset.path, error)
@@ -93,9 +98,11 @@ struct FolderRenderJob {
             do {
                 let inspection = try await renderer.inspect(file)
                 let url = URL(fileURLWithPath: file).standardizedFileURL
-                named.append(Asset(root: url.deletingLastPathComponent().path, relativePath: url.lastPathComponent,
-                                   mediaType: inspection.mediaType, fingerprint: inspection.fingerprint,
-                                   properties: inspection.properties))
+                named.append(
+                    Asset(
+                        root: url.deletingLastPathComponent().path, relativePath: url.lastPathComponent,
+                        mediaType: inspection.mediaType, fingerprint: inspection.fingerprint,
+                        properties: inspection.properties))
             } catch let error as ImagingError {
                 fail(file, error)
             }
@@ -125,37 +132,10 @@ struct FolderRenderJob {
     private static func write(_ thumbnails: [Thumbnail], renditions: [Rendition], stem: String) throws {
         for (rendition, thumbnail) in zip(renditions, thumbnails) {
             let target = URL(fileURLWithPath: stem + ".\(rendition.name).\(thumbnail.format.fileExtension)")
-            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: target.deletingLastPathComponent(),
+                withIntermediateDirectories: true)
             try Data(thumbnail.bytes).write(to: target)
         }
-    }
-}
-
-/// Where each photo's thumbnails go: OUT/<folder name>/<path in the folder> for folders (names
-/// made unique: two folders called DCIM go to DCIM and DCIM-2), OUT/<file name> for files.
-struct OutputStems {
-    private var names: [String: String] = [:]
-    let outputFolder: String
-
-    init(folders: [String], outputFolder: String) {
-        self.outputFolder = outputFolder
-        var used: Set<String> = []
-        for folder in folders {
-            let path = URL(fileURLWithPath: folder).standardizedFileURL.path
-            let base = path == "/" ? "root" : URL(fileURLWithPath: path).lastPathComponent
-            var name = base
-            var suffix = 2
-            while !used.insert(name).inserted {
-                name = "\(base)-\(suffix)"
-                suffix += 1
-            }
-            names[path] = name
-        }
-    }
-
-    func stem(for asset: Asset) -> String {
-        guard let name = names[asset.root] else { return outputFolder + "/" + asset.relativePath }
-        return outputFolder + "/" + name + "/" + asset.relativePath
     }
 }

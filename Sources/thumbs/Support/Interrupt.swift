@@ -19,7 +19,8 @@ final class Interrupt {
                 return count
             }
             if count == 1 {
-                FileHandle.standardError.write(Data("\nthumbs: stopping; committing what is done (Ctrl-C again to quit at once)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("\nthumbs: stopping; committing what is done (Ctrl-C again to quit at once)\n".utf8))
                 handler()
             } else {
                 _exit(130)

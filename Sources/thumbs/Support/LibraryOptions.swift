@@ -39,8 +39,9 @@ struct LibraryOptions: ParsableArguments {
             CommandFailure.cache("cache \(storeConfiguration.path): \(error)").exit()
         }
         let renderer = ThumbnailRenderer(configuration: configuration.imaging)
-        let library = PhotoLibrary(roots: folders, includeHidden: configuration.library.includeHidden,
-                                   renderer: renderer, store: store)
+        let library = PhotoLibrary(
+            roots: folders, includeHidden: configuration.library.includeHidden,
+            renderer: renderer, store: store)
         return Opened(configuration: configuration, library: library, store: store)
     }
 

@@ -46,8 +46,10 @@ final class ProgressDisplay: Sendable {
     /// Every failure gets its line at once: what failed and why.
     private func report(_ failure: WarmJob.Progress.Failure) {
         if json {
-            let fields: [String: Any] = ["event": "failed", "path": failure.path, "kind": failure.error.kind.rawValue,
-                                         "message": failure.error.description]
+            let fields: [String: Any] = [
+                "event": "failed", "path": failure.path, "kind": failure.error.kind.rawValue,
+                "message": failure.error.description,
+            ]
             print(JSONLine.encode(fields))
             fflush(nil)
         } else {
@@ -62,7 +64,8 @@ final class ProgressDisplay: Sendable {
             return
         }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-        var text = "\(interrupted ? "interrupted: " : "")\(progress.done) of \(progress.found) photos: "
+        var text =
+            "\(interrupted ? "interrupted: " : "")\(progress.done) of \(progress.found) photos: "
             + "\(progress.rendered) rendered, \(progress.fresh) fresh, \(progress.skippedFailures) known failures skipped"
         if progress.failed > 0 {
             let kinds = progress.failuresByKind.sorted { $0.key.rawValue < $1.key.rawValue }
@@ -78,7 +81,8 @@ final class ProgressDisplay: Sendable {
             "event": event, "done": progress.done, "found": progress.found, "rendered": progress.rendered,
             "fresh": progress.fresh, "skippedFailures": progress.skippedFailures, "failed": progress.failed,
             "bytesWritten": progress.bytesWritten, "rate": (progress.rate * 10).rounded() / 10,
-            "failuresByKind": Dictionary(uniqueKeysWithValues: progress.failuresByKind.map { ($0.key.rawValue, $0.value) }),
+            "failuresByKind": Dictionary(
+                uniqueKeysWithValues: progress.failuresByKind.map { ($0.key.rawValue, $0.value) }),
         ]
         if let left = progress.estimatedSecondsLeft { fields["secondsLeft"] = left.rounded() }
         return JSONLine.encode(fields)

@@ -1,0 +1,28 @@
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsPipeline
+import ThumbsSupport
+
+/// Percentiles of a set of latencies, in milliseconds.
+public struct LatencySummary: Sendable, Hashable, Codable {
+    public var count: Int
+    public var p50: Double?
+    public var p95: Double?
+    public var p99: Double?
+    public var max: Double?
+
+    /// Summarises latencies given in seconds (nearest-rank percentiles).
+    public init(_ seconds: [Double]) {
+        let sorted = seconds.sorted()
+        count = sorted.count
+        func rank(_ fraction: Double) -> Double? {
+            guard !sorted.isEmpty else { return nil }
+            let index = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+            return sorted[Swift.max(0, Swift.min(sorted.count - 1, index))] * 1000
+        }
+        p50 = rank(0.50)
+        p95 = rank(0.95)
+        p99 = rank(0.99)
+        max = sorted.last.map { $0 * 1000 }
+    }
+}

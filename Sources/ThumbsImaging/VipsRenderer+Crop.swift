@@ -1,0 +1,40 @@
+import CVipsShim
+import ThumbsSupport
+
+extension VipsRenderer {
+    /// Decodes (shrunk on load) just enough to hold `crop` at `spec`'s size, cuts it out, and
+    /// fits or fills it into the box.
+    package func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect) throws(ImagingError) -> Thumbnail {
+        let source = try ImageSource(path: path)
+        let rect = crop.clamped
+        return try VipsCallGate.run { () throws(ImagingError) -> Thumbnail in
+            let file = try ImageFile(source, pixelLimit: pixelLimit)
+            let full = file.uprightSize
+            let region = PixelSize(
+                width: max(1, Int(Double(full.width) * rect.width)),
+                height: max(1, Int(Double(full.height) * rect.height)))
+            let output = RenditionGeometry.outputSize(source: region, spec: spec)
+            let scale = min(1, RenditionGeometry.scale(source: region, output: output, contentMode: spec.contentMode))
+            let decodeSize = PixelSize(
+                width: max(1, Int((Double(full.width) * scale).rounded(.up))),
+                height: max(1, Int((Double(full.height) * scale).rounded(.up))))
+            let base = try shrinkOnLoad(file, to: decodeSize, crop: false, exact: true)
+            let left = min(base.width - 1, Int(Double(base.width) * rect.x))
+            let top = min(base.height - 1, Int(Double(base.height) * rect.y))
+            let cut = try VipsImageHandle.make(file.decodeError) {
+                thumbs_vips_crop(
+                    base.pointer, $0, Int32(left), Int32(top),
+                    Int32(max(1, min(base.width - left, Int(Double(base.width) * rect.width)))),
+                    Int32(max(1, min(base.height - top, Int(Double(base.height) * rect.height)))))
+            }
+            let fitted = try VipsImageHandle.make(file.decodeError) {
+                thumbs_vips_thumbnail_image(
+                    cut.pointer, $0, Int32(clamping: output.width), Int32(clamping: output.height),
+                    Self.crop(spec), Self.sizeMode(spec))
+            }
+            let thumbnail = try encode(fitted, spec: spec)
+            try file.ensureUnchanged()
+            return thumbnail
+        }
+    }
+}

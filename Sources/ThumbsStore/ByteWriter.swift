@@ -1,0 +1,32 @@
+import Foundation
+import ThumbsImaging
+import ThumbsSupport
+
+/// Writes the store's binary records: fixed-width big-endian integers (so keys sort in numeric
+/// order) and length-prefixed strings.
+package struct ByteWriter {
+    package private(set) var bytes: [UInt8] = []
+
+    package init(capacity: Int = 64) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    package mutating func u8(_ value: UInt8) { bytes.append(value) }
+    package mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
+    package mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
+    package mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
+    package mutating func raw(_ value: [UInt8]) { bytes += value }
+
+    /// A string of up to 65,535 UTF-8 bytes, longer ones cut.
+    package mutating func string(_ value: String) {
+        let utf8 = Array(value.utf8.prefix(Int(UInt16.max)))
+        u8(UInt8(utf8.count >> 8))
+        u8(UInt8(utf8.count & 0xFF))
+        bytes += utf8
+    }
+
+    package mutating func optionalString(_ value: String?) {
+        u8(value == nil ? 0 : 1)
+        if let value { string(value) }
+    }
+}

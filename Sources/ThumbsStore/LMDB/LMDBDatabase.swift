@@ -1,0 +1,9 @@
+import CLMDB
+import ThumbsImaging
+import ThumbsSupport
+
+/// A named database inside an LMDB environment; the handle stays valid while the environment
+/// is open.
+struct LMDBDatabase: Sendable, Hashable {
+    let handle: MDB_dbi
+}
