@@ -61,8 +61,7 @@ struct GetCommand: AsyncParsableCommand {
                 if library.json {
                     let fields: [String: Any] = [
                         "degraded": result.isDegraded,
-                        "milliseconds": Double(elapsed.components.attoseconds) / 1e15
-                            + Double(elapsed.components.seconds) * 1000,
+                        "milliseconds": elapsed.seconds * 1000,
                         "width": result.pixelSize.width, "height": result.pixelSize.height,
                         "format": result.format.rawValue, "source": result.source.rawValue, "bytes": result.bytes.count,
                     ]

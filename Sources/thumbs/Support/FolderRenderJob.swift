@@ -107,7 +107,8 @@ struct FolderRenderJob {
                 fail(file, error)
             }
         }
-        try await loop.run([named].asyncSequence, assets: { $0 }, admit: { !$0.isVideo }, absorb: absorb)
+        // Named, even a video is tried: its render says why it cannot be made.
+        try await loop.run([named].asyncSequence, assets: { $0 }, admit: { _ in true }, absorb: absorb)
 
         // Folders, walked: a file named like a photo that is not one is a failure too.
         let library = PhotoLibrary(roots: folders, includeHidden: includeHidden, renderer: renderer, store: nil)
