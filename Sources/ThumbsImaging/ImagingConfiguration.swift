@@ -10,15 +10,32 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// Largest image accepted, in pixels, checked from the header before any decoding so a
     /// decompression bomb is refused cheaply. Default: 100 megapixels.
     public var pixelLimit: Int
-    /// Threads that run decodes, and so the most decodes in flight at once.
-    /// Default: the number of cores.
+    /// Threads that run decodes, and so the most decodes in flight at once, 1 to
+    /// ``maximumWorkers``. Default: the number of cores.
     public var workers: Int
+    /// Bytes the decodes in flight may take together, as estimated from each file's header
+    /// before decoding (a progressive JPEG holds all its coefficients, libheif the whole
+    /// image): a decode waits until its share is free, and a file that needs more than the
+    /// whole budget on its own fails with ``ImagingError/tooMuchMemory(needed:budget:)``.
+    /// Default: 1 GiB.
+    public var decodeMemoryBudget: Int = Self.defaultDecodeMemoryBudget
 
+    /// The most render threads: beyond it threads only add memory and contention, and a typo
+    /// (100000) would start tens of thousands of them.
+    public static let maximumWorkers = 256
+    /// The largest pixel limit: libvips addresses no image larger.
+    public static let maximumPixelLimit = 10_000_000_000
+    public static let defaultDecodeMemoryBudget = 1 << 30
+    /// The smallest decode memory budget: below it ordinary photos would be refused.
+    public static let minimumDecodeMemoryBudget = 64 << 20
+
+    /// `workers` is brought within 1...``maximumWorkers``, `pixelLimit` within
+    /// 1...``maximumPixelLimit``.
     public init(
         pixelLimit: Int = 100_000_000,
         workers: Int = ProcessInfo.processInfo.activeProcessorCount
     ) {
-        self.pixelLimit = pixelLimit
-        self.workers = max(1, workers)
+        self.pixelLimit = min(max(1, pixelLimit), Self.maximumPixelLimit)
+        self.workers = min(max(1, workers), Self.maximumWorkers)
     }
 }

@@ -5,13 +5,17 @@ import ThumbsSupport
 /// A number of bytes written the way people write them: "2 GiB", "500 MB", "64k", "1048576".
 ///
 /// Binary units (KiB, MiB, GiB, TiB, and the bare K, M, G, T) count in 1024s; decimal ones
-/// (kB, MB, GB, TB) in 1000s.
+/// (kB, MB, GB, TB) in 1000s. Sizes above ``maximum`` (8 EiB, what an `Int64` holds) are not
+/// sizes: parsing them fails rather than wrapping around.
 public struct ByteCount: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     public var bytes: Int64
 
     public init(_ bytes: Int64) {
         self.bytes = bytes
     }
+
+    /// The largest size: 8 EiB less one byte.
+    public static let maximum = ByteCount(Int64.max)
 
     public init?(parsing text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -27,7 +31,10 @@ public struct ByteCount: Sendable, Hashable, Comparable, CustomStringConvertible
             "t": kibi * kibi * kibi * kibi, "tib": kibi * kibi * kibi * kibi, "tb": 1e12,
         ]
         guard let multiplier = multipliers[unit] else { return nil }
-        self.init(Int64((number * multiplier).rounded()))
+        // Int64.max as a Double rounds up to 2^63, which no longer fits: compare below it.
+        let bytes = (number * multiplier).rounded()
+        guard bytes.isFinite, bytes < 0x1p63 else { return nil }
+        self.init(Int64(bytes))
     }
 
     public static func < (lhs: ByteCount, rhs: ByteCount) -> Bool { lhs.bytes < rhs.bytes }
@@ -54,7 +61,8 @@ public struct ByteCount: Sendable, Hashable, Comparable, CustomStringConvertible
         let text = try container.decode(String.self)
         guard let parsed = ByteCount(parsing: text) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "expected a size such as \"2 GiB\" or \"500 MB\", found \"\(text)\"")
+                in: container,
+                debugDescription: "expected a size such as \"2 GiB\" or \"500 MB\", at most 8 EiB, found \"\(text)\"")
         }
         self = parsed
     }

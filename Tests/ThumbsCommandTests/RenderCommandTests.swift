@@ -57,6 +57,33 @@ import ThumbsTesting
         }
     }
 
+    @Test func controlCharactersInNamesAreShownEscaped() throws {
+        let library = TemporaryFolder("thumbs-library")
+        // A name that would set the terminal's title and forge a line of the report.
+        try library.write(Array("notes".utf8), to: "\u{1B}]0;pwned\u{07}\nrendered 9 of 9 photos.jpg")
+        let outcome = try ThumbsProcess.run(["render", library.path, "-o", folder.path + "/thumbnails"])
+        #expect(outcome.status == 1)
+        #expect(!outcome.standardOutput.contains("\u{1B}") && !outcome.standardOutput.contains("\u{07}"))
+        let failed = outcome.standardOutput.split(separator: "\n").filter { $0.hasPrefix("failed ") }
+        #expect(
+            failed.count == 1 && failed[0].contains(#"\u{1B}]0;pwned\u{7}\nrendered 9 of 9 photos.jpg"#), "\(failed)")
+        let json = try ThumbsProcess.run(["render", library.path, "-o", folder.path + "/thumbnails", "--json"])
+        #expect(
+            json.standardOutput.contains(#"\u001b]0;pwned\u0007\nrendered"#), "JSON keeps the name, escaped as JSON")
+    }
+
+    @Test func renditionNamesCannotLeaveTheOutputFolder() throws {
+        let input = try folder.write(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "in.jpg")
+        let config = try folder.write(
+            Array(#"{"renditions": [{"name": "/../../../../escaped", "size": "64x64"}]}"#.utf8), to: "config.json")
+        let outcome = try ThumbsProcess.run(["render", input, "-o", folder.path + "/out/", "--config", config])
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.standardError.contains(".renditions[0].name: expected 1 to 64 characters"),
+            "\(outcome.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out"))
+    }
+
     @Test func foldersAreWalkedByTheLibraryRules() throws {
         let library = TemporaryFolder("thumbs-walk"), outside = TemporaryFolder("thumbs-outside")
         let jpeg = try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg)

@@ -15,9 +15,15 @@ import ThumbsTestSupport
     }
 
     @Test func rejectsNonsense() {
-        for text in ["", "lots", "2 GiBs", "-1 MB", "1,5 GB"] {
+        for text in ["", "lots", "2 GiBs", "-1 MB", "1,5 GB", "99999999999 TiB", "8 EiB", "1e400"] {
             #expect(ByteCount(parsing: text) == nil, "\(text)")
         }
+    }
+
+    @Test func theLargestSizeIsAnInt64() {
+        #expect(ByteCount(parsing: "8388607 TiB")?.bytes == 8_388_607 << 40)
+        #expect(ByteCount(parsing: "9223372036854775807") == nil, "rounds up to 2^63 as a Double")
+        #expect(ByteCount.maximum.bytes == Int64.max)
     }
 
     @Test func printsReadably() {

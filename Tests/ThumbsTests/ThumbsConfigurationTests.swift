@@ -31,6 +31,10 @@ import ThumbsTestSupport
         #expect(store.path == folder.path + "/cache", "relative to the configuration file")
         #expect(store.budget == ByteCount(500_000_000))
         #expect(configuration.store(path: "/elsewhere").path == "/elsewhere")
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        #expect(
+            configuration.store(path: "here/cache").path == workingDirectory + "/here/cache",
+            "a path from the command line is relative to the working directory, as ROOT arguments are")
         #expect(configuration.resolve("~/x") == FileManager.default.homeDirectoryForCurrentUser.path + "/x")
     }
 
@@ -84,5 +88,67 @@ import ThumbsTestSupport
         #expect(throws: DecodingError.self) { try load(#"{"cache": {"budget": "lots"}}"#) }
         #expect(throws: DecodingError.self) { try load(#"{"renditions": [{"name": "a", "size": "99999x1"}]}"#) }
         #expect(throws: DecodingError.self) { try load(#"{"workers": "two"}"#) }
+    }
+
+    /// The JSON path of the error `json` gives, as `config` prints it, or nil when it loads.
+    private func errorPath(_ json: String) -> String? {
+        do {
+            _ = try load(json)
+            return nil
+        } catch {
+            guard case .dataCorrupted(let context) = error as? DecodingError else {
+                return "not a DecodingError: \(error)"
+            }
+            return context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+    }
+
+    @Test func numbersOutOfTheirRangeAreErrorsNamedByPath() {
+        let rendition = #"{"name": "a", "size": "8x8", "quality": QUALITY}"#
+        for (json, path) in [
+            (
+                #"{"renditions": [R]}"#.replacingOccurrences(
+                    of: "R", with: rendition.replacingOccurrences(of: "QUALITY", with: "0")), ".renditions[0].quality"
+            ),
+            (
+                #"{"renditions": [R]}"#.replacingOccurrences(
+                    of: "R", with: rendition.replacingOccurrences(of: "QUALITY", with: "101")), ".renditions[0].quality"
+            ),
+            (
+                #"{"renditions": [R]}"#.replacingOccurrences(
+                    of: "R", with: rendition.replacingOccurrences(of: "QUALITY", with: "80.5")),
+                ".renditions[0].quality"
+            ),
+            (#"{"pixelLimit": 0}"#, ".pixelLimit"), (#"{"pixelLimit": -1}"#, ".pixelLimit"),
+            (#"{"pixelLimit": 1e30}"#, ".pixelLimit"),
+            (#"{"workers": 100000}"#, ".workers"), (#"{"workers": -3}"#, ".workers"),
+            (#"{"workers": "two"}"#, ".workers"),
+            (#"{"cache": {"budget": "99999999999 TiB"}}"#, ".cache.budget"),
+            (#"{"decodeMemoryBudget": "1 MB"}"#, ".decodeMemoryBudget"),
+            (#"{"deliveryMode": "fastest"}"#, ".deliveryMode"),
+        ] {
+            #expect(errorPath(json) == path, "\(json)")
+        }
+        #expect(errorPath(#"{"workers": 256, "pixelLimit": 1}"#) == nil, "the bounds themselves are accepted")
+    }
+
+    @Test func renditionNamesAreSafeUniqueAndPresent() throws {
+        func ladder(_ names: [String]) -> String {
+            #"{"renditions": ["# + names.map { #"{"name": "\#($0)", "size": "8x8"}"# }.joined(separator: ",") + "]}"
+        }
+        #expect(errorPath(ladder(["/../../../../escaped"])) == ".renditions[0].name")
+        #expect(errorPath(ladder(["grid", ""])) == ".renditions[1].name")
+        #expect(errorPath(ladder(["grid", "Grid"])) == ".renditions[1].name", "capitals are not allowed")
+        #expect(errorPath(ladder(["a", "b", "a"])) == ".renditions[2].name", "the second of two alike is named")
+        #expect(errorPath(ladder(["a.b"])) == ".renditions[0].name")
+        #expect(errorPath(ladder([String(repeating: "x", count: 65)])) == ".renditions[0].name")
+        #expect(errorPath(#"{"renditions": []}"#) == ".renditions")
+        #expect(errorPath(ladder((0...32).map { "r\($0)" })) == ".renditions", "33 renditions")
+        #expect(try load(ladder(["grid_2", "preview-large", "x9"])).renditions.count == 3)
+    }
+
+    @Test func decodeMemoryBudgetReachesTheRenderer() throws {
+        #expect(try load("{}").imaging.decodeMemoryBudget == 1 << 30)
+        #expect(try load(#"{"decodeMemoryBudget": "256 MiB"}"#).imaging.decodeMemoryBudget == 256 << 20)
     }
 }

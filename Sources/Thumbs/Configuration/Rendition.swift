@@ -11,6 +11,19 @@ public struct Rendition: Sendable, Hashable, Codable {
     public var name: String
     public var spec: RenditionSpec
 
+    /// The longest name accepted.
+    public static let maximumNameLength = 64
+
+    /// Whether `name` can name a rendition: 1 to ``maximumNameLength`` characters of `a-z`, `0-9`,
+    /// `_` and `-`. Names become parts of file names (`thumbs render -o DIR`), so nothing else
+    /// is allowed: no separator, no dot, nothing a terminal or a shell reads specially.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= maximumNameLength
+            && name.utf8.allSatisfy {
+                (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F || $0 == 0x2D
+            }
+    }
+
     public init(name: String, spec: RenditionSpec) {
         self.name = name
         self.spec = spec
@@ -24,6 +37,12 @@ public struct Rendition: Sendable, Hashable, Codable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
+        guard Self.isValidName(name) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .name, in: container,
+                debugDescription:
+                    "expected 1 to \(Self.maximumNameLength) characters of a-z, 0-9, _ and -, found \"\(name)\"")
+        }
         let sizeText = try container.decode(String.self, forKey: .size)
         guard let size = PixelSize(parsing: sizeText),
             max(size.width, size.height) <= RenditionSpec.maximumDimension
@@ -38,7 +57,7 @@ public struct Rendition: Sendable, Hashable, Codable {
             size: size,
             contentMode: try container.decodeIfPresent(ContentMode.self, forKey: .mode) ?? .aspectFit,
             format: try container.decodeIfPresent(ThumbnailFormat.self, forKey: .format) ?? .jpeg,
-            quality: try container.decodeIfPresent(Int.self, forKey: .quality) ?? 82,
+            quality: try container.decodeInteger(.quality, in: 1...100) ?? 82,
             allowsUpscaling: try container.decodeIfPresent(Bool.self, forKey: .upscale) ?? false)
     }
 

@@ -67,18 +67,25 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
                 size: PixelSize(width: 1024, height: 1024),
                 contentMode: .aspectFit, quality: 85)),
     ]
-    /// Render threads, and so the most decodes in flight; 0 means one per core. Default: 0.
+    /// Render threads, and so the most decodes in flight; 0 means one per core, at most
+    /// ``ImagingConfiguration/maximumWorkers``. Default: 0.
     public var workers: Int = 0
     /// Largest image accepted, in pixels. Default: 100,000,000.
     public var pixelLimit: Int = 100_000_000
+    /// Memory all decodes in flight may take together, written like "1 GiB". Default: 1 GiB.
+    public var decodeMemoryBudget = ByteCount(Int64(ImagingConfiguration.defaultDecodeMemoryBudget))
     /// Delivery mode of requests that do not name one. Default: opportunistic.
     public var deliveryMode: DeliveryMode = .opportunistic
 
     public init() {}
 
     enum CodingKeys: String, KnownKeys {
-        case library, cache, renditions, workers, pixelLimit, deliveryMode
+        case library, cache, renditions, workers, pixelLimit, decodeMemoryBudget, deliveryMode
     }
+
+    /// The most renditions a ladder may have: each photo is decoded once for all of them, and
+    /// every rendition's pixels are held until the photo is done.
+    public static let maximumRenditions = 32
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -86,10 +93,44 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         library = try container.decodeIfPresent(Library.self, forKey: .library) ?? defaults.library
         cache = try container.decodeIfPresent(Cache.self, forKey: .cache) ?? defaults.cache
-        renditions = try container.decodeIfPresent([Rendition].self, forKey: .renditions) ?? defaults.renditions
-        workers = try container.decodeIfPresent(Int.self, forKey: .workers) ?? defaults.workers
-        pixelLimit = try container.decodeIfPresent(Int.self, forKey: .pixelLimit) ?? defaults.pixelLimit
+        renditions = try Self.decodeRenditions(container) ?? defaults.renditions
+        workers = try container.decodeInteger(.workers, in: 0...ImagingConfiguration.maximumWorkers) ?? defaults.workers
+        pixelLimit =
+            try container.decodeInteger(.pixelLimit, in: 1...ImagingConfiguration.maximumPixelLimit)
+            ?? defaults.pixelLimit
+        decodeMemoryBudget =
+            try container.decodeIfPresent(ByteCount.self, forKey: .decodeMemoryBudget) ?? defaults.decodeMemoryBudget
+        guard decodeMemoryBudget.bytes >= ImagingConfiguration.minimumDecodeMemoryBudget else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .decodeMemoryBudget, in: container,
+                debugDescription:
+                    "expected at least \(ByteCount(Int64(ImagingConfiguration.minimumDecodeMemoryBudget))), found \(decodeMemoryBudget)"
+            )
+        }
         deliveryMode = try container.decodeIfPresent(DeliveryMode.self, forKey: .deliveryMode) ?? defaults.deliveryMode
+    }
+
+    /// The ladder: 1 to ``maximumRenditions`` renditions with distinct names.
+    private static func decodeRenditions(_ container: KeyedDecodingContainer<CodingKeys>) throws -> [Rendition]? {
+        guard container.contains(.renditions) else { return nil }
+        var list = try container.nestedUnkeyedContainer(forKey: .renditions)
+        guard let count = list.count, (1...maximumRenditions).contains(count) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .renditions, in: container,
+                debugDescription: "expected 1 to \(maximumRenditions) renditions, found \(list.count ?? 0)")
+        }
+        var renditions: [Rendition] = []
+        while !list.isAtEnd {
+            let rendition = try list.decode(Rendition.self)
+            if renditions.contains(where: { $0.name == rendition.name }) {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: list.codingPath + [IndexKey(renditions.count), Rendition.CodingKeys.name],
+                        debugDescription: "a rendition named \"\(rendition.name)\" comes earlier: names must differ"))
+            }
+            renditions.append(rendition)
+        }
+        return renditions
     }
 
     /// The folder paths are resolved against when relative.
@@ -106,15 +147,24 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
 
     /// The store settings this configuration implies: `cache.path` (or `path`, when given, as
     /// `--cache` does) and `cache.budget`.
+    ///
+    /// `cache.path` is read from the file, so a relative one is relative to the file's folder;
+    /// `path` comes from the command line, so a relative one is relative to the working
+    /// directory, as every other path a command is given.
     public func store(path override: String? = nil) -> StoreConfiguration {
-        StoreConfiguration(path: override.map(resolve) ?? resolve(cache.path), budget: cache.budget)
+        StoreConfiguration(
+            path: override.map { Self.absolute(Self.expandingTilde($0), against: nil) } ?? resolve(cache.path),
+            budget: cache.budget)
     }
 
     /// The imaging settings this configuration implies.
     public var imaging: ImagingConfiguration {
-        workers > 0
+        var imaging =
+            workers > 0
             ? ImagingConfiguration(pixelLimit: pixelLimit, workers: workers)
             : ImagingConfiguration(pixelLimit: pixelLimit)
+        imaging.decodeMemoryBudget = Int(clamping: decodeMemoryBudget.bytes)
+        return imaging
     }
 
     /// The manager settings this configuration implies.
@@ -124,13 +174,17 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
 
     /// `path` with `~` expanded and, when relative, resolved against the configuration's folder.
     public func resolve(_ path: String) -> String {
-        var expanded = path
-        if expanded == "~" || expanded.hasPrefix("~/") {
-            expanded = FileManager.default.homeDirectoryForCurrentUser.path + expanded.dropFirst()
-        }
-        if !expanded.hasPrefix("/"), let base = baseDirectory {
-            expanded = base + "/" + expanded
-        }
-        return URL(fileURLWithPath: expanded).standardizedFileURL.path
+        Self.absolute(Self.expandingTilde(path), against: baseDirectory)
+    }
+
+    private static func expandingTilde(_ path: String) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        return FileManager.default.homeDirectoryForCurrentUser.path + path.dropFirst()
+    }
+
+    /// `path` made absolute against `base`, or the working directory when `base` is nil.
+    private static func absolute(_ path: String, against base: String?) -> String {
+        let joined = path.hasPrefix("/") || base == nil ? path : base! + "/" + path
+        return URL(fileURLWithPath: joined).standardizedFileURL.path
     }
 }

@@ -20,7 +20,7 @@ struct ConfigCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try loadOrExit(options)
         if roots {
-            configuration.library.roots.map(configuration.resolve).forEach { print($0) }
+            configuration.library.roots.map(configuration.resolve).forEach { print($0.escapedForTerminal) }
             return
         }
         let encoder = JSONEncoder()

@@ -57,7 +57,7 @@ struct ContactSheetCommand: AsyncParsableCommand {
         }
         try Data(sheet.bytes).write(to: URL(fileURLWithPath: output))
         print(
-            "\(output): \(thumbnails.count) thumbnails, \(sheet.pixelSize)"
+            "\(output.escapedForTerminal): \(thumbnails.count) thumbnails, \(sheet.pixelSize)"
                 + (missing > 0 ? "; \(missing) photos not in the cache yet (run thumbs warm)" : ""))
         try await store.flushAccessTimes()
     }

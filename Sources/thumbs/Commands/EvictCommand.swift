@@ -15,7 +15,7 @@ struct EvictCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let to, ByteCount(parsing: to) == nil {
-            throw ValidationError("--to must be a size such as 500MB, not \"\(to)\"")
+            throw ValidationError("--to must be a size such as 500MB, at most 8 EiB, not \"\(to)\"")
         }
     }
 

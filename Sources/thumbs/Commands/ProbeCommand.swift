@@ -31,7 +31,7 @@ struct ProbeCommand: AsyncParsableCommand {
                 print(String(decoding: try encoder.encode(properties), as: UTF8.self))
             } catch {
                 failures += 1
-                FileHandle.standardError.write(Data("thumbs: \(file): \(error)\n".utf8))
+                printError("\(file): \(error)")
             }
         }
         if failures > 0 { CommandFailure.someFailed(failures).exit() }

@@ -143,7 +143,7 @@ struct RenderCommand: AsyncParsableCommand {
             try Data(thumbnail.bytes).write(to: URL(fileURLWithPath: output))
             let elapsed = started.duration(to: .now)
             print(
-                "\(output): \(thumbnail.pixelSize) \(thumbnail.format.rawValue), \(thumbnail.bytes.count) bytes, \(elapsed.formattedMilliseconds)"
+                "\(output.escapedForTerminal): \(thumbnail.pixelSize) \(thumbnail.format.rawValue), \(thumbnail.bytes.count) bytes, \(elapsed.formattedMilliseconds)"
             )
         } catch let error as ImagingError {
             CommandFailure.usage("\(path): \(error.kind.rawValue): \(error)").exitWithCode(1)

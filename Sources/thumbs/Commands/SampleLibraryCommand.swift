@@ -28,6 +28,6 @@ struct SampleLibraryCommand: AsyncParsableCommand {
             try Data(try sample.bytes()).write(to: target)
             written += 1
         }
-        print("wrote \(written) sample photos to \(root.path)")
+        print("wrote \(written) sample photos to \(root.path.escapedForTerminal)")
     }
 }

@@ -30,7 +30,7 @@ struct WatchCommand: AsyncParsableCommand {
             print(
                 json
                     ? #"{"event":"watching"}"#
-                    : "watching \(photoLibrary.roots.joined(separator: ", ")); Ctrl-C to stop")
+                    : "watching \(photoLibrary.roots.joined(separator: ", ").escapedForTerminal); Ctrl-C to stop")
             fflush(nil)
             for try await change in changes {
                 try await apply(change, job: job, json: json)
@@ -63,7 +63,7 @@ struct WatchCommand: AsyncParsableCommand {
         } else {
             print(
                 "\(change): \(summary.rendered) rendered"
-                    + (failures.isEmpty ? "" : ", failed: \(failures.joined(separator: "; "))"))
+                    + (failures.isEmpty ? "" : ", failed: \(failures.joined(separator: "; ").escapedForTerminal)"))
         }
         fflush(nil)
     }

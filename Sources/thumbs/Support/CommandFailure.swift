@@ -28,7 +28,7 @@ enum CommandFailure: Error, CustomStringConvertible {
     /// Prints the failure as "thumbs: ..." and exits with its code.
     func exit() -> Never {
         fflush(nil)  // flush stdout first: keep the report's lines before this one when both go to one place
-        FileHandle.standardError.write(Data("thumbs: \(self)\n".utf8))
+        printError("\(self)")
         ThumbsCommand.exit(withError: exitCode)
     }
 }
@@ -37,7 +37,7 @@ extension CommandFailure {
     /// Prints the failure and exits with `code` (a single bad file is a failed input, exit 1).
     func exitWithCode(_ code: Int32) -> Never {
         fflush(nil)  // flush stdout first: keep the report's lines before this one when both go to one place
-        FileHandle.standardError.write(Data("thumbs: \(self)\n".utf8))
+        printError("\(self)")
         ThumbsCommand.exit(withError: ExitCode(code))
     }
 }

@@ -66,7 +66,7 @@ struct FolderRenderJob {
                         "message": error.description,
                     ]))
             } else {
-                print("failed \(path): \(error.kind.rawValue): \(error)")
+                print("failed \(path): \(error.kind.rawValue): \(error)".escapedForTerminal)
             }
         }
 
@@ -81,9 +81,7 @@ struct FolderRenderJob {
                     try Self.write(thumbnails, renditions: renditions, stem: stem)
                 } catch {
                     summary.unwritten += 1
-                    FileHandle.standardError.write(
-                        Data(
-                            "thumbs: cannot write \(stem).*: \(error.localizedDescription)\n".utf8))
+                    printError("cannot write \(stem).*: \(error.localizedDescription)")
                 }
             case .failure(let error)?:
                 fail(outcome.asset.path, error)
@@ -119,7 +117,7 @@ struct FolderRenderJob {
                     switch issue.reason {
                     case .notMedia(let error): fail(issue.path, error)
                     case .unreadableFile(let why): fail(issue.path, .unreadable(why))
-                    default: FileHandle.standardError.write(Data("thumbs: \(issue)\n".utf8))
+                    default: printError("\(issue)")
                     }
                 }
                 return batch.assets

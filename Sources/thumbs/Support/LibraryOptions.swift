@@ -70,6 +70,6 @@ struct LibraryOptions: ParsableArguments {
     /// Issues go to stderr, one line each, so the table or JSON on stdout stays clean.
     func report(_ issues: [LibraryIssue]) {
         guard !CommandLog.isQuiet else { return }
-        for issue in issues { FileHandle.standardError.write(Data("thumbs: \(issue)\n".utf8)) }
+        for issue in issues { printError("\(issue)") }
     }
 }

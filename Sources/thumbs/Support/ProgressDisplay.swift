@@ -53,7 +53,8 @@ final class ProgressDisplay: Sendable {
             print(JSONLine.encode(fields))
             fflush(nil)
         } else {
-            let line = "\r\u{1B}[Kfailed \(failure.path): \(failure.error.kind.rawValue): \(failure.error)\n"
+            let report = "failed \(failure.path): \(failure.error.kind.rawValue): \(failure.error)"
+            let line = "\r\u{1B}[K" + report.escapedForTerminal + "\n"
             FileHandle.standardError.write(Data(line.utf8))
         }
     }

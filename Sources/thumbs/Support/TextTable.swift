@@ -1,7 +1,8 @@
-/// Left-aligned columns for terminal tables.
+/// Left-aligned columns for terminal tables; cells are escaped (``TerminalText``), since they
+/// hold album titles and file names.
 enum TextTable {
     static func render(header: [String], rows: [[String]]) -> String {
-        let all = [header] + rows
+        let all = ([header] + rows).map { $0.map(\.escapedForTerminal) }
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { index, cell in
