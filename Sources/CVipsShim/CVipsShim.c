@@ -227,3 +227,15 @@ int thumbs_vips_arrayjoin(VipsImage **images, int count, VipsImage **out, int ac
     vips_area_unref(VIPS_AREA(background));
     return result;
 }
+
+int thumbs_vips_without_metadata(VipsImage *in, VipsImage **out) {
+    if (vips_copy(in, out, NULL))
+        return -1;
+    // vips_image_get_fields lists the built-in header fields too; vips_image_remove only
+    // touches the metadata table, so those are left as they are.
+    gchar **fields = vips_image_get_fields(*out);
+    for (int i = 0; fields[i]; i++)
+        vips_image_remove(*out, fields[i]);
+    g_strfreev(fields);
+    return 0;
+}

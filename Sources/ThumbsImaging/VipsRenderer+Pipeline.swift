@@ -66,12 +66,17 @@ extension VipsRenderer {
         }
     }
 
-    /// Encodes with metadata stripped; JPEG loses alpha by flattening onto white.
+    /// Encodes without any metadata, whatever the format: a thumbnail must not carry the
+    /// photo's GPS position, and its colours are sRGB already. JPEG loses alpha by flattening
+    /// onto white.
     func encode(_ image: VipsImageHandle, spec: RenditionSpec) throws(ImagingError) -> Thumbnail {
-        var source = image
-        if spec.format == .jpeg && image.hasAlpha {
+        var source = try VipsImageHandle.make(ImagingError.encodingFailed) {
+            thumbs_vips_without_metadata(image.pointer, $0)
+        }
+        if spec.format == .jpeg && source.hasAlpha {
+            let opaque = source
             source = try VipsImageHandle.make(ImagingError.encodingFailed) {
-                thumbs_vips_flatten_white(image.pointer, $0)
+                thumbs_vips_flatten_white(opaque.pointer, $0)
             }
         }
         var buffer: UnsafeMutableRawPointer?
@@ -85,8 +90,9 @@ extension VipsRenderer {
             }
         guard status == 0, let buffer else { throw .encodingFailed(VipsError.takeMessage()) }
         defer { g_free(buffer) }
+        let encoded = Array(UnsafeRawBufferPointer(start: buffer, count: length))
         return Thumbnail(
-            bytes: Array(UnsafeRawBufferPointer(start: buffer, count: length)),
+            bytes: spec.format == .webp ? WebPMetadata.stripping(encoded) : encoded,
             pixelSize: source.size, format: spec.format)
     }
 

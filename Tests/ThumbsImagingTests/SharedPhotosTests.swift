@@ -1,3 +1,4 @@
+import CVipsShim
 import Foundation
 import Testing
 @testable import ThumbsImaging
@@ -128,5 +129,30 @@ struct SharedPhotosTests {
                 #expect(difference < 2.5, "\(name) \(spec): \(difference)")
             }
         }
+    }
+
+    /// Thumbnails may be shared: a phone photo's GPS position, its camera details and its colour
+    /// profile stay behind, in every format.
+    @Test(arguments: ["phone/HMD_Nokia_8.3_5G.jpg", "phone/PXL_ultrahdr_01.jpg", "phone/iphone_13_pro_max.HEIC"])
+    func thumbnailsCarryNoMetadata(relativePath: String) throws {
+        let path = SharedPhotos.root.appendingPathComponent(relativePath).path
+        for format in ThumbnailFormat.allCases {
+            let spec = RenditionSpec(size: PixelSize(width: 256, height: 256), format: format)
+            let thumbnail = try renderer.render(path, spec: spec)
+            let opened = thumbnail.bytes.withUnsafeBytes { thumbs_vips_open_buffer($0.baseAddress, $0.count) }
+            let image = VipsImageHandle(try #require(opened))
+            for field in ["exif-data", "xmp-data", "iptc-data", "icc-profile-data", "exif-ifd3-GPSLatitude"] {
+                #expect(!image.has(field), "\(relativePath) as \(format): \(field)")
+            }
+        }
+    }
+
+    /// HEIF to WebP once read freed memory inside libvips (visible under AddressSanitizer) and
+    /// gave different bytes from run to run.
+    @Test func heifToWebPIsTheSameEveryTime() throws {
+        let path = SharedPhotos.root.appendingPathComponent("phone/iphone_13_pro_max.HEIC").path
+        let spec = RenditionSpec(size: PixelSize(width: 256, height: 256), format: .webp)
+        let first = try renderer.render(path, spec: spec)
+        for _ in 0..<3 { #expect(try renderer.render(path, spec: spec).bytes == first.bytes) }
     }
 }

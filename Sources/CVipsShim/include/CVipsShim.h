@@ -79,6 +79,12 @@ int thumbs_vips_flatten_white(VipsImage *in, VipsImage **out);
 /// vips_crop() of the rectangle (left, top, width, height).
 int thumbs_vips_crop(VipsImage *in, VipsImage **out, int left, int top, int width, int height);
 
+/// A copy of `in` (sharing its pixels) without any metadata: EXIF (GPS position included), XMP,
+/// IPTC, ICC profile, orientation, comments, embedded thumbnails. The savers' `strip` is not
+/// enough: libvips 8.14's webpsave still writes EXIF and ICC, and while rewriting the EXIF it
+/// reads freed memory; an image with nothing to write avoids both.
+int thumbs_vips_without_metadata(VipsImage *in, VipsImage **out);
+
 /// vips_jpegsave_buffer() at quality `quality` (1...100) with optimised Huffman tables;
 /// `strip` removes all metadata. The buffer is freed with g_free.
 int thumbs_vips_jpegsave_buffer(VipsImage *in, void **buffer, size_t *length,
