@@ -21,11 +21,21 @@ extension ThumbnailStore {
         }
     }
 
-    /// Checks that the indexes agree: every thumbnail has an access time and an LRU entry at that
-    /// time, every LRU entry has its thumbnail, every record decodes, and the byte and entry
-    /// totals match the entries. Reads everything, in one snapshot.
+    /// Checks the file, then that the indexes agree.
+    ///
+    /// The file first: every tree page of every table and every overflow page is read and
+    /// bounds-checked outside LMDB, so damage is reported rather than followed; a damaged file
+    /// is one problem and nothing more is read. Then the indexes: every thumbnail has an access
+    /// time and an LRU entry at that time, every LRU entry has its thumbnail, every record
+    /// decodes, and the byte and entry totals match the entries. Reads everything, in one
+    /// snapshot.
     public func verify() throws(StoreError) -> VerificationReport {
-        try environment.read { transaction throws(StoreError) in
+        do throws(StoreError) {
+            try Self.checkFile(path: configuration.path)
+        } catch  where error.isDamaged {
+            return VerificationReport(problems: ["damaged: \(error)"])
+        }
+        return try environment.read { transaction throws(StoreError) in
             var report = VerificationReport()
             let book = try Bookkeeping(transaction, info)
             try transaction.forEach(thumbnails) { key, record throws(StoreError) in
@@ -66,6 +76,44 @@ extension ThumbnailStore {
         }
     }
 
+    /// Checks every page of the cache file at `path` (a folder) from outside LMDB, as
+    /// ``verify()`` does first: throws a ``StoreError`` whose ``StoreError/isDamaged`` is true
+    /// when the file is damaged. Safe on any file; the cache need not be open.
+    public static func checkFile(path: String) throws(StoreError) {
+        try LMDBFileCheck.check(folder: path, depth: .everyPage)
+    }
+
+    /// Moves the cache at `path` aside, to a sibling folder named after it and the time
+    /// (`thumbs.damaged-20261123-101500`), and returns where it went; the next open starts a new,
+    /// empty cache. Nothing is deleted. No process may be using the cache: like compaction, this
+    /// takes the cache's process lock exclusively, and fails when another process holds it.
+    public static func moveAside(path: String, now: Date = Date()) throws(StoreError) -> String {
+        let operation = "move \(path) aside"
+        guard !LMDBEnvironment.isOpen(path: path) else {
+            throw .store("the cache is open in this process; close it first", operation)
+        }
+        // Held until the folder has moved: a process that opens the path meanwhile waits for it
+        // and then finds a new, empty cache there.
+        let lock = Glibc.open(path + "/thumbs.lock", O_RDWR | O_CLOEXEC)
+        guard lock >= 0 || errno == ENOENT else { throw StoreError(lmdb: errno, operation) }
+        defer { if lock >= 0 { close(lock) } }
+        guard lock < 0 || flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            throw StoreError(resultCode: EBUSY, message: "another process is using the cache", operation: operation)
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let folder = URL(fileURLWithPath: path).standardizedFileURL.path
+        var target = folder + ".damaged-" + formatter.string(from: now)
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: target) {
+            attempt += 1
+            target = folder + ".damaged-" + formatter.string(from: now) + "-\(attempt)"
+        }
+        guard rename(folder, target) == 0 else { throw StoreError(lmdb: errno, operation) }
+        return target
+    }
+
     /// A key for messages: the asset id, then the rest as hex.
     private static func printable(_ key: [UInt8]) -> String {
         guard let nul = key.firstIndex(of: 0) else { return key.map { String(format: "%02x", $0) }.joined() }
@@ -94,7 +142,7 @@ extension ThumbnailStore {
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             throw StoreError(resultCode: EBUSY, message: "another process is using the cache", operation: operation)
         }
-        var template = Array((path + "/compacting-XXXXXX").utf8CString)
+        var template = Array((path + "/" + LMDBEnvironment.compactionScratchPrefix + "XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw StoreError(lmdb: errno, operation) }
         let scratch = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: scratch) }

@@ -15,7 +15,8 @@ struct ThumbsCommand: AsyncParsableCommand {
         subcommands: [
             WarmCommand.self, WatchCommand.self, GetCommand.self, RenderCommand.self, AlbumsCommand.self,
             MomentsCommand.self, SizesCommand.self,
-            StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self, ContactSheetCommand.self,
+            StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self, ResetCommand.self,
+            ContactSheetCommand.self,
             ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self, BenchCommand.self,
         ])
 
@@ -25,6 +26,7 @@ struct ThumbsCommand: AsyncParsableCommand {
     static func main() async {
         // Two malloc arenas keep resident memory flat over long runs (docs/BENCHMARKS.md).
         ProcessTuning.limitMallocArenas()
+        FatalSignalNote.install()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -30,4 +30,36 @@ import ThumbsTesting
         #expect(try json(["stats"])["thumbnails"] as? Int == 0)
         #expect(try ThumbsProcess.run(["evict", "--to", "lots", "--cache", cache]).status == 2)
     }
+
+    @Test func aDamagedCacheIsExitThreeWithTheRemedyAndResetStartsANewOne() throws {
+        for index in 0..<4 {
+            try folder.write(
+                try SyntheticImage(width: 400 + index, height: 300).encoded(as: .jpeg), to: "library/p\(index).jpg")
+        }
+        let library = folder.path + "/library"
+        #expect(try ThumbsProcess.run(["warm", library, "--cache", cache, "--json"]).status == 0)
+        #expect(truncate(cache + "/data.mdb", 12288) == 0)
+        for arguments in [
+            ["stats"], ["verify"], ["evict"], ["compact"], ["warm", library],
+            ["get", library + "/p0.jpg", "-o", folder.path + "/x.jpg"],
+        ] {
+            let outcome = try ThumbsProcess.run(arguments + ["--cache", cache])
+            #expect(outcome.status == 3, "\(arguments): \(outcome.standardError)")
+            #expect(
+                outcome.standardError.contains("is damaged") && outcome.standardError.contains("thumbs reset"),
+                "\(arguments)")
+        }
+        let reset = try ThumbsProcess.run(["reset", "--cache", cache])
+        #expect(reset.status == 0, "\(reset.standardError)")
+        #expect(try json(["stats"])["thumbnails"] as? Int == 0)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasPrefix("cache.damaged-")
+        }
+        #expect(aside.count == 1, "the damaged cache is kept, renamed")
+
+        #expect(truncate(cache + "/data.mdb", 4096) == 0)
+        let rebuilt = try ThumbsProcess.run(["warm", library, "--rebuild", "--cache", cache, "--json"])
+        #expect(rebuilt.status == 0, "\(rebuilt.standardError)")
+        #expect(try json(["stats"])["thumbnails"] as? Int == 8)
+    }
 }

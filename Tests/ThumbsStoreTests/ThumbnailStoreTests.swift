@@ -273,4 +273,27 @@ import ThumbsTestSupport
         #expect(try reopened.verify().isConsistent)
         #expect(try reopened.statistics().thumbnails == 4)
     }
+
+    /// On a full device LMDB's short write comes back as EIO; the store says what it is.
+    @Test(.enabled(if: getuid() == 0, "mounting a small file system needs root"))
+    func aFullDeviceIsReportedAsSuch() async throws {
+        let device = TemporaryFolder("thumbs-full")
+        let mount = try ThumbsProcess.run(
+            ["-t", "tmpfs", "-o", "size=2m", "tmpfs", device.path], executablePath: "/bin/mount")
+        try #require(mount.status == 0, "mounting a small tmpfs needs root: \(mount.standardError)")
+        defer { _ = try? ThumbsProcess.run([device.path], executablePath: "/bin/umount") }
+        let store = try ThumbnailStore(
+            configuration: StoreConfiguration(path: device.path + "/cache", initialMapSize: 16 << 20))
+        var failure: StoreError?
+        for batch in 0..<20 where failure == nil {
+            do {
+                try await store.putThumbnails(
+                    (0..<10).map { .init(key: F.key("asset\(batch)-\($0)"), thumbnail: F.thumbnail($0)) })
+            } catch let error as StoreError {
+                failure = error
+            }
+        }
+        let error = try #require(failure, "4 MB of thumbnails do not fit in 2 MB")
+        #expect(error.isNoSpace && error.message == "no space left on the cache's device", "\(error)")
+    }
 }

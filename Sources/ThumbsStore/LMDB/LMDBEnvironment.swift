@@ -75,7 +75,21 @@ final class LMDBEnvironment: @unchecked Sendable {
         do throws(StoreError) {
             guard processLock >= 0, writerLock >= 0 else { throw StoreError(lmdb: errno, "open \(path)/thumbs.lock") }
             // Every process using the cache holds this shared lock; compaction takes it exclusively.
-            if options.takesProcessLock { try Self.lock(processLock, LOCK_SH, "lock \(path)/thumbs.lock") }
+            if options.takesProcessLock {
+                try Self.lock(processLock, LOCK_SH, "lock \(path)/thumbs.lock")
+                // Holding the shared lock, no compaction runs: a scratch folder is a killed one's.
+                Self.removeCompactionScratch(in: path)
+            }
+            // The file is checked before LMDB maps it (LMDBFileCheck), with writers held off so
+            // that no meta page is caught half-written.
+            try Self.lock(writerLock, LOCK_SH, "lock \(path)/thumbs.writer")
+            do throws(StoreError) {
+                try LMDBFileCheck.check(folder: path, depth: .opening)
+                flock(writerLock, LOCK_UN)
+            } catch {
+                flock(writerLock, LOCK_UN)
+                throw error
+            }
             try check(mdb_env_create(&created), "create environment")
             guard let environment = created else { throw .store("no environment", "create environment") }
             try check(
@@ -100,6 +114,16 @@ final class LMDBEnvironment: @unchecked Sendable {
             if processLock >= 0 { close(processLock) }
             if writerLock >= 0 { close(writerLock) }
             throw error
+        }
+    }
+
+    /// The prefix of the folder compaction copies into, inside the cache folder.
+    static let compactionScratchPrefix = "compacting-"
+
+    private static func removeCompactionScratch(in path: String) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        for name in names where name.hasPrefix(compactionScratchPrefix) {
+            try? FileManager.default.removeItem(atPath: path + "/" + name)
         }
     }
 
@@ -172,6 +196,17 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
+    /// LMDB reports a short write as EIO, which is what a full disk gives: the device's free
+    /// space tells the two apart.
+    private func commitError(_ code: Int32) -> StoreError {
+        var device = statvfs()
+        if code == ENOSPC || (code == EIO && statvfs(path, &device) == 0 && device.f_bavail * device.f_frsize < 1 << 20)
+        {
+            return StoreError(resultCode: ENOSPC, message: "no space left on the cache's device", operation: "commit")
+        }
+        return StoreError(lmdb: code, "commit")
+    }
+
     private func giveBack(_ reader: OpaquePointer) {
         mdb_txn_reset(reader)
         let kept = freeReaders.withLock { free in
@@ -204,7 +239,7 @@ final class LMDBEnvironment: @unchecked Sendable {
                 }
                 // A failed commit has already freed the transaction: no abort after it.
                 let committed = mdb_txn_commit(transaction)
-                return committed == 0 ? .success(value) : .failure(StoreError(lmdb: committed, "commit"))
+                return committed == 0 ? .success(value) : .failure(commitError(committed))
             }
             switch outcome {
             case .success(let value): return value

@@ -33,6 +33,19 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         StoreError(resultCode: 0, message: message, operation: operation)
     }
 
+    /// The code of a cache whose file is damaged (truncated, overwritten): found by the store's
+    /// own check of the file, or reported by LMDB. The remedy is to move the cache aside and start
+    /// a new one (`thumbs reset`); nothing in it is lost that a warm cannot make again.
+    public static let damaged = MDB_CORRUPTED
+
+    /// Whether the cache's file is damaged, by the store's check or by LMDB's own verdict.
+    public var isDamaged: Bool {
+        [MDB_CORRUPTED, MDB_PAGE_NOTFOUND, MDB_INVALID, MDB_VERSION_MISMATCH].contains(resultCode)
+    }
+
+    /// Whether the device holding the cache is full.
+    public var isNoSpace: Bool { resultCode == ENOSPC }
+
     public static let notFound = MDB_NOTFOUND
     public static let mapFull = MDB_MAP_FULL
     public static let mapResized = MDB_MAP_RESIZED

@@ -83,7 +83,7 @@ struct GetCommand: AsyncParsableCommand {
         } catch ImageRequestError.imaging(let error) {
             CommandFailure.usage("\(asset.path): \(error.kind.rawValue): \(error)").exitWithCode(1)
         } catch ImageRequestError.store(let error) {
-            CommandFailure.cache("cache: \(error)").exit()
+            CommandFailure.cache(nil, error).exit()
         }
         try await store.flushAccessTimes()
     }

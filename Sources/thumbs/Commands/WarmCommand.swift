@@ -14,6 +14,9 @@ struct WarmCommand: AsyncParsableCommand {
             On a terminal a progress line is kept up to date; otherwise (or with --json) progress \
             is printed as JSON lines.
 
+            With --rebuild the cache is first moved aside (to CACHE.damaged-TIME, as thumbs reset \
+            does) and the library is warmed into a new one: the remedy for a damaged cache.
+
             Exit status: 0 all fresh or rendered, 1 some photos failed, 2 usage or configuration \
             error, 3 cache error, 130 interrupted.
 
@@ -23,7 +26,19 @@ struct WarmCommand: AsyncParsableCommand {
 
     @OptionGroup var library: LibraryOptions
 
+    @Flag(help: "Move the cache aside first (it is kept, renamed) and warm into a new one.")
+    var rebuild = false
+
     func run() async throws {
+        if rebuild {
+            let path = try loadOrExit(library.options).store(path: library.options.cache).path
+            do {
+                let movedTo = try ThumbnailStore.moveAside(path: path)
+                if !CommandLog.isQuiet { printError("moved \(path) to \(movedTo); warming a new cache") }
+            } catch {
+                CommandFailure.cache(path, error).exit()
+            }
+        }
         let opened = try library.open()
         let job = WarmJob(
             store: opened.store, renderer: opened.renderer,

@@ -19,7 +19,7 @@ struct CacheOptions: ParsableArguments {
         do {
             return try ThumbnailStore(configuration: configuration)
         } catch {
-            CommandFailure.cache("cache \(configuration.path): \(error)").exit()
+            CommandFailure.cache(configuration.path, error).exit()
         }
     }
 
@@ -28,7 +28,7 @@ struct CacheOptions: ParsableArguments {
         do {
             return try await body()
         } catch {
-            CommandFailure.cache("\(error)").exit()
+            CommandFailure.cache(try? configuration().path, error).exit()
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Thumbs
 
 /// A failure that ends a command with one line on stderr and a documented exit code.
 enum CommandFailure: Error, CustomStringConvertible {
@@ -34,6 +35,18 @@ enum CommandFailure: Error, CustomStringConvertible {
 }
 
 extension CommandFailure {
+    /// The failure of a store operation on the cache at `path` (or the cache in use, when
+    /// nil), naming the remedy when there is one.
+    static func cache(_ path: String?, _ error: any Error) -> CommandFailure {
+        let cache = path.map { "cache \($0)" } ?? "cache"
+        guard let error = error as? StoreError else { return .cache("\(cache): \(error)") }
+        if error.isDamaged {
+            return .cache("\(cache) is damaged (\(error)); run `thumbs reset` to move it aside and start a new one")
+        }
+        if error.isNoSpace { return .cache("\(cache): no space left on the cache's device (\(error.operation))") }
+        return .cache("\(cache): \(error)")
+    }
+
     /// Prints the failure and exits with `code` (a single bad file is a failed input, exit 1).
     func exitWithCode(_ code: Int32) -> Never {
         fflush(nil)  // flush stdout first: keep the report's lines before this one when both go to one place

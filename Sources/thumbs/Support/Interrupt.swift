@@ -50,7 +50,7 @@ final class Interrupt {
             onInterrupt()
             ThumbsCommand.exit(withError: ExitCode(130))
         case .failure(let error as StoreError):
-            CommandFailure.cache("cache: \(error)").exit()
+            CommandFailure.cache(nil, error).exit()
         case .failure(let error):
             throw error
         }

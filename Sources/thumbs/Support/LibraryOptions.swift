@@ -36,7 +36,7 @@ struct LibraryOptions: ParsableArguments {
         do {
             store = try ThumbnailStore(configuration: storeConfiguration)
         } catch {
-            CommandFailure.cache("cache \(storeConfiguration.path): \(error)").exit()
+            CommandFailure.cache(storeConfiguration.path, error).exit()
         }
         let renderer = ThumbnailRenderer(configuration: configuration.imaging)
         let library = PhotoLibrary(
