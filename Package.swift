@@ -28,6 +28,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
@@ -42,6 +43,8 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        // openat2 and O_PATH, which Swift cannot reach through Glibc.
+        .target(name: "CFileAccess"),
         // Fixed-arity C wrappers for libvips' variadic API, which Swift cannot call.
         .target(
             name: "CVipsShim",
@@ -50,13 +53,25 @@ let package = Package(
 
         // The layers.
         // Threads for blocking C calls, priorities, locks: what every layer below shares.
-        .target(name: "ThumbsSupport"),
+        // Paths are FilePaths (swift-system): bytes, as the file system has them.
+        .target(name: "ThumbsSupport", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         // libvips: probe, render, embedded previews, typed errors.
-        .target(name: "ThumbsImaging", dependencies: ["ThumbsSupport", "CVips", "CVipsShim"]),
+        .target(
+            name: "ThumbsImaging",
+            dependencies: [
+                "ThumbsSupport", "CVips", "CVipsShim", "CFileAccess",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // LMDB: thumbnails under a budget, the metadata cache, the failure memo.
         .target(name: "ThumbsStore", dependencies: ["ThumbsSupport", "ThumbsImaging", "CLMDB"]),
         // Assets, albums, moments, fetch results and their changes, watching.
-        .target(name: "ThumbsLibrary", dependencies: ["ThumbsSupport", "ThumbsImaging", "ThumbsStore"]),
+        .target(
+            name: "ThumbsLibrary",
+            dependencies: [
+                "ThumbsSupport", "ThumbsImaging", "ThumbsStore", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // CachingImageManager and the warm job.
         .target(
             name: "ThumbsPipeline",
@@ -112,6 +127,7 @@ let package = Package(
             name: "ThumbsImagingTests",
             dependencies: [
                 "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "CVips", "CVipsShim",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(
@@ -123,6 +139,7 @@ let package = Package(
             name: "ThumbsLibraryTests",
             dependencies: [
                 "ThumbsLibrary", "ThumbsImaging", "ThumbsStore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(

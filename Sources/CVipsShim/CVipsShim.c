@@ -1,6 +1,10 @@
 #include "CVipsShim.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
+#include <stdio.h>
+#include <unistd.h>
 /* vips_vector_set_enabled() is not included by vips.h in 8.14. */
 #include <vips/vector.h>
 
@@ -65,11 +69,33 @@ char *thumbs_vips_take_warnings(void) {
     return text;
 }
 
-VipsImage *thumbs_vips_open_file(const char *filename) {
-    return vips_image_new_from_file(filename,
+/* A source of its own for `descriptor`'s file. Every load gets one: a VipsSource reads with
+ * read() and seeks with lseek(), so two sources on one descriptor (or its dup) would move each
+ * other's offset. Reopening /proc/self/fd/N opens the very file the descriptor refers to (the
+ * link names the open file, not a path), with an offset of its own. */
+static VipsSource *thumbs_source(int descriptor) {
+    char name[32];
+    snprintf(name, sizeof name, "/proc/self/fd/%d", descriptor);
+    int own = open(name, O_RDONLY | O_CLOEXEC);
+    if (own < 0) {
+        vips_error("thumbs", "cannot reopen the file: %s", g_strerror(errno));
+        return NULL;
+    }
+    VipsSource *source = vips_source_new_from_descriptor(own);
+    close(own); /* the source keeps a dup of its own */
+    return source;
+}
+
+VipsImage *thumbs_vips_open_descriptor(int descriptor) {
+    VipsSource *source = thumbs_source(descriptor);
+    if (!source)
+        return NULL;
+    VipsImage *image = vips_image_new_from_source(source, "",
         "access", VIPS_ACCESS_SEQUENTIAL,
         "fail_on", VIPS_FAIL_ON_TRUNCATED,
         NULL);
+    g_object_unref(source);
+    return image;
 }
 
 static void thumbs_free_copy(VipsImage *image, gpointer copy) {
@@ -91,32 +117,50 @@ VipsImage *thumbs_vips_open_buffer(const void *data, size_t length) {
     return image;
 }
 
-int thumbs_vips_heif_thumbnail(const char *filename, VipsImage **out) {
-    return vips_heifload(filename, out,
+int thumbs_vips_heif_thumbnail(int descriptor, VipsImage **out) {
+    VipsSource *source = thumbs_source(descriptor);
+    if (!source)
+        return -1;
+    int result = vips_heifload_source(source, out,
         "thumbnail", TRUE,
         "access", VIPS_ACCESS_SEQUENTIAL,
         "fail_on", VIPS_FAIL_ON_TRUNCATED,
         NULL);
+    g_object_unref(source);
+    return result;
 }
 
-int thumbs_vips_thumbnail_file(const char *filename, VipsImage **out,
+int thumbs_vips_thumbnail_descriptor(int descriptor, VipsImage **out,
     int width, int height, int crop, int size) {
-    return vips_thumbnail(filename, out, width,
+    VipsSource *source = thumbs_source(descriptor);
+    if (!source)
+        return -1;
+    /* 8.14's thumbnail_source does not pass its fail_on to the loader, so a truncated PNG
+     * would render as a partial picture: the option string reaches the loader. */
+    int result = vips_thumbnail_source(source, out, width,
         "height", height,
         "crop", (VipsInteresting) crop,
         "size", (VipsSize) size,
         "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        "option_string", "fail_on=truncated",
         NULL);
+    g_object_unref(source);
+    return result;
 }
 
-int thumbs_vips_thumbnail_jpeg(const char *filename, int shrink, VipsImage **out,
+int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
     int width, int height, int crop, int size) {
+    VipsSource *source = thumbs_source(descriptor);
+    if (!source)
+        return -1;
     VipsImage *loaded;
-    if (vips_jpegload(filename, &loaded,
-            "shrink", shrink,
-            "access", VIPS_ACCESS_SEQUENTIAL,
-            "fail_on", VIPS_FAIL_ON_TRUNCATED,
-            NULL))
+    int failed = vips_jpegload_source(source, &loaded,
+        "shrink", shrink,
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        NULL);
+    g_object_unref(source);
+    if (failed)
         return -1;
     int result = vips_thumbnail_image(loaded, out, width,
         "height", height,

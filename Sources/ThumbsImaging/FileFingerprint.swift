@@ -21,6 +21,19 @@ public struct FileFingerprint: Sendable, Hashable, Codable, CustomStringConverti
         guard stat(path, &info) == 0 else {
             throw .unreadable(SystemError.describe(errno))
         }
+        try self.init(info)
+    }
+
+    /// Reads the fingerprint of the open file `descriptor` refers to.
+    public init(descriptor: Int32) throws(ImagingError) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw .unreadable(SystemError.describe(errno))
+        }
+        try self.init(info)
+    }
+
+    private init(_ info: stat) throws(ImagingError) {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw .unreadable("not a regular file")
         }

@@ -12,16 +12,17 @@ struct ImageFile {
     /// The size as displayed, after the orientation libvips applies.
     let uprightSize: PixelSize
 
-    var path: String { source.path }
     var mediaType: MediaType { source.mediaType }
     var fingerprint: FileFingerprint { source.fingerprint }
+    /// The open file every load reads from.
+    var descriptor: Int32 { source.descriptor }
 
     /// Reads the header of `source`, refusing images over `pixelLimit`.
     init(_ source: ImageSource, pixelLimit: Int) throws(ImagingError) {
         try VipsRuntime.ensureStarted()
         self.source = source
-        guard let opened = source.path.withCString({ thumbs_vips_open_file($0) }) else {
-            throw Self.decodeError(VipsError.takeMessage(), path: source.path, mediaType: source.mediaType)
+        guard let opened = thumbs_vips_open_descriptor(source.descriptor) else {
+            throw Self.decodeError(VipsError.takeMessage(), source: source)
         }
         // Loaders leave notes in libvips' error buffer even when they succeed (HEIF: "bad seek"
         // past the end); clear them so a later failure's message is its own.
@@ -36,11 +37,9 @@ struct ImageFile {
         uprightSize = header.orientation >= 5 ? stored.transposed : stored
     }
 
-    /// Fails with ``ImagingError/changedWhileRendering`` if the file is not the one opened.
+    /// Fails with ``ImagingError/changedWhileRendering`` if the file is not the version opened.
     func ensureUnchanged() throws(ImagingError) {
-        let now: FileFingerprint
-        do { now = try FileFingerprint(path: path) } catch { throw .changedWhileRendering }
-        guard now == fingerprint else { throw .changedWhileRendering }
+        try source.ensureUnchanged()
     }
 }
 
@@ -59,18 +58,21 @@ extension ImageFile {
 
     /// Turns a libvips failure while decoding this file into a typed error.
     func decodeError(_ message: String) -> ImagingError {
-        Self.decodeError(message, path: path, mediaType: mediaType)
+        Self.decodeError(message, source: source)
     }
 
     /// libvips' words decide when they are clear (run alone, see ``VipsCallGate``, they describe
     /// this file); otherwise a file whose end marker is missing (a JPEG without EOI, a PNG
     /// without IEND) is truncated, and anything else is corrupt.
-    static func decodeError(_ text: String, path: String, mediaType: MediaType) -> ImagingError {
-        // Reports name the file already; libvips repeats it, sometimes quoted, and folder names
-        // must not sway the classification below.
-        let message = text.replacingOccurrences(of: "\"" + path + "\"", with: "file")
-            .replacingOccurrences(of: path + ": ", with: "")
-            .replacingOccurrences(of: path, with: "file")
+    static func decodeError(_ text: String, source: ImageSource) -> ImagingError {
+        decodeError(text, mediaType: source.mediaType) { isMissingEndMarker(source) }
+    }
+
+    /// libvips reads from a descriptor, so its messages name no file (reports name it already)
+    /// and folder names cannot sway the classification.
+    static func decodeError(
+        _ message: String, mediaType: MediaType, isMissingEndMarker: () -> Bool
+    ) -> ImagingError {
         let lowered = message.lowercased()
         if systemPhrases.contains(where: lowered.contains) { return .unreadable(message) }
         if truncationPhrases.contains(where: lowered.contains) { return .truncated(message) }
@@ -78,15 +80,15 @@ extension ImageFile {
             return .unsupportedFormat("a \(mediaType.rawValue) variant libvips cannot read: \(message)")
         }
         if corruptionPhrases.contains(where: lowered.contains) { return .corrupt(message) }
-        return isMissingEndMarker(path: path, mediaType: mediaType) ? .truncated(message) : .corrupt(message)
+        return isMissingEndMarker() ? .truncated(message) : .corrupt(message)
     }
 
-    private static func isMissingEndMarker(path: String, mediaType: MediaType) -> Bool {
+    private static func isMissingEndMarker(_ source: ImageSource) -> Bool {
         // Trailing zero padding after the end marker is common and harmless.
-        var tail = ImageSource.readSuffix(of: path, count: 64)
+        var tail = source.readSuffix(count: 64)
         while tail.last == 0 { tail.removeLast() }
         guard !tail.isEmpty else { return false }
-        switch mediaType {
+        switch source.mediaType {
         case .jpeg: return !tail.suffix(2).elementsEqual([0xFF, 0xD9])
         case .png: return !String(decoding: tail.suffix(12), as: UTF8.self).contains("IEND")
         default: return false

@@ -1,20 +1,18 @@
 import Glibc
 import ThumbsSupport
 
-/// A file about to be imaged: its fingerprint and its content type, checked before libvips
-/// sees it. Empty files, non-images and camera RAW files stop here.
+/// A file about to be imaged: opened beneath its root, its fingerprint and content type read
+/// from that descriptor, checked before libvips sees it. Empty files, non-images and camera RAW
+/// files stop here.
 struct ImageSource: Sendable {
-    let path: String
+    let location: ImageLocation
+    let file: OpenedFile
     let fingerprint: FileFingerprint
     let mediaType: MediaType
 
-    init(path: String) throws(ImagingError) {
-        self.path = path
-        fingerprint = try FileFingerprint(path: path)
+    init(_ location: ImageLocation) throws(ImagingError) {
+        try self.init(opened: location)
         guard fingerprint.size > 0 else { throw .emptyFile }
-        mediaType = MediaType(
-            sniffing: try Self.readPrefix(of: path, count: MediaType.sniffLength),
-            fileName: path)
         guard mediaType.isImage else {
             let detected =
                 switch mediaType {
@@ -26,32 +24,42 @@ struct ImageSource: Sendable {
         }
     }
 
-    static func readPrefix(of path: String, count: Int) throws(ImagingError) -> [UInt8] {
-        try read(path) { descriptor in
-            var bytes = [UInt8](repeating: 0, count: count)
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
-            return got < 0 ? nil : Array(bytes.prefix(got))
-        }
+    /// Opens and sniffs `location`, whatever its type (an empty file is `.unsupported`); fails
+    /// only when it cannot be opened or is not the version `location` expects.
+    init(opened location: ImageLocation) throws(ImagingError) {
+        self.location = location
+        file = try OpenedFile.open(location)
+        fingerprint = try FileFingerprint(descriptor: file.descriptor)
+        if let expected = location.expectedFingerprint, expected != fingerprint { throw .changedWhileRendering }
+        mediaType =
+            fingerprint.size == 0
+            ? .unsupported
+            : MediaType(
+                sniffing: try Self.readPrefix(of: file, count: MediaType.sniffLength), fileName: location.displayName)
     }
 
-    static func readSuffix(of path: String, count: Int) -> [UInt8] {
-        (try? read(path) { descriptor in
-            let end = lseek(descriptor, 0, SEEK_END)
-            guard end >= 0 else { return nil }
-            let start = max(0, end - off_t(count))
-            var bytes = [UInt8](repeating: 0, count: Int(end - start))
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, start) }
-            return got < 0 ? nil : Array(bytes.prefix(got))
-        }) ?? []
+    var descriptor: Int32 { file.descriptor }
+
+    /// Fails with ``ImagingError/changedWhileRendering`` if the open file is no longer the
+    /// version it was when opened (rewritten in place).
+    func ensureUnchanged() throws(ImagingError) {
+        let now: FileFingerprint
+        do { now = try FileFingerprint(descriptor: descriptor) } catch { throw .changedWhileRendering }
+        guard now == fingerprint else { throw .changedWhileRendering }
     }
 
-    private static func read(
-        _ path: String, _ body: (Int32) -> [UInt8]?
-    ) throws(ImagingError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .unreadable(SystemError.describe(errno)) }
-        defer { close(descriptor) }
-        guard let bytes = body(descriptor) else { throw .unreadable(SystemError.describe(errno)) }
-        return bytes
+    static func readPrefix(of file: OpenedFile, count: Int) throws(ImagingError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, count, 0) }
+        guard got >= 0 else { throw .unreadable(SystemError.describe(errno)) }
+        return Array(bytes.prefix(got))
+    }
+
+    func readSuffix(count: Int) -> [UInt8] {
+        let end = Int64(fingerprint.size)
+        let start = max(0, end - Int64(count))
+        var bytes = [UInt8](repeating: 0, count: Int(end - start))
+        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(start)) }
+        return got < 0 ? [] : Array(bytes.prefix(got))
     }
 }

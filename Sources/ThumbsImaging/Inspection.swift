@@ -16,26 +16,30 @@ public struct Inspection: Sendable, Hashable {
 extension VipsRenderer {
     /// Sniffs the file and, for an image, probes its header; never throws for bad content, only
     /// for a file that cannot be read at all.
-    package func inspect(_ path: String) throws(ImagingError) -> Inspection {
-        let before = try FileFingerprint(path: path)
-        let type =
-            before.size == 0
-            ? MediaType.unsupported
-            : MediaType(sniffing: try ImageSource.readPrefix(of: path, count: MediaType.sniffLength), fileName: path)
+    package func inspect(_ location: ImageLocation) throws(ImagingError) -> Inspection {
+        var unchecked = location
+        unchecked.expectedFingerprint = nil
+        let source = try ImageSource(opened: unchecked)
         var inspection = Inspection(
-            mediaType: type, fingerprint: before, properties: nil, problem: nil,
+            mediaType: source.mediaType, fingerprint: source.fingerprint, properties: nil, problem: nil,
             changedWhileRead: false)
-        if type.isImage {
+        if source.mediaType.isImage {
             do throws(ImagingError) {
-                inspection.properties = try probe(path)
+                inspection.properties = try probe(source)
             } catch {
                 inspection.problem = error
             }
         }
-        let after = try? FileFingerprint(path: path)
+        let after = try? FileFingerprint(descriptor: source.descriptor)
         inspection.changedWhileRead =
-            after != before || (inspection.properties.map { $0.fingerprint != before } ?? false)
+            after != source.fingerprint
+            || (inspection.properties.map { $0.fingerprint != source.fingerprint } ?? false)
         return inspection
+    }
+
+    /// ``inspect(_:)-(ImageLocation)`` of a file named on its own.
+    package func inspect(_ path: String) throws(ImagingError) -> Inspection {
+        try inspect(ImageLocation(path: path))
     }
 }
 
@@ -43,7 +47,12 @@ extension ThumbnailRenderer {
     /// The media type of a file from its content and, for images, what the header says,
     /// without decoding pixels. Throws only when the file cannot be read at all.
     public func inspect(_ path: String) async throws -> Inspection {
+        try await inspect(ImageLocation(path: path))
+    }
+
+    /// As ``inspect(_:)-(String)``, for a file beneath a library root.
+    public func inspect(_ location: ImageLocation) async throws -> Inspection {
         let core = core
-        return try await pool.run { try core.inspect(path) }
+        return try await pool.run { try core.inspect(location) }
     }
 }

@@ -37,8 +37,14 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     /// Reads a file's type, upright size, orientation, capture date, camera and embedded preview
     /// size from its header, without decoding pixels.
     public func probe(_ path: String, priority: WorkPriority = .interactive) async throws -> ImageProperties {
+        try await probe(ImageLocation(path: path), priority: priority)
+    }
+
+    /// As ``probe(_:priority:)-(String,_)``, for a file beneath a library root.
+    public func probe(_ location: ImageLocation, priority: WorkPriority = .interactive) async throws -> ImageProperties
+    {
         let core = core
-        return try await pool.run(priority: priority) { try core.probe(path) }
+        return try await pool.run(priority: priority) { try core.probe(location) }
     }
 
     /// Renders one rendition with shrink-on-load.
@@ -58,46 +64,55 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     /// As ``render(_:specs:priority:)``, queued at `ticket`'s priority, which may be raised while
     /// the render waits.
     public func render(_ path: String, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail] {
+        try await render(ImageLocation(path: path), specs: specs, ticket: ticket)
+    }
+
+    /// As ``render(_:specs:ticket:)-(String,_,_)``, for a file beneath a library root.
+    public func render(
+        _ location: ImageLocation, specs: [RenditionSpec], ticket: PriorityTicket
+    ) async throws -> [Thumbnail] {
         let core = core
         return try await pool.run(ticket: ticket) { [self] in
             self.decodes.add(1, ordering: .relaxed)
-            return try core.render(path, specs: specs)
+            return try core.render(location, specs: specs)
         }
     }
 
     /// Renders the part of the picture inside `crop` (fractions of the upright image, 0...1) into
     /// `spec`'s box.
     public func render(
-        _ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority
+        _ location: ImageLocation, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority
     ) async throws -> Thumbnail {
         let core = core
         return try await pool.run(priority: priority) { [self] in
             self.decodes.add(1, ordering: .relaxed)
-            return try core.render(path, spec: spec, crop: crop)
+            return try core.render(location, spec: spec, crop: crop)
         }
     }
 
     /// The preview embedded in the file (JPEG EXIF thumbnail, HEIF thumbnail), upright, or nil:
     /// the fast degraded image of opportunistic delivery.
     public func embeddedPreview(
-        _ path: String, format: ThumbnailFormat, quality: Int, priority: WorkPriority
+        _ location: ImageLocation, format: ThumbnailFormat, quality: Int, priority: WorkPriority
     ) async throws -> Thumbnail? {
         let core = core
         return try await pool.run(priority: priority) {
-            try core.embeddedPreview(path, format: format, quality: quality)
+            try core.embeddedPreview(location, format: format, quality: quality)
         }
     }
 }
 
+/// The same, for a file named on its own (``ImageLocation/init(path:)``).
 extension ThumbnailRenderer {
-    /// ``render(_:spec:crop:priority:)`` at interactive priority.
-    public func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect) async throws -> Thumbnail {
-        try await render(path, spec: spec, crop: crop, priority: .interactive)
+    public func render(
+        _ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority = .interactive
+    ) async throws -> Thumbnail {
+        try await render(ImageLocation(path: path), spec: spec, crop: crop, priority: priority)
     }
 
-    /// ``embeddedPreview(_:format:quality:priority:)`` as a JPEG of quality 82, at interactive
-    /// priority.
-    public func embeddedPreview(_ path: String) async throws -> Thumbnail? {
-        try await embeddedPreview(path, format: .jpeg, quality: 82, priority: .interactive)
+    public func embeddedPreview(
+        _ path: String, format: ThumbnailFormat = .jpeg, quality: Int = 82, priority: WorkPriority = .interactive
+    ) async throws -> Thumbnail? {
+        try await embeddedPreview(ImageLocation(path: path), format: format, quality: quality, priority: priority)
     }
 }

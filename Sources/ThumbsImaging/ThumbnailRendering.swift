@@ -7,13 +7,13 @@ import ThumbsSupport
 /// ```swift
 /// struct SolidRenderer: ThumbnailRendering {
 ///     var workers: Int { 1 }
-///     func render(_ path: String, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail] {
+///     func render(_ location: ImageLocation, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail] {
 ///         specs.map { Thumbnail(bytes: [0xFF, 0xD8, 0xFF, 0xD9], pixelSize: $0.size, format: $0.format) }
 ///     }
-///     func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority) async throws -> Thumbnail {
-///         try await render(path, specs: [spec], ticket: PriorityTicket(priority))[0]
+///     func render(_ location: ImageLocation, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority) async throws -> Thumbnail {
+///         try await render(location, specs: [spec], ticket: PriorityTicket(priority))[0]
 ///     }
-///     func embeddedPreview(_ path: String, format: ThumbnailFormat, quality: Int, priority: WorkPriority) async throws -> Thumbnail? { nil }
+///     func embeddedPreview(_ location: ImageLocation, format: ThumbnailFormat, quality: Int, priority: WorkPriority) async throws -> Thumbnail? { nil }
 /// }
 /// ```
 /// Failures are ``ImagingError``s (a file that cannot be rendered) or `CancellationError` (the
@@ -23,18 +23,20 @@ public protocol ThumbnailRendering: Sendable {
     /// the renderer never waits for work.
     var workers: Int { get }
 
-    /// Renders every spec from one decode of the file at `path`; results follow `specs`' order.
+    /// Renders every spec from one decode of the file at `location`; results follow `specs`'
+    /// order. The file is to be opened beneath the location's root only (``ImageLocation``).
     /// Queued at `ticket`'s priority, which may be raised while the render waits.
-    func render(_ path: String, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail]
+    func render(_ location: ImageLocation, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail]
 
     /// Renders the part of the picture inside `crop` (fractions of the upright image) into `spec`'s
     /// box.
-    func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority) async throws
+    func render(_ location: ImageLocation, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority)
+        async throws
         -> Thumbnail
 
     /// The preview embedded in the file, upright and encoded, or nil when there is none: the
     /// cheap degraded image of opportunistic delivery.
     func embeddedPreview(
-        _ path: String, format: ThumbnailFormat, quality: Int, priority: WorkPriority
+        _ location: ImageLocation, format: ThumbnailFormat, quality: Int, priority: WorkPriority
     ) async throws -> Thumbnail?
 }

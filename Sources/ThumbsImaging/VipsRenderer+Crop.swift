@@ -5,7 +5,13 @@ extension VipsRenderer {
     /// Decodes (shrunk on load) just enough to hold `crop` at `spec`'s size, cuts it out, and
     /// fits or fills it into the box.
     package func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect) throws(ImagingError) -> Thumbnail {
-        let source = try ImageSource(path: path)
+        try render(ImageLocation(path: path), spec: spec, crop: crop)
+    }
+
+    package func render(
+        _ location: ImageLocation, spec: RenditionSpec, crop: NormalizedRect
+    ) throws(ImagingError) -> Thumbnail {
+        let source = try ImageSource(location)
         let rect = crop.clamped
         return try VipsCallGate.run { () throws(ImagingError) -> Thumbnail in
             let file = try ImageFile(source, pixelLimit: pixelLimit)

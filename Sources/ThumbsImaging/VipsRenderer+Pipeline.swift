@@ -14,13 +14,11 @@ extension VipsRenderer {
         let interesting = Int32(crop ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue)
         let sizing = Int32(exact ? VIPS_SIZE_FORCE.rawValue : VIPS_SIZE_BOTH.rawValue)
         let shrunk = try VipsImageHandle.make(failure) { out in
-            file.path.withCString { path in
-                file.mediaType == .jpeg
-                    ? thumbs_vips_thumbnail_jpeg(
-                        path, Self.jpegShrink(file.uprightSize, to: size, cover: crop || exact),
-                        out, width, height, interesting, sizing)
-                    : thumbs_vips_thumbnail_file(path, out, width, height, interesting, sizing)
-            }
+            file.mediaType == .jpeg
+                ? thumbs_vips_thumbnail_jpeg(
+                    file.descriptor, Self.jpegShrink(file.uprightSize, to: size, cover: crop || exact),
+                    out, width, height, interesting, sizing)
+                : thumbs_vips_thumbnail_descriptor(file.descriptor, out, width, height, interesting, sizing)
         }
         return try Self.srgb(shrunk, failure).inMemory(failure)
     }
@@ -51,9 +49,7 @@ extension VipsRenderer {
             let upright = try VipsImageHandle.make(failure) { thumbs_vips_orient(thumbnail.pointer, $0, orientation) }
             return try Self.srgb(Self.trimmingLetterbox(upright, toAspectOf: file.uprightSize), failure)
         case .heif, .avif:
-            let thumbnail = try VipsImageHandle.make(failure) { out in
-                file.path.withCString { thumbs_vips_heif_thumbnail($0, out) }
-            }
+            let thumbnail = try VipsImageHandle.make(failure) { thumbs_vips_heif_thumbnail(file.descriptor, $0) }
             // libheif hands back the primary image when there is no thumbnail (and has applied
             // the container's rotation to both). A "thumbnail" no smaller than the photo, or over
             // the pixel limit, is not a cheap preview.

@@ -15,7 +15,15 @@ package struct VipsRenderer: Sendable {
 
     /// Reads what the header tells, decoding no pixels.
     package func probe(_ path: String) throws(ImagingError) -> ImageProperties {
-        let source = try ImageSource(path: path)
+        try probe(ImageLocation(path: path))
+    }
+
+    /// Reads what the header tells, decoding no pixels.
+    package func probe(_ location: ImageLocation) throws(ImagingError) -> ImageProperties {
+        try probe(try ImageSource(location))
+    }
+
+    func probe(_ source: ImageSource) throws(ImagingError) -> ImageProperties {
         return try VipsCallGate.run { () throws(ImagingError) in
             let file = try ImageFile(source, pixelLimit: pixelLimit)
             let header = file.header
@@ -39,16 +47,21 @@ package struct VipsRenderer: Sendable {
 
     /// Renders one rendition straight from the file, with shrink-on-load.
     package func render(_ path: String, spec: RenditionSpec) throws(ImagingError) -> Thumbnail {
-        try render(path, specs: [spec])[0]
+        try render(ImageLocation(path: path), specs: [spec])[0]
+    }
+
+    /// Renders several renditions of the file named by `path` (a file named on its own).
+    package func render(_ path: String, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
+        try render(ImageLocation(path: path), specs: specs)
     }
 
     /// Renders several renditions of one file from a single decode, in the order given.
     ///
     /// The file is decoded once, shrunk on load to the largest scale any spec needs; every
     /// rendition is then derived from that in-memory image. The file must not change meanwhile.
-    package func render(_ path: String, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
+    package func render(_ location: ImageLocation, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
         guard !specs.isEmpty else { return [] }
-        let source = try ImageSource(path: path)
+        let source = try ImageSource(location)
         return try VipsCallGate.run { () throws(ImagingError) in
             let file = try ImageFile(source, pixelLimit: pixelLimit)
             let thumbnails = try renderRenditions(of: file, specs: specs)
@@ -57,11 +70,18 @@ package struct VipsRenderer: Sendable {
         }
     }
 
-    /// The preview stored inside the file, upright and encoded, or nil when there is none.
+    /// ``embeddedPreview(_:format:quality:)-(ImageLocation,_,_)`` of a file named on its own.
     package func embeddedPreview(
         _ path: String, format: ThumbnailFormat = .jpeg, quality: Int = 82
     ) throws(ImagingError) -> Thumbnail? {
-        let source = try ImageSource(path: path)
+        try embeddedPreview(ImageLocation(path: path), format: format, quality: quality)
+    }
+
+    /// The preview stored inside the file, upright and encoded, or nil when there is none.
+    package func embeddedPreview(
+        _ location: ImageLocation, format: ThumbnailFormat = .jpeg, quality: Int = 82
+    ) throws(ImagingError) -> Thumbnail? {
+        let source = try ImageSource(location)
         return try VipsCallGate.run { () throws(ImagingError) -> Thumbnail? in
             let file = try ImageFile(source, pixelLimit: pixelLimit)
             // A damaged preview (some phones write truncated ones) is no preview: the caller

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport
@@ -17,8 +18,11 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public let id: String
     /// The library root the asset was found under.
     public let root: String
-    /// The path inside ``root``, without a leading "/".
+    /// The path inside ``root``, without a leading "/", for people: ``relativeFilePath`` with
+    /// any byte that is not UTF-8 shown as `\xHH`.
     public let relativePath: String
+    /// The path inside ``root`` as the file system has it: bytes, the one used to open the file.
+    public let relativeFilePath: FilePath
     /// From the content, not the name.
     public let mediaType: MediaType
     /// Size and modification time when it was enumerated.
@@ -30,15 +34,31 @@ public struct Asset: Sendable, Hashable, Identifiable {
         root: String, relativePath: String, mediaType: MediaType, fingerprint: FileFingerprint,
         properties: ImageProperties? = nil
     ) {
-        self.id = AssetID.make(root: root, relativePath: relativePath)
+        self.init(
+            root: root, relativeFilePath: FilePath(relativePath), mediaType: mediaType, fingerprint: fingerprint,
+            properties: properties)
+    }
+
+    public init(
+        root: String, relativeFilePath: FilePath, mediaType: MediaType, fingerprint: FileFingerprint,
+        properties: ImageProperties? = nil
+    ) {
+        self.id = AssetID.make(root: root, relativeFilePath: relativeFilePath)
         self.root = root
-        self.relativePath = relativePath
+        self.relativeFilePath = relativeFilePath
+        self.relativePath = relativeFilePath.displayString
         self.mediaType = mediaType
         self.fingerprint = fingerprint
         self.properties = properties
     }
 
+    /// The whole path, for people.
     public var path: String { root + "/" + relativePath }
+
+    /// Where the renderer opens it: beneath ``root``, expected at ``fingerprint``.
+    public var location: ImageLocation {
+        ImageLocation(root: FilePath(root), relativePath: relativeFilePath, expectedFingerprint: fingerprint)
+    }
     public var fileSize: UInt64 { fingerprint.size }
     public var pixelSize: PixelSize? { properties?.pixelSize }
     public var isVideo: Bool { mediaType.isVideo }

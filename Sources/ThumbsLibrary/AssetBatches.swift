@@ -66,7 +66,7 @@ public struct AssetBatches: AsyncSequence, Sendable {
                     if changing.mediaType.isImage || changing.mediaType.isVideo {
                         batch.assets.append(
                             Asset(
-                                root: root, relativePath: file.relativePath,
+                                root: root, relativeFilePath: file.path,
                                 mediaType: changing.mediaType, fingerprint: file.fingerprint))
                     }
                 }

@@ -1,12 +1,29 @@
+import Glibc
+import SystemPackage
+
 /// How asset ids are made: 16 hex digits of a 64-bit FNV-1a hash of the root and the relative
 /// path. Stable across runs, processes and machines (Swift's `Hasher` is seeded per process, so
 /// it cannot be used), short enough for cache keys; collisions are negligible below ~10⁸ assets.
 public enum AssetID {
     public static func make(root: String, relativePath: String) -> String {
+        make(root: root, relativeBytes: Array(relativePath.utf8))
+    }
+
+    /// The id of the file at `relativeFilePath` under `root`, from the path's bytes (for a
+    /// UTF-8 name, the same id as ``make(root:relativePath:)``).
+    public static func make(root: String, relativeFilePath: FilePath) -> String {
+        make(
+            root: root,
+            relativeBytes: relativeFilePath.withPlatformString {
+                Array(UnsafeRawBufferPointer(start: $0, count: strlen($0)))
+            })
+    }
+
+    private static func make(root: String, relativeBytes: [UInt8]) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in root.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         hash = (hash ^ 0) &* 0x0000_0100_0000_01B3
-        for byte in relativePath.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        for byte in relativeBytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }

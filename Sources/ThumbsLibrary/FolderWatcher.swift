@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport
@@ -16,7 +17,7 @@ final class FolderWatcher: @unchecked Sendable {
     private let includeHidden: Bool
     private let debounce: Duration
     private let descriptor: Int32
-    private var watches: [Int32: String] = [:]
+    private var watches: [Int32: FilePath] = [:]
     private let lock = NSLock()
     private var stopped = false
 
@@ -32,7 +33,7 @@ final class FolderWatcher: @unchecked Sendable {
         guard descriptor >= 0 else {
             throw LibraryError.watchFailed("inotify: \(SystemError.describe(errno))")
         }
-        for root in roots { watchTree(root) }
+        for root in roots { watchTree(FilePath(root)) }
     }
 
     deinit {
@@ -92,10 +93,11 @@ final class FolderWatcher: @unchecked Sendable {
                 if mask & UInt32(IN_ISDIR) != 0, mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, length > 0,
                     let folder = watches[watch]
                 {
+                    // The name is NUL-padded to `length`; it is read up to its NUL.
                     let name = buffer[nameStart..<nameStart + length].withUnsafeBytes {
-                        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                        FilePath.Component(platformString: $0.bindMemory(to: CChar.self).baseAddress!)
                     }
-                    if includeHidden || !name.hasPrefix(".") { watchTree(folder + "/" + name) }
+                    if let name, includeHidden || !Self.isHidden(name) { watchTree(folder.appending(name)) }
                 }
                 if mask & UInt32(IN_IGNORED) != 0 { watches[watch] = nil }
                 offset = nameStart + length
@@ -104,19 +106,23 @@ final class FolderWatcher: @unchecked Sendable {
     }
 
     /// Adds a watch on `folder` and every folder below it.
-    private func watchTree(_ folder: String) {
-        let watch = inotify_add_watch(descriptor, folder, Self.events)
+    private func watchTree(_ folder: FilePath) {
+        let watch = folder.withPlatformString { inotify_add_watch(descriptor, $0, Self.events) }
         guard watch >= 0 else { return }
         watches[watch] = folder
-        guard let handle = opendir(folder) else { return }
+        guard let handle = folder.withPlatformString({ opendir($0) }) else { return }
         defer { closedir(handle) }
         while let entry = readdir(handle) {
             guard entry.pointee.d_type == UInt8(DT_DIR) else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name == "." || name == ".." || (!includeHidden && name.hasPrefix(".")) { continue }
-            watchTree(folder + "/" + name)
+            // d_name is declared as 256 bytes but the entry ends after the name's NUL.
+            let name = UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \.d_name)!)
+                .withMemoryRebound(to: CChar.self, capacity: 1) { FilePath.Component(platformString: $0) }
+            guard let name, name.kind == .regular, includeHidden || !Self.isHidden(name) else { continue }
+            watchTree(folder.appending(name))
         }
+    }
+
+    private static func isHidden(_ name: FilePath.Component) -> Bool {
+        name.withPlatformString { $0.pointee == 0x2E }
     }
 }

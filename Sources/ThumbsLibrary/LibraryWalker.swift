@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemPackage
 import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport
@@ -9,12 +10,16 @@ import ThumbsSupport
 ///
 /// Only files inside the root are returned: a symbolic link is followed when its target is inside
 /// the root (directories once each, so link loops end) and skipped with a reason otherwise. Names
-/// starting with "." are skipped unless `includeHidden`. The file-system calls block, so the
+/// starting with "." are skipped unless `includeHidden`. Names are bytes (`FilePath`): one that is
+/// not valid UTF-8 is walked and opened as it is, and shown escaped. The file-system calls block, so the
 /// walker is driven from a dedicated thread (see ``PhotoLibrary``).
 ///
 /// `@unchecked Sendable`: all state is behind `lock`; one `next` runs at a time.
 final class LibraryWalker: @unchecked Sendable {
     struct File: Sendable {
+        /// The path inside the root, as the file system has it.
+        let path: FilePath
+        /// The same, for people (``/ThumbsSupport/SystemPackage/FilePath/displayString``).
         let relativePath: String
         let fingerprint: FileFingerprint
     }
@@ -26,10 +31,10 @@ final class LibraryWalker: @unchecked Sendable {
     }
 
     let root: String
-    private let realRoot: String
+    private let realRoot: FilePath
     private let includeHidden: Bool
     private let lock = NSLock()
-    private var stack: [(relative: String, handle: OpaquePointer)] = []
+    private var stack: [(relative: FilePath, handle: OpaquePointer)] = []
     private var visitedFolders: Set<FolderIdentity> = []
     private var started = false
     /// The most directories held open at once so far (the walk's whole memory, besides its
@@ -44,7 +49,7 @@ final class LibraryWalker: @unchecked Sendable {
 
     init(root: String, includeHidden: Bool) {
         self.root = root
-        realRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
+        realRoot = FilePath(URL(fileURLWithPath: root).resolvingSymlinksInPath().path)
         self.includeHidden = includeHidden
     }
 
@@ -63,7 +68,7 @@ final class LibraryWalker: @unchecked Sendable {
             let identity =
                 stat(root, &info) == 0
                 ? FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) : nil
-            open("", into: &step, identity: identity)
+            open(FilePath(), into: &step, identity: identity)
         }
         while step.files.count < limit, let top = stack.last {
             guard let entry = readdir(top.handle) else {
@@ -71,35 +76,41 @@ final class LibraryWalker: @unchecked Sendable {
                 stack.removeLast()
                 continue
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name == "." || name == ".." || (!includeHidden && name.hasPrefix(".")) { continue }
-            visit(top.relative.isEmpty ? name : top.relative + "/" + name, into: &step)
+            // d_name is declared as 256 bytes but the entry ends after the name's NUL: read up to
+            // the NUL only, in place.
+            let offset = MemoryLayout<dirent>.offset(of: \.d_name)!
+            let name = UnsafeRawPointer(entry).advanced(by: offset).withMemoryRebound(
+                to: CChar.self, capacity: 1
+            ) { FilePath.Component(platformString: $0) }
+            guard let name, name.kind == .regular else { continue }
+            if !includeHidden && name.withPlatformString({ $0.pointee == 0x2E }) { continue }
+            visit(top.relative.appending(name), into: &step)
         }
         step.finished = stack.isEmpty
         return step
     }
 
-    private func visit(_ relative: String, into step: inout Step) {
-        let path = root + "/" + relative
+    private func visit(_ relative: FilePath, into step: inout Step) {
+        let path = FilePath(root).appending(relative.components)
+        let shown = relative.displayString
         var info = stat()
-        guard lstat(path, &info) == 0 else {
-            step.issues.append(LibraryIssue(path: relative, reason: .unreadableFile(SystemError.describe(errno))))
+        guard path.withPlatformString({ lstat($0, &info) }) == 0 else {
+            step.issues.append(LibraryIssue(path: shown, reason: .unreadableFile(SystemError.describe(errno))))
             return
         }
         if (info.st_mode & S_IFMT) == S_IFLNK {
-            guard let target = realpath(path, nil) else {
-                step.issues.append(LibraryIssue(path: relative, reason: .unreadableFile("broken symbolic link")))
+            guard let target = path.withPlatformString({ realpath($0, nil) }) else {
+                step.issues.append(LibraryIssue(path: shown, reason: .unreadableFile("broken symbolic link")))
                 return
             }
-            let resolved = String(cString: target)
+            let resolved = FilePath(platformString: target)
             free(target)
-            guard resolved == realRoot || resolved.hasPrefix(realRoot + "/") else {
-                step.issues.append(LibraryIssue(path: relative, reason: .symlinkOutsideRoot(target: resolved)))
+            guard resolved.starts(with: realRoot) else {
+                step.issues.append(
+                    LibraryIssue(path: shown, reason: .symlinkOutsideRoot(target: resolved.displayString)))
                 return
             }
-            guard stat(path, &info) == 0 else { return }
+            guard path.withPlatformString({ stat($0, &info) }) == 0 else { return }
         }
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
@@ -109,7 +120,7 @@ final class LibraryWalker: @unchecked Sendable {
         case S_IFREG:
             step.files.append(
                 File(
-                    relativePath: relative,
+                    path: relative, relativePath: shown,
                     fingerprint: FileFingerprint(
                         size: UInt64(info.st_size),
                         modificationTimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000
@@ -119,13 +130,13 @@ final class LibraryWalker: @unchecked Sendable {
         }
     }
 
-    private func open(_ relative: String, into step: inout Step, identity: FolderIdentity? = nil) {
-        let path = relative.isEmpty ? root : root + "/" + relative
+    private func open(_ relative: FilePath, into step: inout Step, identity: FolderIdentity? = nil) {
+        let path = FilePath(root).appending(relative.components)
         if let identity, !visitedFolders.insert(identity).inserted { return }
-        guard let handle = opendir(path) else {
+        guard let handle = path.withPlatformString({ opendir($0) }) else {
             step.issues.append(
                 LibraryIssue(
-                    path: relative.isEmpty ? "." : relative,
+                    path: relative.isEmpty ? "." : relative.displayString,
                     reason: .unreadableFolder(SystemError.describe(errno))))
             return
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport
@@ -13,12 +14,12 @@ extension PhotoLibrary {
     ) async throws -> [ChangingFile] {
         var misses: [LibraryWalker.File] = []
         for file in files {
-            let id = AssetID.make(root: root, relativePath: file.relativePath)
+            let id = AssetID.make(root: root, relativeFilePath: file.path)
             if let cached = try store?.metadata(for: id), cached.fingerprint == file.fingerprint {
                 if cached.mediaType.isImage || cached.mediaType.isVideo {
                     batch.assets.append(
                         Asset(
-                            root: root, relativePath: file.relativePath, mediaType: cached.mediaType,
+                            root: root, relativeFilePath: file.path, mediaType: cached.mediaType,
                             fingerprint: file.fingerprint, properties: cached.properties))
                 } else if MediaType.isMediaFileName(file.relativePath) {
                     batch.issues.append(
@@ -31,7 +32,8 @@ extension PhotoLibrary {
             }
         }
         guard !misses.isEmpty else { return [] }
-        let inspections = try await inspect(misses.map { root + "/" + $0.relativePath })
+        let inspections = try await inspect(
+            misses.map { ImageLocation(root: FilePath(root), relativePath: $0.path) })
         var changing: [ChangingFile] = []
         var learnt: [ThumbnailStore.MetadataEntry] = []
         for (file, result) in zip(misses, inspections) {
@@ -47,7 +49,7 @@ extension PhotoLibrary {
                 changing.append(ChangingFile(root: root, file: file, mediaType: inspection.mediaType))
                 continue
             }
-            let id = AssetID.make(root: root, relativePath: file.relativePath)
+            let id = AssetID.make(root: root, relativeFilePath: file.path)
             learnt.append(
                 .init(
                     assetID: id,
@@ -67,7 +69,7 @@ extension PhotoLibrary {
             }
             batch.assets.append(
                 Asset(
-                    root: root, relativePath: file.relativePath, mediaType: inspection.mediaType,
+                    root: root, relativeFilePath: file.path, mediaType: inspection.mediaType,
                     fingerprint: inspection.fingerprint, properties: inspection.properties))
         }
         if let store, !learnt.isEmpty { try await store.putMetadata(learnt) }
@@ -95,22 +97,22 @@ extension PhotoLibrary {
         let result: Result<Inspection, ImagingError>
     }
 
-    /// Inspects the files in parallel on the render threads; results follow `paths`' order.
+    /// Inspects the files in parallel on the render threads; results follow `locations`' order.
     /// Throws only for cancellation.
-    private func inspect(_ paths: [String]) async throws -> [Result<Inspection, ImagingError>] {
+    private func inspect(_ locations: [ImageLocation]) async throws -> [Result<Inspection, ImagingError>] {
         let renderer = renderer
         return try await withThrowingTaskGroup(of: Inspected.self) { group in
-            for (index, path) in paths.enumerated() {
+            for (index, location) in locations.enumerated() {
                 group.addTask {
                     do {
-                        return Inspected(index: index, result: .success(try await renderer.inspect(path)))
+                        return Inspected(index: index, result: .success(try await renderer.inspect(location)))
                     } catch let error as ImagingError {
                         return Inspected(index: index, result: .failure(error))
                     }
                 }
             }
             var results = [Result<Inspection, ImagingError>](
-                repeating: .failure(.unreadable("not inspected")), count: paths.count)
+                repeating: .failure(.unreadable("not inspected")), count: locations.count)
             for try await inspected in group { results[inspected.index] = inspected.result }
             return results
         }

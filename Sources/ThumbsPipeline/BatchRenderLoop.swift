@@ -53,7 +53,7 @@ package struct BatchRenderLoop: Sendable {
                         group.addTask {
                             do {
                                 let thumbnails = try await renderer.render(
-                                    asset.path, specs: specs, ticket: PriorityTicket(.batch))
+                                    asset.location, specs: specs, ticket: PriorityTicket(.batch))
                                 return Outcome(asset: asset, result: .success(thumbnails))
                             } catch let error as ImagingError {
                                 return Outcome(asset: asset, result: .failure(error))

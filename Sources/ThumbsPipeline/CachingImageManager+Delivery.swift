@@ -15,7 +15,7 @@ extension CachingImageManager {
         }
         if let crop = options.normalizedCropRect {
             send(
-                try await renderer.render(asset.path, spec: spec, crop: crop, priority: .interactive),
+                try await renderer.render(asset.location, spec: spec, crop: crop, priority: .interactive),
                 degraded: false, .rendered)
             return
         }
@@ -64,7 +64,7 @@ extension CachingImageManager {
         }
         guard asset.properties?.embeddedPreviewSize != nil,
             let preview = try? await renderer.embeddedPreview(
-                asset.path, format: spec.format, quality: spec.quality,
+                asset.location, format: spec.format, quality: spec.quality,
                 priority: .immediate)
         else { return nil }
         return (preview, .embedded)
@@ -77,7 +77,7 @@ extension CachingImageManager {
             if let done = memory.thumbnail(for: key) { return done }
             let thumbnail: Thumbnail
             do {
-                thumbnail = try await renderer.render(asset.path, specs: [key.rendition], ticket: ticket)[0]
+                thumbnail = try await renderer.render(asset.location, specs: [key.rendition], ticket: ticket)[0]
             } catch {
                 report(key, ticket.priority, error is CancellationError ? .cancelled : .failed)
                 throw error

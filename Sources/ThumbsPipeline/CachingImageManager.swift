@@ -111,13 +111,7 @@ public final class CachingImageManager: Sendable {
     /// The original file of `asset`, mapped into memory, with its EXIF orientation, as
     /// `requestImageData`.
     public func requestImageData(for asset: Asset) throws(ImagingError) -> ImageData {
-        let fingerprint = try FileFingerprint(path: asset.path)
-        let bytes: Data
-        do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: asset.path), options: .alwaysMapped)
-        } catch {
-            throw .unreadable(error.localizedDescription)
-        }
+        let (bytes, fingerprint) = try asset.location.mappedContents()
         return ImageData(
             bytes: bytes, mediaType: asset.mediaType, orientation: asset.properties?.exifOrientation,
             fingerprint: fingerprint)

@@ -56,6 +56,27 @@ import ThumbsTesting
         return try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
     }
 
+    /// A name that is not UTF-8 is warmed like any other and reported with its odd bytes
+    /// escaped; a broken one gets its line.
+    @Test func namesThatAreNotUTF8AreWarmedAndShownEscaped() throws {
+        let photo = try SyntheticImage(width: 400, height: 300).encoded(as: .jpeg)
+        try folder.write(photo, to: "library/plain.jpg")
+        try folder.write(
+            photo,
+            toRawName: Array("library/f".utf8) + [0xF6] + Array("rmig/caf".utf8) + [0xE9, 0x2E, 0x6A, 0x70, 0x67])
+        try folder.write(Array(photo.prefix(300)), toRawName: Array("library/br".utf8) + [0xFF] + Array("ken.jpg".utf8))
+        let warm = try ThumbsProcess.run(["warm", library, "--cache", cache, "--json"])
+        #expect(warm.status == 1, "one file failed")
+        #expect(warm.standardOutput.contains(#"br\\xFFken.jpg"#), "JSON shows the escaped name: \(warm.standardOutput)")
+        let last = String(warm.standardOutput.split(separator: "\n").last ?? "")
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(first["rendered"] as? Int == 2 && first["failed"] as? Int == 1, "\(first)")
+        let again = try ThumbsProcess.run(["warm", library, "--cache", cache, "--json"]).standardOutput
+        #expect(again.contains(#""fresh":2"#) && again.contains(#""skippedFailures":1"#), "\(again)")
+        let text = try ThumbsProcess.run(["render", library, "-o", folder.path + "/out"])
+        #expect(text.standardOutput.contains(#"/br\xFFken.jpg: truncated"#), "\(text.standardOutput)")
+    }
+
     @Test func killedMidRunResumesWithoutRedoingWork() throws {
         try makeLibrary(120)
         let (status, output) = try interrupt(after: 70, with: SIGKILL)

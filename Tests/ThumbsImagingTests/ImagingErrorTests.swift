@@ -84,7 +84,7 @@ import ThumbsTesting
 
     @Test func fileChangedAfterOpeningIsDetected() throws {
         let path = try folder.write(try SyntheticImage(width: 400, height: 300).encoded(as: .jpeg), to: "busy.jpg")
-        let file = try ImageFile(ImageSource(path: path), pixelLimit: 100_000_000)
+        let file = try ImageFile(ImageSource(ImageLocation(path: path)), pixelLimit: 100_000_000)
         try file.ensureUnchanged()
         try Data(try SyntheticImage(width: 410, height: 300).encoded(as: .jpeg)).write(to: URL(fileURLWithPath: path))
         #expect(throws: ImagingError.changedWhileRendering) { try file.ensureUnchanged() }
@@ -115,7 +115,7 @@ import ThumbsTesting
         ("out of memory -- size == 1GB", .unreadable),
     ])
     func libvipsMessagesBecomeKinds(message: String, kind: ImagingError.Kind) {
-        #expect(ImageFile.decodeError(message, path: "/photos/corrupt-but-fine/a.png", mediaType: .png).kind == kind)
+        #expect(ImageFile.decodeError(message, mediaType: .png, isMissingEndMarker: { false }).kind == kind)
     }
 
     @Test func onlyMachineFailuresAreTransient() {

@@ -46,7 +46,7 @@ import ThumbsTesting
     func contentDecidesNotTheName() throws {
         let heic = SharedPhotos.root.appendingPathComponent("phone/heic_with_jpg_extension.jpg").path
         let text = SharedPhotos.root.appendingPathComponent("broken/not_an_image.jpg").path
-        #expect(MediaType(sniffing: try ImageSource.readPrefix(of: heic, count: MediaType.sniffLength)) == .heif)
-        #expect(MediaType(sniffing: try ImageSource.readPrefix(of: text, count: MediaType.sniffLength)) == .unsupported)
+        #expect(try ImageSource(opened: ImageLocation(path: heic)).mediaType == .heif)
+        #expect(try ImageSource(opened: ImageLocation(path: text)).mediaType == .unsupported)
     }
 }

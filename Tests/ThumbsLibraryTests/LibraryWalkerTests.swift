@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import Testing
 import ThumbsImaging
 @testable import ThumbsLibrary
@@ -51,6 +52,28 @@ import ThumbsTesting
             return nil
         }
         #expect(Set(refused) == ["escape.jpg", "escape-folder"])
+    }
+
+    /// Names are bytes: one that is not UTF-8 is walked, kept exact for opening, and shown
+    /// with its odd bytes as \xHH.
+    @Test func namesThatAreNotUTF8AreWalkedAsBytes() throws {
+        try folder.write(try SyntheticImage(width: 90, height: 60).encoded(as: .jpeg), to: "library/plain.jpg")
+        let jpeg = try SyntheticImage(width: 80, height: 60).encoded(as: .jpeg)
+        try folder.write(jpeg, toRawName: Array("library/caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        try folder.write(jpeg, toRawName: Array("library/d".utf8) + [0xFF, 0xFE] + Array("/x.jpg".utf8))
+        let walker = LibraryWalker(root: root, includeHidden: false)
+        var files: [LibraryWalker.File] = []
+        while true {
+            let step = walker.next(limit: 10)
+            files += step.files
+            #expect(step.issues.isEmpty, "\(step.issues)")
+            if step.finished { break }
+        }
+        #expect(Set(files.map(\.relativePath)) == ["plain.jpg", "caf\\xE9.jpg", "d\\xFF\\xFE/x.jpg"])
+        let odd = try #require(files.first { $0.relativePath == "caf\\xE9.jpg" })
+        #expect(odd.path.withPlatformString { strlen($0) } == 8, "the path holds the byte itself, not its display")
+        let properties = try VipsRenderer().probe(ImageLocation(root: FilePath(root), relativePath: odd.path))
+        #expect(properties.pixelSize == PixelSize(width: 80, height: 60))
     }
 
     @Test func specialFilesAreNeverOpened() throws {

@@ -67,7 +67,8 @@ import ThumbsTesting
         let library = L.library(folder, store: store)
         // The walk saw an older version than the one on disk now.
         let stale = LibraryWalker.File(
-            relativePath: "busy.jpg", fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1))
+            path: "busy.jpg", relativePath: "busy.jpg",
+            fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1))
         var batch = LibraryBatch()
         let changing = try await library.resolve([stale], root: folder.path + "/library", into: &batch)
         #expect(changing.map(\.file.relativePath) == ["busy.jpg"] && batch.assets.isEmpty)

@@ -23,20 +23,22 @@ private final class ScriptedRenderer: ThumbnailRendering {
 
     var workers: Int { 1 }
 
-    func render(_ path: String, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail] {
+    func render(_ location: ImageLocation, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail] {
         renders.add(1, ordering: .relaxed)
         if hangs { try await Task.sleep(for: .seconds(600)) }
         if let failure { throw failure }
-        return specs.map { Thumbnail(bytes: Array(path.utf8), pixelSize: $0.size, format: $0.format) }
+        return specs.map { Thumbnail(bytes: Array(location.description.utf8), pixelSize: $0.size, format: $0.format) }
     }
 
-    func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority) async throws
+    func render(_ location: ImageLocation, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority)
+        async throws
         -> Thumbnail
     {
-        try await render(path, specs: [spec], ticket: PriorityTicket(priority))[0]
+        try await render(location, specs: [spec], ticket: PriorityTicket(priority))[0]
     }
 
-    func embeddedPreview(_ path: String, format: ThumbnailFormat, quality: Int, priority: WorkPriority) async throws
+    func embeddedPreview(_ location: ImageLocation, format: ThumbnailFormat, quality: Int, priority: WorkPriority)
+        async throws
         -> Thumbnail?
     {
         nil

@@ -29,9 +29,15 @@ void thumbs_vips_capture_warnings(int on);
 /// The caller frees the string with g_free.
 char *thumbs_vips_take_warnings(void);
 
-/// vips_image_new_from_file() in sequential mode: reads the header only; pixels are decoded lazily.
-/// Returns NULL on failure.
-VipsImage *thumbs_vips_open_file(const char *filename);
+// The functions that read a file take an open descriptor, never a path: the caller opened the
+// file beneath its library root without following links, and libvips must read that file and
+// no other. Each load reads through a VipsSource of its own on the same file (see
+// thumbs_source in CVipsShim.c); the caller keeps the descriptor open until the images made
+// from it are closed.
+
+/// vips_image_new_from_source() in sequential mode: reads the header only; pixels are decoded
+/// lazily. Returns NULL on failure.
+VipsImage *thumbs_vips_open_descriptor(int descriptor);
 
 /// vips_image_new_from_buffer() on a private copy of `data`, in sequential mode, failing on
 /// truncated data. libvips reads the buffer lazily, long after this call returns, so the copy
@@ -41,19 +47,19 @@ VipsImage *thumbs_vips_open_buffer(const void *data, size_t length);
 
 /// vips_heifload() with thumbnail=TRUE: the HEIF's stored thumbnail (or its primary image when
 /// it has none; compare the sizes to tell).
-int thumbs_vips_heif_thumbnail(const char *filename, VipsImage **out);
+int thumbs_vips_heif_thumbnail(int descriptor, VipsImage **out);
 
-/// As thumbs_vips_thumbnail_file for a JPEG, but decoded at 1/`shrink` scale (1, 2, 4 or 8, by
+/// As thumbs_vips_thumbnail_descriptor for a JPEG, but decoded at 1/`shrink` scale (1, 2, 4 or 8, by
 /// libjpeg's DCT scaling) as the caller chose, and opened once instead of twice.
-int thumbs_vips_thumbnail_jpeg(const char *filename, int shrink, VipsImage **out,
+int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
     int width, int height, int crop, int size);
 
-/// vips_thumbnail(): shrink-on-load from a file, orientation applied, failing on truncated data.
+/// vips_thumbnail_source(): shrink-on-load from a file, orientation applied, failing on truncated data.
 /// CMYK is converted to sRGB; an RGB image keeps its embedded profile (such as Display P3), for
 /// thumbs_vips_icc_transform to convert. (export_profile is not used: libvips 8.14 then also
 /// re-encodes profile-less images, shifting their colours.) `crop` is a VipsInteresting, `size` a
 /// VipsSize.
-int thumbs_vips_thumbnail_file(const char *filename, VipsImage **out,
+int thumbs_vips_thumbnail_descriptor(int descriptor, VipsImage **out,
     int width, int height, int crop, int size);
 
 /// vips_thumbnail_image() on an already upright image (no_rotate=TRUE), used to derive a smaller

@@ -1,0 +1,95 @@
+import Foundation
+import Glibc
+import SystemPackage
+import Testing
+@testable import ThumbsImaging
+import ThumbsTestSupport
+import ThumbsTesting
+
+/// Files are opened beneath their root and nowhere else, by openat2 and by the fallback that
+/// opens one component at a time.
+@Suite struct OpenedFileTests {
+    let folder = TemporaryFolder()
+    var root: String { folder.path + "/library" }
+
+    init() throws {
+        try folder.write(Array("inside".utf8), to: "library/album/a.jpg")
+        try folder.write(Array("secret".utf8), to: "outside/secret.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/absolute.jpg", withDestinationPath: folder.path + "/outside/secret.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/album/climbing.jpg", withDestinationPath: "../../outside/secret.jpg")
+        try FileManager.default.createSymbolicLink(atPath: root + "/alias.jpg", withDestinationPath: "album/a.jpg")
+    }
+
+    private func contents(_ descriptor: Int32) -> String? {
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        return String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
+    }
+
+    private func withRoot<T>(_ body: (Int32) -> T) -> T {
+        let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { close(descriptor) }
+        return body(descriptor)
+    }
+
+    @Test func opensAFileBeneathItsRoot() throws {
+        let file = try OpenedFile.open(ImageLocation(root: FilePath(root), relativePath: "album/a.jpg"))
+        #expect(contents(dup(file.descriptor)) == "inside")
+        #expect(withRoot { contents(OpenedFile.openByComponents($0, "album/a.jpg")) } == "inside")
+    }
+
+    @Test(arguments: ["absolute.jpg", "album/climbing.jpg"])
+    func aLinkOutOfTheRootIsNeverFollowed(name: String) {
+        let error = #expect(throws: ImagingError.self) {
+            try OpenedFile.open(ImageLocation(root: FilePath(root), relativePath: FilePath(name)))
+        }
+        #expect(
+            error?.kind == .unreadable && "\(error!)".contains("out of the library's root"),
+            "\(String(describing: error))")
+        #expect(withRoot { contents(OpenedFile.openBeneath($0, FilePath(name))) } == nil)
+        #expect(withRoot { contents(OpenedFile.openByComponents($0, FilePath(name))) } == nil)
+    }
+
+    @Test func dotDotNeverLeavesTheRoot() {
+        #expect(throws: ImagingError.self) {
+            try OpenedFile.open(ImageLocation(root: FilePath(root), relativePath: "../outside/secret.jpg"))
+        }
+        #expect(throws: ImagingError.self) {
+            try OpenedFile.open(ImageLocation(root: FilePath(root), relativePath: "/etc/passwd"))
+        }
+    }
+
+    @Test func aLinkThatStaysInsideIsFollowedWhereTheKernelChecksIt() throws {
+        let file = try OpenedFile.open(ImageLocation(root: FilePath(root), relativePath: "alias.jpg"))
+        #expect(contents(dup(file.descriptor)) == "inside")
+        #expect(withRoot { contents(OpenedFile.openByComponents($0, "alias.jpg")) } == nil, "the fallback follows none")
+    }
+
+    @Test func aFIFOInAPhotosPlaceDoesNotBlock() throws {
+        #expect(mkfifo(root + "/pipe.jpg", 0o644) == 0)
+        let error = #expect(throws: ImagingError.self) {
+            try VipsRenderer().probe(ImageLocation(root: FilePath(root), relativePath: "pipe.jpg"))
+        }
+        #expect(error.map { "\($0)" } == "unreadable: not a regular file")
+    }
+
+    /// The walk saw a photo; before the render, it became a link to a file outside the library.
+    @Test func aPhotoSwappedForALinkAfterTheWalkIsNotRendered() throws {
+        try folder.write(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "library/photo.jpg")
+        try folder.write(try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg), to: "outside/private.jpg")
+        let walked = try FileFingerprint(path: root + "/photo.jpg")
+        try FileManager.default.removeItem(atPath: root + "/photo.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/photo.jpg", withDestinationPath: folder.path + "/outside/private.jpg")
+        let location = ImageLocation(root: FilePath(root), relativePath: "photo.jpg", expectedFingerprint: walked)
+        let spec = RenditionSpec(size: PixelSize(width: 64, height: 64))
+        let error = #expect(throws: ImagingError.self) { try VipsRenderer().render(location, specs: [spec]) }
+        #expect(error?.kind == .unreadable)
+        #expect(throws: ImagingError.self) { try VipsRenderer().embeddedPreview(location) }
+        #expect(throws: ImagingError.self) { try location.mappedContents() }
+    }
+}
