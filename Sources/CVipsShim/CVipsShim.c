@@ -216,11 +216,12 @@ int thumbs_vips_crop(VipsImage *in, VipsImage **out, int left, int top, int widt
 }
 
 int thumbs_vips_jpegsave_buffer(VipsImage *in, void **buffer, size_t *length,
-    int quality, int strip) {
+    int quality, int strip, int interlace) {
     return vips_jpegsave_buffer(in, buffer, length,
         "Q", quality,
         "strip", strip,
         "optimize_coding", TRUE,
+        "interlace", interlace,
         NULL);
 }
 

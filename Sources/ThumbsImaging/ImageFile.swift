@@ -37,6 +37,45 @@ struct ImageFile {
         uprightSize = header.orientation >= 5 ? stored.transposed : stored
     }
 
+    /// The memory decoding this file to `decodeSize` takes, with `renditionPixels` more pixels
+    /// kept for the renditions made from it, estimated from the header.
+    ///
+    /// What the decoder holds besides its output: a progressive JPEG keeps every DCT coefficient
+    /// of the whole image (2 bytes per sample of each component, at full size whatever the DCT
+    /// scaling), libheif decodes the whole picture (and converts it once more to RGB), and an
+    /// interlaced PNG is read whole. Baseline JPEG, PNG and the rest stream through libvips. The
+    /// decoded image is counted twice (the decode and its sRGB conversion), 8-bit output pixels
+    /// once per rendition.
+    func decodeMemory(to decodeSize: PixelSize, renditionPixels: Int) -> Int {
+        let pageHeight = Int(vips_image_get_page_height(header.pointer))
+        let stored = header.width * (pageHeight > 0 ? pageHeight : header.height)
+        let sampleBytes = header.bandFormat == VIPS_FORMAT_UCHAR || header.bandFormat == VIPS_FORMAT_CHAR ? 1 : 2
+        let bands = max(1, header.bands)
+        let interlaced = header.has("interlaced") && Self.intField(header, "interlaced") == 1
+        var decoder = 0
+        switch mediaType {
+        case .jpeg where interlaced:
+            // Chroma subsampling shrinks the colour components' coefficient planes.
+            let samplesPerPixel =
+                switch header.exifString("jpeg-chroma-subsample") {
+                case "4:2:0": 1.5
+                case "4:2:2": 2.0
+                default: Double(bands)
+                }
+            decoder = Int(Double(stored) * samplesPerPixel * 2)
+        case .heif, .avif: decoder = stored * bands * sampleBytes * 2
+        case .png where interlaced: decoder = stored * bands * sampleBytes
+        default: break
+        }
+        let decoded = decodeSize.pixelCount * bands * sampleBytes * 2
+        return decoder + decoded + renditionPixels * 4
+    }
+
+    private static func intField(_ image: VipsImageHandle, _ field: String) -> Int {
+        var value: Int32 = 0
+        return vips_image_get_int(image.pointer, field, &value) == 0 ? Int(value) : 0
+    }
+
     /// Fails with ``ImagingError/changedWhileRendering`` if the file is not the version opened.
     func ensureUnchanged() throws(ImagingError) {
         try source.ensureUnchanged()

@@ -20,6 +20,9 @@ public enum ImagingError: Error, Sendable, Hashable {
     /// The header announces more pixels than the configured limit (a decompression bomb is
     /// refused before any pixel is decoded).
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// Decoding the file would take more memory than the whole decode budget
+    /// (``ImagingConfiguration/decodeMemoryBudget``), as estimated from its header.
+    case tooMuchMemory(needed: Int, budget: Int)
     /// The file could not be opened or read: missing, vanished, permission denied (errno text).
     case unreadable(String)
     /// The file's size or modification time changed while it was being rendered.
@@ -36,6 +39,7 @@ public enum ImagingError: Error, Sendable, Hashable {
         case truncated
         case corrupt
         case tooManyPixels = "too-many-pixels"
+        case tooMuchMemory = "too-much-memory"
         case unreadable
         case changedWhileRendering = "changed-while-rendering"
         case encodingFailed = "encoding-failed"
@@ -60,6 +64,7 @@ public enum ImagingError: Error, Sendable, Hashable {
         case .truncated: .truncated
         case .corrupt: .corrupt
         case .tooManyPixels: .tooManyPixels
+        case .tooMuchMemory: .tooMuchMemory
         case .unreadable: .unreadable
         case .changedWhileRendering: .changedWhileRendering
         case .encodingFailed: .encodingFailed
@@ -78,11 +83,17 @@ extension ImagingError: CustomStringConvertible {
         case .corrupt(let message): "corrupt image data" + Self.detail(message)
         case .tooManyPixels(let width, let height, let limit):
             "too many pixels: \(width)x\(height) is over the limit of \(limit) pixels"
+        case .tooMuchMemory(let needed, let budget):
+            "too much memory to decode: \(Self.megabytes(needed)) needed, the decode budget is \(Self.megabytes(budget))"
         case .unreadable(let reason): "unreadable: \(reason)"
         case .changedWhileRendering: "file changed while it was being rendered; not cached"
         case .encodingFailed(let message): "could not encode the thumbnail" + Self.detail(message)
         case .libraryUnavailable(let message): "libvips could not start" + Self.detail(message)
         }
+    }
+
+    private static func megabytes(_ bytes: Int) -> String {
+        "\((bytes + (1 << 20) - 1) >> 20) MiB"
     }
 
     private static func detail(_ message: String) -> String {

@@ -24,7 +24,8 @@ public final class ThumbnailRenderer: ThumbnailRendering {
 
     public init(configuration: ImagingConfiguration = ImagingConfiguration()) {
         self.configuration = configuration
-        core = VipsRenderer(pixelLimit: configuration.pixelLimit)
+        core = VipsRenderer(
+            pixelLimit: configuration.pixelLimit, decodeMemoryBudget: configuration.decodeMemoryBudget)
         pool = BlockingThreadPool(name: "thumbs-render", threadCount: configuration.workers)
     }
 

@@ -24,23 +24,26 @@ extension VipsRenderer {
             let decodeSize = PixelSize(
                 width: max(1, Int((Double(full.width) * scale).rounded(.up))),
                 height: max(1, Int((Double(full.height) * scale).rounded(.up))))
-            let base = try shrinkOnLoad(file, to: decodeSize, crop: false, exact: true)
-            let left = min(base.width - 1, Int(Double(base.width) * rect.x))
-            let top = min(base.height - 1, Int(Double(base.height) * rect.y))
-            let cut = try VipsImageHandle.make(file.decodeError) {
-                thumbs_vips_crop(
-                    base.pointer, $0, Int32(left), Int32(top),
-                    Int32(max(1, min(base.width - left, Int(Double(base.width) * rect.width)))),
-                    Int32(max(1, min(base.height - top, Int(Double(base.height) * rect.height)))))
+            let needed = file.decodeMemory(to: decodeSize, renditionPixels: output.pixelCount)
+            return try memory.withReservation(needed) { () throws(ImagingError) -> Thumbnail in
+                let base = try shrinkOnLoad(file, to: decodeSize, crop: false, exact: true)
+                let left = min(base.width - 1, Int(Double(base.width) * rect.x))
+                let top = min(base.height - 1, Int(Double(base.height) * rect.y))
+                let cut = try VipsImageHandle.make(file.decodeError) {
+                    thumbs_vips_crop(
+                        base.pointer, $0, Int32(left), Int32(top),
+                        Int32(max(1, min(base.width - left, Int(Double(base.width) * rect.width)))),
+                        Int32(max(1, min(base.height - top, Int(Double(base.height) * rect.height)))))
+                }
+                let fitted = try VipsImageHandle.make(file.decodeError) {
+                    thumbs_vips_thumbnail_image(
+                        cut.pointer, $0, Int32(clamping: output.width), Int32(clamping: output.height),
+                        Self.crop(spec), Self.sizeMode(spec))
+                }
+                let thumbnail = try encode(fitted, spec: spec)
+                try file.ensureUnchanged()
+                return thumbnail
             }
-            let fitted = try VipsImageHandle.make(file.decodeError) {
-                thumbs_vips_thumbnail_image(
-                    cut.pointer, $0, Int32(clamping: output.width), Int32(clamping: output.height),
-                    Self.crop(spec), Self.sizeMode(spec))
-            }
-            let thumbnail = try encode(fitted, spec: spec)
-            try file.ensureUnchanged()
-            return thumbnail
         }
     }
 }

@@ -80,7 +80,7 @@ extension VipsRenderer {
         let quality = Int32(spec.quality)
         let status: Int32 =
             switch spec.format {
-            case .jpeg: thumbs_vips_jpegsave_buffer(source.pointer, &buffer, &length, quality, 1)
+            case .jpeg: thumbs_vips_jpegsave_buffer(source.pointer, &buffer, &length, quality, 1, 0)
             case .webp: thumbs_vips_webpsave_buffer(source.pointer, &buffer, &length, quality, 1)
             case .png: thumbs_vips_pngsave_buffer(source.pointer, &buffer, &length, 6, 1)
             }

@@ -8,10 +8,19 @@ import ThumbsSupport
 /// threads. Errors are typed and keep libvips' message.
 package struct VipsRenderer: Sendable {
     package var pixelLimit: Int
+    /// Shared by every copy of this renderer (and so by all its render threads).
+    let memory: DecodeMemoryBudget
 
-    package init(pixelLimit: Int = ImagingConfiguration().pixelLimit) {
+    package init(
+        pixelLimit: Int = ImagingConfiguration().pixelLimit,
+        decodeMemoryBudget: Int = ImagingConfiguration.defaultDecodeMemoryBudget
+    ) {
         self.pixelLimit = pixelLimit
+        memory = DecodeMemoryBudget(bytes: decodeMemoryBudget)
     }
+
+    /// The most decode memory reserved at once so far.
+    package var peakDecodeMemory: Int { memory.peakReserved }
 
     /// Reads what the header tells, decoding no pixels.
     package func probe(_ path: String) throws(ImagingError) -> ImageProperties {
@@ -64,9 +73,15 @@ package struct VipsRenderer: Sendable {
         let source = try ImageSource(location)
         return try VipsCallGate.run { () throws(ImagingError) in
             let file = try ImageFile(source, pixelLimit: pixelLimit)
-            let thumbnails = try renderRenditions(of: file, specs: specs)
-            try file.ensureUnchanged()
-            return thumbnails
+            let upright = file.uprightSize
+            let decodeSize = RenditionGeometry.sharedDecodeSize(source: upright, specs: specs)
+            let outputs = specs.reduce(0) { $0 + RenditionGeometry.outputSize(source: upright, spec: $1).pixelCount }
+            let needed = file.decodeMemory(to: decodeSize, renditionPixels: outputs)
+            return try memory.withReservation(needed) { () throws(ImagingError) in
+                let thumbnails = try renderRenditions(of: file, specs: specs)
+                try file.ensureUnchanged()
+                return thumbnails
+            }
         }
     }
 

@@ -51,10 +51,11 @@ public struct SyntheticImage: Sendable {
     }
 
     /// Encodes the image so that, once `orientation` (EXIF 1...8) is applied, it shows
-    /// ``uprightRGB()``. Metadata is kept, so the tag is written.
-    public func encoded(as container: Container, orientation: Int = 1, quality: Int = 92) throws(ImagingError)
-        -> [UInt8]
-    {
+    /// ``uprightRGB()``. Metadata is kept, so the tag is written. A JPEG is progressive when
+    /// `progressive`.
+    public func encoded(
+        as container: Container, orientation: Int = 1, quality: Int = 92, progressive: Bool = false
+    ) throws(ImagingError) -> [UInt8] {
         try VipsRuntime.ensureStarted()
         let (stored, storedSize) = Self.transform(
             uprightRGB(), size: PixelSize(width: width, height: height),
@@ -70,7 +71,8 @@ public struct SyntheticImage: Sendable {
         var length = 0
         let status: Int32 =
             switch container {
-            case .jpeg: thumbs_vips_jpegsave_buffer(image.pointer, &buffer, &length, Int32(quality), 0)
+            case .jpeg:
+                thumbs_vips_jpegsave_buffer(image.pointer, &buffer, &length, Int32(quality), 0, progressive ? 1 : 0)
             case .png: thumbs_vips_pngsave_buffer(image.pointer, &buffer, &length, 1, 0)
             case .webp: thumbs_vips_webpsave_buffer(image.pointer, &buffer, &length, Int32(quality), 0)
             case .tiff: thumbs_vips_tiffsave_buffer(image.pointer, &buffer, &length)

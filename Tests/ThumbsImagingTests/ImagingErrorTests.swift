@@ -135,7 +135,8 @@ import ThumbsTesting
     @Test func everyKindDescribesItselfOnOneLine() {
         let errors: [ImagingError] = [
             .unsupportedFormat("not an image"), .emptyFile, .truncated("Premature end"), .corrupt("bad"),
-            .tooManyPixels(width: 1, height: 2, limit: 1), .unreadable("No such file"),
+            .tooManyPixels(width: 1, height: 2, limit: 1), .tooMuchMemory(needed: 3, budget: 2),
+            .unreadable("No such file"),
             .changedWhileRendering, .encodingFailed("x"), .libraryUnavailable("y"),
         ]
         #expect(Set(errors.map(\.kind)) == Set(ImagingError.Kind.allCases))

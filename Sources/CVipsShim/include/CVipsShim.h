@@ -92,9 +92,10 @@ int thumbs_vips_crop(VipsImage *in, VipsImage **out, int left, int top, int widt
 int thumbs_vips_without_metadata(VipsImage *in, VipsImage **out);
 
 /// vips_jpegsave_buffer() at quality `quality` (1...100) with optimised Huffman tables;
-/// `strip` removes all metadata. The buffer is freed with g_free.
+/// `strip` removes all metadata; `interlace` writes a progressive JPEG. The buffer is freed with
+/// g_free.
 int thumbs_vips_jpegsave_buffer(VipsImage *in, void **buffer, size_t *length,
-    int quality, int strip);
+    int quality, int strip, int interlace);
 
 /// vips_webpsave_buffer() at quality `quality` (1...100); `strip` removes all metadata.
 int thumbs_vips_webpsave_buffer(VipsImage *in, void **buffer, size_t *length,
