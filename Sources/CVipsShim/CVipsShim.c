@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 /* vips_vector_set_enabled() is not included by vips.h in 8.14. */
@@ -24,7 +25,9 @@ int thumbs_vips_start(const char *program_name, int concurrency) {
     return 0;
 }
 
-static GMutex thumbs_warning_lock;
+/* A pthread mutex rather than a GMutex: GLib's is a futex on Linux, which ThreadSanitizer
+ * cannot see, and it would report every access to the warnings as a race. */
+static pthread_mutex_t thumbs_warning_lock = PTHREAD_MUTEX_INITIALIZER;
 static GString *thumbs_warnings = NULL;
 static gboolean thumbs_capturing = FALSE;
 
@@ -34,38 +37,38 @@ static gboolean thumbs_capturing = FALSE;
 static void thumbs_keep_log(const gchar *domain, GLogLevelFlags level,
     const gchar *message, gpointer user_data) {
     (void) domain; (void) user_data;
-    g_mutex_lock(&thumbs_warning_lock);
+    pthread_mutex_lock(&thumbs_warning_lock);
     if (thumbs_capturing && (level & G_LOG_LEVEL_WARNING) &&
         thumbs_warnings->len < THUMBS_WARNINGS_MAX)
         g_string_append_printf(thumbs_warnings, "%s\n", message);
-    g_mutex_unlock(&thumbs_warning_lock);
+    pthread_mutex_unlock(&thumbs_warning_lock);
 }
 
 void thumbs_vips_route_warnings(void) {
-    g_mutex_lock(&thumbs_warning_lock);
+    pthread_mutex_lock(&thumbs_warning_lock);
     if (!thumbs_warnings)
         thumbs_warnings = g_string_new(NULL);
-    g_mutex_unlock(&thumbs_warning_lock);
+    pthread_mutex_unlock(&thumbs_warning_lock);
     g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO,
         thumbs_keep_log, NULL);
 }
 
 void thumbs_vips_capture_warnings(int on) {
-    g_mutex_lock(&thumbs_warning_lock);
+    pthread_mutex_lock(&thumbs_warning_lock);
     thumbs_capturing = on ? TRUE : FALSE;
     if (on && thumbs_warnings)
         g_string_truncate(thumbs_warnings, 0);
-    g_mutex_unlock(&thumbs_warning_lock);
+    pthread_mutex_unlock(&thumbs_warning_lock);
 }
 
 char *thumbs_vips_take_warnings(void) {
     char *text = NULL;
-    g_mutex_lock(&thumbs_warning_lock);
+    pthread_mutex_lock(&thumbs_warning_lock);
     if (thumbs_warnings && thumbs_warnings->len > 0) {
         text = g_strdup(thumbs_warnings->str);
         g_string_truncate(thumbs_warnings, 0);
     }
-    g_mutex_unlock(&thumbs_warning_lock);
+    pthread_mutex_unlock(&thumbs_warning_lock);
     return text;
 }
 

@@ -28,7 +28,7 @@ final class ScrollRecorder: Sendable {
     private let indexByAsset: [String: Int]
     /// Cells whose file carries an embedded preview (what opportunistic delivery can show at once).
     private let withPreview: Set<Int>
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init(grid: ScrollGrid, assetIDs: [String], withPreview: Set<Int> = []) {
         self.grid = grid

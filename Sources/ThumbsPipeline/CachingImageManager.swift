@@ -27,7 +27,7 @@ public final class CachingImageManager: Sendable {
     let store: ThumbnailStore
     let memory: MemoryCache
     let coordinator = RenderCoordinator()
-    let preheating = Mutex<[ThumbnailKey: Preheat]>([:])
+    let preheating = LockedValue<[ThumbnailKey: Preheat]>([:])
     let onRender: RenderEventHandler?
     private let nextRequestID = Atomic<UInt64>(0)
 

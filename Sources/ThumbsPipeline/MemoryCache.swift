@@ -32,7 +32,7 @@ final class MemoryCache: Sendable {
     }
 
     let costLimit: Int
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     init(costLimit: Int) {
         self.costLimit = costLimit

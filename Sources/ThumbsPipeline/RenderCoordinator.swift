@@ -11,7 +11,7 @@ import ThumbsSupport
 /// a later request starts afresh. A job runs at the priority of its most urgent waiter: one
 /// joining a preheat job for display raises it (see ``PriorityTicket``).
 final class RenderCoordinator: Sendable {
-    private let jobs = Mutex<[ThumbnailKey: Job]>([:])
+    private let jobs = LockedValue<[ThumbnailKey: Job]>([:])
 
     /// Jobs running now (for tests and statistics).
     var inFlight: Int { jobs.withLock { $0.count } }
@@ -67,7 +67,7 @@ private final class Job: Sendable {
         var whenAbandoned: (@Sendable () -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     let ticket: PriorityTicket
 
     init(ticket: PriorityTicket) {

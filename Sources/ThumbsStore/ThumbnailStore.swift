@@ -29,7 +29,7 @@ public final class ThumbnailStore: Sendable {
     let info: LMDBDatabase
 
     /// Access times read but not yet written: encoded key → access time (seconds since 1970).
-    let pendingAccess = Mutex<[[UInt8]: UInt32]>([:])
+    let pendingAccess = LockedValue<[[UInt8]: UInt32]>([:])
     let unsavedHits = Atomic<Int64>(0)
     let unsavedMisses = Atomic<Int64>(0)
     let accessFlushScheduled = Atomic<Bool>(false)

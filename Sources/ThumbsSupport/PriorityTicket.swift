@@ -17,10 +17,10 @@ public final class PriorityTicket: Sendable {
         var onRaise: (@Sendable (WorkPriority) -> Void)?
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     public init(_ priority: WorkPriority) {
-        state = Mutex(State(priority: priority))
+        state = LockedValue(State(priority: priority))
     }
 
     public var priority: WorkPriority { state.withLock { $0.priority } }

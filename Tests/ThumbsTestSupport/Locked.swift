@@ -1,10 +1,10 @@
-import Synchronization
+import ThumbsSupport
 
 /// A value that concurrently running test tasks share.
 package final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
+    private let mutex: LockedValue<Value>
 
-    package init(_ value: Value) { mutex = Mutex(value) }
+    package init(_ value: Value) { mutex = LockedValue(value) }
 
     package func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
         mutex.withLock { body(&$0) }

@@ -35,7 +35,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     let path: String
     private let environment: OpaquePointer
     private let mapLock = SharedExclusiveLock()
-    private let freeReaders = Mutex<[UnsafeSendablePointer]>([])
+    private let freeReaders = LockedValue<[UnsafeSendablePointer]>([])
     private let processLock: CInt
     /// Taken (with `writerMutex` in the process) before a write transaction begins, so that a
     /// writer waiting for another process never holds `mapLock` meanwhile.

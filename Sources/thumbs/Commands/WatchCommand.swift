@@ -46,7 +46,7 @@ struct WatchCommand: AsyncParsableCommand {
         let removed = change.removedAssets.map(\.id)
         for id in removed { try await job.store.removeThumbnails(of: id) }
         try await job.store.removeMetadata(of: removed)
-        let failed = Locked<[String]>([])
+        let failed = LockedValue<[String]>([])
         let summary = try await job.run(change.insertedAndChangedAssets) { progress in
             if let failure = progress.failure {
                 failed.withLock { $0.append("\(failure.path): \(failure.error.kind.rawValue)") }

@@ -1,11 +1,11 @@
 import Logging
-import Synchronization
+import ThumbsSupport
 
 /// The command's log (swift-log, to stderr): notices by default, debug with --verbose, errors
 /// only with --quiet.
 enum CommandLog {
-    private static let level = Mutex<Logger.Level>(.notice)
-    private static let started = Mutex(false)
+    private static let level = LockedValue<Logger.Level>(.notice)
+    private static let started = LockedValue(false)
 
     static var logger: Logger {
         var logger = Logger(label: "thumbs")

@@ -12,7 +12,7 @@ final class Interrupt {
     init(_ handler: @escaping @Sendable () -> Void) {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        let presses = Locked(0)
+        let presses = LockedValue(0)
         source.setEventHandler {
             let count = presses.withLock { count -> Int in
                 count += 1

@@ -5,7 +5,8 @@ import Thumbs
 final class ProgressDisplay: Sendable {
     private let json: Bool
     /// The last progress seen, and when the display last changed.
-    private let state = Locked<(latest: WarmJob.Progress?, shown: ContinuousClock.Instant)>((nil, .now - .seconds(1)))
+    private let state = LockedValue<(latest: WarmJob.Progress?, shown: ContinuousClock.Instant)>(
+        (nil, .now - .seconds(1)))
 
     init(json: Bool) {
         self.json = json
