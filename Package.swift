@@ -69,7 +69,8 @@ let package = Package(
         .target(
             name: "ThumbsLibrary",
             dependencies: [
-                "ThumbsSupport", "ThumbsImaging", "ThumbsStore", .product(name: "SystemPackage", package: "swift-system"),
+                "ThumbsSupport", "ThumbsImaging", "ThumbsStore",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // CachingImageManager and the warm job.
@@ -103,6 +104,7 @@ let package = Package(
                 "ThumbsTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // A second process for the store's multi-process and crash tests.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SystemPackage
 import Thumbs
 
 struct GetCommand: AsyncParsableCommand {
@@ -93,13 +94,17 @@ struct GetCommand: AsyncParsableCommand {
     private func find(in library: PhotoLibrary) async throws -> Asset? {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), !isFolder.boolValue {
-            let path = URL(fileURLWithPath: target).standardizedFileURL.path
-            let root =
-                library.roots.first { path.hasPrefix($0 + "/") }
-                ?? URL(fileURLWithPath: path).deletingLastPathComponent().path
-            let inspection = try await library.renderer.inspect(path)
+            // Under a library root, the file is opened beneath that root, as the warm opened it;
+            // elsewhere, beneath its own folder, a link named on purpose resolved first.
+            let named = URL(fileURLWithPath: target).standardizedFileURL
+            let libraryRoot = library.roots.first { named.path.hasPrefix($0 + "/") }
+            let path = libraryRoot == nil ? named.resolvingSymlinksInPath().path : named.path
+            let root = libraryRoot ?? URL(fileURLWithPath: path).deletingLastPathComponent().path
+            let relativePath = FilePath(String(path.dropFirst(root.count + 1)))
+            let inspection = try await library.renderer.inspect(
+                ImageLocation(root: FilePath(root), relativePath: relativePath))
             return Asset(
-                root: root, relativePath: String(path.dropFirst(root.count + 1)), mediaType: inspection.mediaType,
+                root: root, relativeFilePath: relativePath, mediaType: inspection.mediaType,
                 fingerprint: inspection.fingerprint, properties: inspection.properties)
         }
         for try await batch in library.assets() {

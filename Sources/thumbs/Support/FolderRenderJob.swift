@@ -95,7 +95,8 @@ struct FolderRenderJob {
         for file in files {
             do {
                 let inspection = try await renderer.inspect(file)
-                let url = URL(fileURLWithPath: file).standardizedFileURL
+                // Opened beneath its own folder: a link named on purpose is resolved first.
+                let url = URL(fileURLWithPath: file).resolvingSymlinksInPath().standardizedFileURL
                 named.append(
                     Asset(
                         root: url.deletingLastPathComponent().path, relativePath: url.lastPathComponent,
