@@ -12,7 +12,7 @@ extension FetchResult {
 
     /// Version, the roots (each asset names its root by index), then per asset its root,
     /// relative path and metadata record (fingerprint, media type, header properties).
-    var cursorRecord: [UInt8] {
+    package var cursorRecord: [UInt8] {
         var roots: [String: UInt32] = [:]
         for asset in self where roots[asset.root] == nil { roots[asset.root] = UInt32(roots.count) }
         var writer = ByteWriter(capacity: 16 + count * 96)
@@ -34,7 +34,7 @@ extension FetchResult {
     }
 
     /// Reads a ``cursorRecord``; nil for a record of another version.
-    init?(cursorRecord record: UnsafeRawBufferPointer) throws(StoreError) {
+    package init?(cursorRecord record: UnsafeRawBufferPointer) throws(StoreError) {
         var reader = ByteReader(record, record: "fetch result")
         guard try reader.u8() == Self.cursorVersion else { return nil }
         let roots = try (0..<Int(try reader.u32())).map { _ throws(StoreError) in try reader.string() }
