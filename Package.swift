@@ -118,7 +118,7 @@ let package = Package(
             name: "thumbs-fuzz",
             dependencies: ["Thumbs", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "CLibFuzzer"],
             path: "Tests/Fuzz",
-            exclude: ["thumbs.dict"]
+            exclude: ["thumbs.dict", "regressions"]
         ),
 
         // Tests mirror the targets; what several of them share is in ThumbsTestSupport.

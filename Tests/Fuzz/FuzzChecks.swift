@@ -25,7 +25,7 @@ enum FuzzChecks {
         _ = MediaType.isImageFileName(inputName)
         for name in ["IMG_0001.DNG", "photo.nef", "photo.jpg", ".", "", inputName] {
             let named = MediaType(sniffing: head, fileName: name)
-            precondition(
+            expect(
                 named == type || (type == .tiff && named == .cameraRaw),
                 "the name \"\(name)\" turned \(type) into \(named): only TIFF may become raw")
         }
@@ -46,7 +46,7 @@ enum FuzzChecks {
         _ = asset.date
         _ = asset.day().description
         let kept = CaptureDate(parsing: date.description)
-        precondition(
+        expect(
             kept == date, "\(date) (from \"\(text)\") reads back from the cache as \(String(describing: kept))")
     }
 
@@ -73,7 +73,7 @@ enum FuzzChecks {
         guard let spec = RenditionSpec(storageKey: bytes) else { return }
         // The store compares what it reads back with the specs it writes keys for.
         let rewritten = spec.storageKey.withUnsafeBytes { RenditionSpec(storageKey: $0) }
-        precondition(rewritten == spec, "rendition key of \(spec) reads back as \(String(describing: rewritten))")
+        expect(rewritten == spec, "rendition key of \(spec) reads back as \(String(describing: rewritten))")
         _ = RenditionChoice.canServeAsFinal(spec, for: spec)
         _ = spec.description
     }
@@ -82,7 +82,7 @@ enum FuzzChecks {
         guard let metadata = try? AssetMetadata(decoding: bytes) else { return }
         // A rescan writes the cache's metadata into the library's snapshot, unchanged.
         let again = metadata.encoded().withUnsafeBytes { try? AssetMetadata(decoding: $0) }
-        precondition(again == metadata, "metadata \(metadata) reads back as \(String(describing: again))")
+        expect(again == metadata, "metadata \(metadata) reads back as \(String(describing: again))")
         let asset = Asset(
             root: "/fuzz", relativePath: "a", mediaType: metadata.mediaType, fingerprint: metadata.fingerprint,
             properties: metadata.properties)
@@ -100,14 +100,16 @@ enum FuzzChecks {
     static func thumbnailRecord(_ bytes: UnsafeRawBufferPointer) {
         // Reads of the store decode the header alone (to pick a stand-in), or the whole record.
         guard let header = try? StoredThumbnail.Header(decoding: bytes) else {
-            precondition((try? StoredThumbnail(decoding: bytes)) == nil, "a record without a header decoded")
+            expect((try? StoredThumbnail(decoding: bytes)) == nil, "a record without a header decoded")
             return
         }
         guard let stored = try? StoredThumbnail(decoding: bytes) else {
-            preconditionFailure("a record whose header decodes did not decode")
+            fatalError("a record whose header decodes did not decode")
         }
-        precondition(stored.thumbnail.pixelSize == header.pixelSize && stored.thumbnail.format == header.format)
-        precondition(stored.encodedCount == bytes.count, "\(stored.encodedCount) bytes from \(bytes.count)")
+        expect(
+            stored.thumbnail.pixelSize == header.pixelSize && stored.thumbnail.format == header.format,
+            "the record and its header disagree")
+        expect(stored.encodedCount == bytes.count, "\(stored.encodedCount) bytes from \(bytes.count)")
         // closestThumbnail weighs each stored rendition's header size against the one wanted.
         for atLeast in [false, true] {
             _ = RenditionChoice.closest(
@@ -122,7 +124,7 @@ enum FuzzChecks {
         // Written back by the next rescan, compared with what the walk finds, sorted and
         // grouped by day.
         let again = snapshot.cursorRecord.withUnsafeBytes { try? FetchResult(cursorRecord: $0) }
-        precondition(again == snapshot, "a snapshot of \(snapshot.count) assets reads back differently")
+        expect(again == snapshot, "a snapshot of \(snapshot.count) assets reads back differently")
         let sorted = FetchResult(assets: Array(snapshot))
         _ = ChangeDetails.between(snapshot, sorted)
         _ = Moments(sorting: Array(snapshot))
@@ -132,4 +134,10 @@ enum FuzzChecks {
     }
 
     private static let fingerprint = FileFingerprint(size: 1, modificationTimeNanoseconds: 0)
+
+    /// `precondition`, but with its message in an optimized build too (which drops it): the
+    /// report must say what broke, not only where.
+    private static func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fatalError(message()) }
+    }
 }
