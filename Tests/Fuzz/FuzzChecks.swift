@@ -133,6 +133,34 @@ enum FuzzChecks {
         }
     }
 
+    // MARK: The cache file
+
+    static func lmdbFile(_ bytes: UnsafeRawBufferPointer) {
+        // The check reads data.mdb through a file descriptor, so the input becomes that file.
+        let written = FileManager.default.createFile(atPath: scratch + "/data.mdb", contents: Data(bytes))
+        expect(written, "cannot write \(scratch)/data.mdb")
+        let everyPage = passes(.everyPage)
+        let opening = passes(.opening)
+        expect(!everyPage || opening, "a file that passes the check of every page fails the check at opening")
+    }
+
+    private static func passes(_ depth: LMDBFileCheck.Depth) -> Bool {
+        do {
+            try LMDBFileCheck.check(folder: scratch, depth: depth)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// A folder of this process's own for the cache file, removed at a normal exit.
+    private static let scratch: String = {
+        let folder = FileManager.default.temporaryDirectory.path + "/thumbs-fuzz-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: FuzzChecks.scratch) }
+        return folder
+    }()
+
     private static let fingerprint = FileFingerprint(size: 1, modificationTimeNanoseconds: 0)
 
     /// `precondition`, but with its message in an optimized build too (which drops it): the

@@ -21,6 +21,8 @@ enum FuzzedParser: UInt8, CaseIterable {
     case thumbnailRecord = 6
     /// `FetchResult(cursorRecord:)`: the library's snapshot in the cursors table.
     case cursorRecord = 7
+    /// `LMDBFileCheck`: the cache's data file, read before LMDB maps it.
+    case lmdbFile = 8
 
     init(selector: UInt8) {
         self = Self.allCases[Int(selector) % Self.allCases.count]
@@ -38,6 +40,7 @@ enum FuzzedParser: UInt8, CaseIterable {
         case .failureRecord: FuzzChecks.failureRecord(bytes)
         case .thumbnailRecord: FuzzChecks.thumbnailRecord(bytes)
         case .cursorRecord: FuzzChecks.cursorRecord(bytes)
+        case .lmdbFile: FuzzChecks.lmdbFile(bytes)
         }
     }
 }

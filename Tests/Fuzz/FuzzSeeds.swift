@@ -36,7 +36,35 @@ enum FuzzSeeds {
             ),
             (.thumbnailRecord, ThumbnailFormat.allCases.map(thumbnailRecord)),
             (.cursorRecord, [snapshot.cursorRecord, FetchResult(assets: []).cursorRecord]),
+            (.lmdbFile, cacheFile().map { [$0] } ?? []),
         ]
+    }
+
+    /// The data file of a small cache with an entry in every table, as the store writes it.
+    private static func cacheFile() -> [UInt8]? {
+        let folder = FileManager.default.temporaryDirectory.path + "/thumbs-fuzz-seed-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let written = DispatchSemaphore(value: 0)
+        // The store's writes are async; the program's main is not, and may wait on its thread.
+        Task {
+            defer { written.signal() }
+            guard let store = try? ThumbnailStore(configuration: StoreConfiguration(path: folder)) else { return }
+            let key = ThumbnailKey(assetID: "0123456789abcdef", fingerprint: fingerprint, rendition: renditions[0])
+            let thumbnail = Thumbnail(
+                bytes: [0xFF, 0xD8, 0xFF, 0xD9], pixelSize: PixelSize(width: 256, height: 171), format: .jpeg)
+            _ = try? await store.putThumbnails([.init(key: key, thumbnail: thumbnail)])
+            try? await store.putMetadata([.init(assetID: key.assetID, metadata: metadata[0])])
+            try? await store.recordFailures([
+                .init(
+                    assetID: "fedcba9876543210", fingerprint: fingerprint,
+                    failure: FailureRecord(kind: .truncated, message: "truncated", failedAt: created))
+            ])
+            try? await store.saveCursor(snapshot.cursorRecord, named: "library")
+            _ = try? store.thumbnail(for: key)
+            try? await store.flushAccessTimes()
+        }
+        written.wait()
+        return FileManager.default.contents(atPath: folder + "/data.mdb").map { Array($0) }
     }
 
     /// What each media type opens with (the sniffer reads no further than 64 bytes).
