@@ -71,8 +71,13 @@ package struct LMDBFileCheck {
             throw Self.damage("neither meta page is valid", fileName)
         }
         lastPage = newest.lastPage
-        let needed = (Int64(clamping: newest.lastPage) + 1).multipliedReportingOverflow(by: Int64(size))
-        guard !needed.overflow, fileSize >= needed.partialValue else {
+        // A damaged meta page can name any last page, up to 2^64 - 1: every step is checked.
+        let pages = Int64(clamping: newest.lastPage).addingReportingOverflow(1)
+        let needed = pages.partialValue.multipliedReportingOverflow(by: Int64(size))
+        guard !pages.overflow, !needed.overflow else {
+            throw Self.damage("the meta page names page \(newest.lastPage) as the last, past any file", fileName)
+        }
+        guard fileSize >= needed.partialValue else {
             throw Self.damage(
                 "the file is \(fileSize) bytes but its last page ends at byte \(needed.partialValue): truncated",
                 fileName)
