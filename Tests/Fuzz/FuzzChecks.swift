@@ -136,9 +136,14 @@ enum FuzzChecks {
     // MARK: The cache file
 
     static func lmdbFile(_ bytes: UnsafeRawBufferPointer) {
-        // The check reads data.mdb through a file descriptor, so the input becomes that file.
-        let written = FileManager.default.createFile(atPath: scratch + "/data.mdb", contents: Data(bytes))
-        expect(written, "cannot write \(scratch)/data.mdb")
+        // The check reads data.mdb through a file descriptor, so the input becomes that file:
+        // rewritten in place, as FileManager's atomic writes would cost more than the check.
+        let path = scratch + "/data.mdb"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        expect(descriptor >= 0, "cannot open \(path)")
+        let written = bytes.isEmpty ? 0 : write(descriptor, bytes.baseAddress, bytes.count)
+        close(descriptor)
+        expect(written == bytes.count, "cannot write \(path)")
         let everyPage = passes(.everyPage)
         let opening = passes(.opening)
         expect(!everyPage || opening, "a file that passes the check of every page fails the check at opening")
@@ -153,9 +158,16 @@ enum FuzzChecks {
         }
     }
 
-    /// A folder of this process's own for the cache file, removed at a normal exit.
+    /// A folder of this process's own for the cache file, removed at a normal exit: in
+    /// `THUMBS_FUZZ_SCRATCH` (scripts/fuzz removes it, with what crashed processes left), else in
+    /// memory where the system has /dev/shm.
     private static let scratch: String = {
-        let folder = FileManager.default.temporaryDirectory.path + "/thumbs-fuzz-\(getpid())"
+        let environment = ProcessInfo.processInfo.environment["THUMBS_FUZZ_SCRATCH"] ?? ""
+        let base =
+            !environment.isEmpty
+            ? environment
+            : access("/dev/shm", W_OK) == 0 ? "/dev/shm" : FileManager.default.temporaryDirectory.path
+        let folder = base + "/thumbs-fuzz-\(getpid())"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         atexit { try? FileManager.default.removeItem(atPath: FuzzChecks.scratch) }
         return folder
