@@ -19,7 +19,7 @@ enum FuzzSeeds {
 
     private static func all() -> [(FuzzedParser, [[UInt8]])] {
         [
-            (.sniffing, magicNumbers.map { Array($0.utf8) }),
+            (.sniffing, magicNumbers.map { $0.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } }),
             (
                 .captureDate,
                 ["2022:02:16 12:55:41\0+01:00", "2019:07:04 09:30:00", "0000:00:00 00:00:00\0-03:30"].map {
@@ -67,7 +67,8 @@ enum FuzzSeeds {
         return FileManager.default.contents(atPath: folder + "/data.mdb").map { Array($0) }
     }
 
-    /// What each media type opens with (the sniffer reads no further than 64 bytes).
+    /// What each media type opens with (the sniffer reads no further than 64 bytes), one byte
+    /// per character: "\u{89}" is the byte 0x89, not its UTF-8 encoding.
     private static let magicNumbers = [
         "\u{89}PNG\r\n\u{1A}\n", "GIF89a", "RIFF\0\0\0\0WEBPVP8 ", "II*\0\u{8}\0\0\0CR", "II*\0\u{8}\0\0\0",
         "MM\0*", "IIRO", "IIU\0", "FUJIFILMCCD-RAW", "\u{1A}E\u{DF}\u{A3}webm",
