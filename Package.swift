@@ -113,6 +113,15 @@ let package = Package(
             dependencies: ["ThumbsStore"],
             path: "Tests/StoreWorker"
         ),
+        // The libFuzzer target over the parsers of untrusted bytes (scripts/fuzz); a plain build
+        // makes a program that replays inputs instead. CLibFuzzer declares libFuzzer's driver.
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
+        .executableTarget(
+            name: "thumbs-fuzz",
+            dependencies: ["Thumbs", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "CLibFuzzer"],
+            path: "Tests/Fuzz",
+            exclude: ["thumbs.dict", "regressions"]
+        ),
 
         // Tests mirror the targets; what several of them share is in ThumbsTestSupport.
         .target(

@@ -25,12 +25,13 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     /// Parses EXIF's "YYYY:MM:DD HH:MM:SS" and an optional "+HH:MM" offset; nil for the
-    /// all-zero or malformed dates cameras write when their clock was never set.
+    /// all-zero or malformed dates cameras write when their clock was never set, and for a year
+    /// past EXIF's four digits, which ``description`` could not write in its fixed width.
     public init?(exif text: String, offset: String? = nil) {
         let digits = text.split(whereSeparator: { ":- T".contains($0) }).compactMap { Int($0) }
         guard digits.count >= 6, (1...12).contains(digits[1]), (1...31).contains(digits[2]),
             (0...23).contains(digits[3]), (0...59).contains(digits[4]),
-            (0...60).contains(digits[5]), digits[0] > 0
+            (0...60).contains(digits[5]), (1...9999).contains(digits[0])
         else { return nil }
         self.init(
             year: digits[0], month: digits[1], day: digits[2],
@@ -86,9 +87,13 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
         try container.encode(description)
     }
 
-    /// "2022-02-16T12:55:41+01:00", or without an offset when none is recorded.
+    /// "2022-02-16T12:55:41+01:00", or without an offset when none is recorded. The year has
+    /// four digits ("0987"), so the date is always the first 19 characters, as
+    /// ``init(parsing:)`` reads it back (the metadata cache keeps capture dates this way).
     public var description: String {
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let digits = "\(self.year)"
+        let year = self.year >= 0 ? String(repeating: "0", count: max(0, 4 - digits.count)) + digits : digits
         var text = "\(year)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))"
         if let offset = utcOffsetSeconds {
             let magnitude = abs(offset)

@@ -21,9 +21,11 @@ package enum RenditionChoice {
             let size = size(candidate)
             return size.width >= target.width || size.height >= target.height
         }
+        // Areas in floating point: a size read from a damaged store record may have sides near
+        // 2^32, whose product overflows an Int.
+        func area(_ size: PixelSize) -> Double { max(1, Double(size.width) * Double(size.height)) }
         func distance(_ candidate: C) -> Double {
-            let area = Double(max(1, size(candidate).pixelCount)), wanted = Double(max(1, target.pixelCount))
-            return abs(log(area / wanted))
+            abs(log(area(size(candidate)) / area(target)))
         }
         return candidates.filter { !atLeast || fits($0) }.min { distance($0) < distance($1) }
     }

@@ -12,7 +12,7 @@ extension FetchResult {
 
     /// Version, the roots (each asset names its root by index), then per asset its root,
     /// relative path and metadata record (fingerprint, media type, header properties).
-    var cursorRecord: [UInt8] {
+    package var cursorRecord: [UInt8] {
         var roots: [String: UInt32] = [:]
         for asset in self where roots[asset.root] == nil { roots[asset.root] = UInt32(roots.count) }
         var writer = ByteWriter(capacity: 16 + count * 96)
@@ -34,10 +34,15 @@ extension FetchResult {
     }
 
     /// Reads a ``cursorRecord``; nil for a record of another version.
-    init?(cursorRecord record: UnsafeRawBufferPointer) throws(StoreError) {
+    package init?(cursorRecord record: UnsafeRawBufferPointer) throws(StoreError) {
         var reader = ByteReader(record, record: "fetch result")
         guard try reader.u8() == Self.cursorVersion else { return nil }
-        let roots = try (0..<Int(try reader.u32())).map { _ throws(StoreError) in try reader.string() }
+        // A count read from the record reserves nothing by itself: a damaged one would ask for
+        // gigabytes before the first short read failed. Roots are appended as they are read;
+        // assets reserve no more than the record could hold.
+        let rootCount = Int(try reader.u32())
+        var roots: [String] = []
+        for _ in 0..<rootCount { roots.append(try reader.string()) }
         let count = Int(try reader.u32())
         var assets: [Asset] = []
         assets.reserveCapacity(Swift.min(count, record.count / 16))

@@ -17,9 +17,15 @@ package struct ByteWriter {
     package mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
     package mutating func raw(_ value: [UInt8]) { bytes += value }
 
-    /// A string of up to 65,535 UTF-8 bytes, longer ones cut.
+    /// A string of up to 65,535 UTF-8 bytes; a longer one is cut where a scalar starts, as a cut
+    /// inside one would write bytes that are not UTF-8, which read back as another string.
     package mutating func string(_ value: String) {
-        let utf8 = Array(value.utf8.prefix(Int(UInt16.max)))
+        let all = value.utf8
+        var end = all.index(all.startIndex, offsetBy: Int(UInt16.max), limitedBy: all.endIndex) ?? all.endIndex
+        while end != all.endIndex, end != all.startIndex, UTF8.isContinuation(all[end]) {
+            all.formIndex(before: &end)
+        }
+        let utf8 = Array(all[..<end])
         u8(UInt8(utf8.count >> 8))
         u8(UInt8(utf8.count & 0xFF))
         bytes += utf8

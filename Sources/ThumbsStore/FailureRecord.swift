@@ -21,7 +21,7 @@ public struct FailureRecord: Sendable, Hashable {
         self.init(kind: error.kind, message: error.description, failedAt: failedAt)
     }
 
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 64 + message.utf8.count)
         writer.u8(1)
         writer.string(kind.rawValue)
@@ -30,7 +30,7 @@ public struct FailureRecord: Sendable, Hashable {
         return writer.bytes
     }
 
-    init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
+    package init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
         var reader = ByteReader(record, record: "failure")
         _ = try reader.u8()
         let kindName = try reader.string()

@@ -10,7 +10,7 @@ extension RenditionSpec {
     /// The spec as stored in a ``ThumbnailKey``: fixed width (version, width, height, mode,
     /// format, quality, upscaling; 13 bytes) and read back by ``init(storageKey:)``, so the store
     /// can tell what a cached rendition is without parsing ``description``, which is for people.
-    var storageKey: [UInt8] {
+    package var storageKey: [UInt8] {
         var writer = ByteWriter(capacity: 13)
         writer.u8(Self.storageKeyVersion)
         writer.u32(UInt32(size.width))
@@ -24,7 +24,7 @@ extension RenditionSpec {
 
     /// Reads what ``storageKey`` wrote; nil for another layout (a key of an older version, or
     /// damage), which the store then treats as no usable rendition.
-    init?(storageKey bytes: UnsafeRawBufferPointer) {
+    package init?(storageKey bytes: UnsafeRawBufferPointer) {
         var reader = ByteReader(bytes, record: "rendition key")
         guard bytes.count == 13, (try? reader.u8()) == Self.storageKeyVersion,
             let width = try? reader.u32(), let height = try? reader.u32(),

@@ -21,10 +21,10 @@ public struct StoredThumbnail: Sendable, Hashable {
     private static let formats: [ThumbnailFormat] = [.jpeg, .webp, .png]
 
     /// The record's size on disk.
-    var encodedCount: Int { Self.headerSize + thumbnail.bytes.count }
+    package var encodedCount: Int { Self.headerSize + thumbnail.bytes.count }
 
     /// Writes the record into `target`, which is exactly ``encodedCount`` bytes.
-    func encode(into target: UnsafeMutableRawBufferPointer) {
+    package func encode(into target: UnsafeMutableRawBufferPointer) {
         var header = ByteWriter(capacity: Self.headerSize)
         header.u8(Self.formatVersion)
         header.u8(UInt8(Self.formats.firstIndex(of: thumbnail.format) ?? 0))
@@ -38,12 +38,12 @@ public struct StoredThumbnail: Sendable, Hashable {
     }
 
     /// The fixed-size start of a record.
-    struct Header {
-        var format: ThumbnailFormat
-        var pixelSize: PixelSize
-        var createdAt: Date
+    package struct Header {
+        package var format: ThumbnailFormat
+        package var pixelSize: PixelSize
+        package var createdAt: Date
 
-        init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
+        package init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
             var reader = ByteReader(record, record: "thumbnail")
             let version = try reader.u8()
             guard version == StoredThumbnail.formatVersion else {
@@ -61,7 +61,7 @@ public struct StoredThumbnail: Sendable, Hashable {
     }
 
     /// Reads a record (copying the image bytes out of the map).
-    init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
+    package init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
         let header = try Header(decoding: record)
         self.init(
             thumbnail: Thumbnail(

@@ -47,4 +47,16 @@ import ThumbsTesting
         #expect(CaptureDate(exif: "    :  :     :  :  ") == nil)
         #expect(CaptureDate(exif: "2020:13:01 00:00:00") == nil)
     }
+
+    @Test func everyYearItAcceptsReadsBackFromItsDescription() throws {
+        for (exif, description) in [
+            ("10:10:06 19:25:15", "0010-10-06T19:25:15+02:00"), ("999:01:02 03:04:05", "0999-01-02T03:04:05+02:00"),
+            ("9999:12:31 23:59:60", "9999-12-31T23:59:60+02:00"),
+        ] {
+            let date = try #require(CaptureDate(exif: exif, offset: "+02:00"))
+            #expect(date.description == description)
+            #expect(CaptureDate(parsing: date.description) == date)
+        }
+        #expect(CaptureDate(exif: "10000:01:01 00:00:00") == nil)
+    }
 }

@@ -67,6 +67,14 @@ import ThumbsTesting
         #expect(changes.insertedIndexes == [0] && changes.before.isEmpty)
     }
 
+    /// A count read from a damaged record reserves nothing: decoding fails at the first short read.
+    @Test func aCursorWithADamagedRootCountIsAnError() {
+        let record: [UInt8] = [FetchResult.cursorVersion, 0xC0, 0xC0, 0xC0, 0xC0, 0, 0]
+        #expect(throws: StoreError.self) {
+            try record.withUnsafeBytes { bytes throws(StoreError) in try FetchResult(cursorRecord: bytes) }
+        }
+    }
+
     @Test func watchCoalescesABurstAndFollowsNewFolders() async throws {
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
         try folder.write(L.mp4, to: "library/existing.mp4")

@@ -55,6 +55,14 @@ import ThumbsTestSupport
         #expect(try openingError().isDamaged)
     }
 
+    /// A meta page can name any last page, up to 2^64 - 1, and the file size it implies overflows.
+    @Test func aLastPagePastAnyFileIsDamage() async throws {
+        try await makeCache(count: 10)
+        for meta in [0, 4096] { try overwrite(at: meta + 136, with: [UInt8](repeating: 0xFF, count: 8)) }
+        let error = try openingError()
+        #expect(error.isDamaged && error.message.contains("past any file"), "\(error)")
+    }
+
     /// Damage deeper than what opening reads is found by verify, which reads every page.
     @Test func verifyReportsDamageDeepInATable() async throws {
         try await makeCache()

@@ -18,8 +18,8 @@ import Glibc
 /// The layout is LMDB 0.9's on a 64-bit machine: a 16-byte page header, then the meta record
 /// (magic, version, address, map size, the free and main tables, last page, transaction id) or
 /// the node offsets of a tree page.
-struct LMDBFileCheck {
-    enum Depth { case opening, everyPage }
+package struct LMDBFileCheck {
+    package enum Depth { case opening, everyPage }
 
     private static let pageHeaderSize = 16
     private static let magic: UInt32 = 0xBEEF_C0DE
@@ -39,7 +39,7 @@ struct LMDBFileCheck {
     /// Checks the data file in `folder`; a missing or empty file (a new cache) passes. Returns
     /// the tree pages it read.
     @discardableResult
-    static func check(folder: String, depth: Depth) throws(StoreError) -> Set<UInt64> {
+    package static func check(folder: String, depth: Depth) throws(StoreError) -> Set<UInt64> {
         let fileName = folder + "/data.mdb"
         let descriptor = open(fileName, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -71,8 +71,13 @@ struct LMDBFileCheck {
             throw Self.damage("neither meta page is valid", fileName)
         }
         lastPage = newest.lastPage
-        let needed = (Int64(clamping: newest.lastPage) + 1).multipliedReportingOverflow(by: Int64(size))
-        guard !needed.overflow, fileSize >= needed.partialValue else {
+        // A damaged meta page can name any last page, up to 2^64 - 1: every step is checked.
+        let pages = Int64(clamping: newest.lastPage).addingReportingOverflow(1)
+        let needed = pages.partialValue.multipliedReportingOverflow(by: Int64(size))
+        guard !pages.overflow, !needed.overflow else {
+            throw Self.damage("the meta page names page \(newest.lastPage) as the last, past any file", fileName)
+        }
+        guard fileSize >= needed.partialValue else {
             throw Self.damage(
                 "the file is \(fileSize) bytes but its last page ends at byte \(needed.partialValue): truncated",
                 fileName)

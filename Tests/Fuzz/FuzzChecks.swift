@@ -1,0 +1,206 @@
+import Foundation
+import Thumbs
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsStore
+
+/// What each parser must do with any bytes: return a value or an error, never crash, and what
+/// the program does next with a parsed value (sort by date, pick a stand-in, write it back)
+/// must not crash either. Where a value is written back and read again in normal use (the
+/// metadata cache, the library's snapshot, capture dates in both), reading what was written
+/// must give the same value.
+enum FuzzChecks {
+    // MARK: Files and EXIF
+
+    static func sniffing(_ bytes: UnsafeRawBufferPointer) {
+        let all = Array(bytes)
+        // ImageFile sniffs the first sniffLength bytes; the whole input is sniffed too, as
+        // the initializer takes any array.
+        let head = Array(all.prefix(MediaType.sniffLength))
+        let type = MediaType(sniffing: head)
+        _ = MediaType(sniffing: all)
+        // A name from the input's last bytes, as file names are as untrusted as contents.
+        let inputName = String(decoding: all.suffix(8), as: UTF8.self)
+        _ = MediaType.isMediaFileName(inputName)
+        _ = MediaType.isImageFileName(inputName)
+        for name in ["IMG_0001.DNG", "photo.nef", "photo.jpg", ".", "", inputName] {
+            let named = MediaType(sniffing: head, fileName: name)
+            expect(
+                named == type || (type == .tiff && named == .cameraRaw),
+                "the name \"\(name)\" turned \(type) into \(named): only TIFF may become raw")
+        }
+    }
+
+    static func captureDate(_ bytes: UnsafeRawBufferPointer) {
+        // libvips hands over two EXIF strings; here the first NUL ends the first one.
+        let parts = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
+        let text = String(decoding: parts[0], as: UTF8.self)
+        let offset = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : nil
+        guard let date = CaptureDate(exif: text, offset: offset) else { return }
+        // The library sorts and groups by it, then keeps it in the metadata cache as text.
+        let asset = Asset(
+            root: "/fuzz", relativePath: "a.jpg", mediaType: .jpeg, fingerprint: fingerprint,
+            properties: ImageProperties(
+                mediaType: .jpeg, pixelSize: PixelSize(width: 4, height: 3), captureDate: date,
+                fingerprint: fingerprint))
+        _ = asset.date
+        _ = asset.day().description
+        let kept = CaptureDate(parsing: date.description)
+        expect(
+            kept == date, "\(date) (from \"\(text)\") reads back from the cache as \(String(describing: kept))")
+    }
+
+    // MARK: config.json
+
+    static func configuration(_ bytes: UnsafeRawBufferPointer) {
+        guard let configuration = try? JSONDecoder().decode(ThumbsConfiguration.self, from: Data(bytes)) else {
+            return
+        }
+        // What a command derives from it next, and `thumbs config` prints.
+        _ = configuration.store()
+        _ = configuration.imaging
+        _ = configuration.pipeline
+        for rendition in configuration.renditions {
+            _ = rendition.spec.description
+            _ = rendition.spec.storageKey
+        }
+        _ = try? JSONEncoder().encode(configuration)
+    }
+
+    // MARK: Records of the store
+
+    static func renditionKey(_ bytes: UnsafeRawBufferPointer) {
+        guard let spec = RenditionSpec(storageKey: bytes) else { return }
+        // The store compares what it reads back with the specs it writes keys for.
+        let rewritten = spec.storageKey.withUnsafeBytes { RenditionSpec(storageKey: $0) }
+        expect(rewritten == spec, "rendition key of \(spec) reads back as \(String(describing: rewritten))")
+        _ = RenditionChoice.canServeAsFinal(spec, for: spec)
+        _ = spec.description
+    }
+
+    static func metadataRecord(_ bytes: UnsafeRawBufferPointer) {
+        guard let metadata = try? AssetMetadata(decoding: bytes) else { return }
+        // A rescan writes the cache's metadata into the library's snapshot, unchanged.
+        let again = metadata.encoded().withUnsafeBytes { try? AssetMetadata(decoding: $0) }
+        let strings = [metadata.properties?.cameraMake, metadata.properties?.cameraModel].compactMap { $0 }
+        expectRewrite(again, metadata, strings: strings) {
+            $0.encoded().withUnsafeBytes { try? AssetMetadata(decoding: $0) }
+        }
+        let asset = Asset(
+            root: "/fuzz", relativePath: "a", mediaType: metadata.mediaType, fingerprint: metadata.fingerprint,
+            properties: metadata.properties)
+        _ = Moments(sorting: [asset, asset])
+        _ = FetchResult(assets: [asset, asset])
+    }
+
+    static func failureRecord(_ bytes: UnsafeRawBufferPointer) {
+        guard let failure = try? FailureRecord(decoding: bytes) else { return }
+        _ = failure.kind.rawValue
+        _ = failure.message.count
+        _ = failure.failedAt.timeIntervalSinceNow
+    }
+
+    static func thumbnailRecord(_ bytes: UnsafeRawBufferPointer) {
+        // Reads of the store decode the header alone (to pick a stand-in), or the whole record.
+        guard let header = try? StoredThumbnail.Header(decoding: bytes) else {
+            expect((try? StoredThumbnail(decoding: bytes)) == nil, "a record without a header decoded")
+            return
+        }
+        guard let stored = try? StoredThumbnail(decoding: bytes) else {
+            fatalError("a record whose header decodes did not decode")
+        }
+        expect(
+            stored.thumbnail.pixelSize == header.pixelSize && stored.thumbnail.format == header.format,
+            "the record and its header disagree")
+        expect(stored.encodedCount == bytes.count, "\(stored.encodedCount) bytes from \(bytes.count)")
+        // closestThumbnail weighs each stored rendition's header size against the one wanted.
+        for atLeast in [false, true] {
+            _ = RenditionChoice.closest(
+                [header.pixelSize, PixelSize(width: 256, height: 256)], to: PixelSize(width: 1024, height: 768),
+                atLeast: atLeast, size: { $0 })
+        }
+    }
+
+    static func cursorRecord(_ bytes: UnsafeRawBufferPointer) {
+        // `try?` flattens "not a record" (thrown) and "another version" (nil) into nil.
+        guard let snapshot = try? FetchResult(cursorRecord: bytes) else { return }
+        // Written back by the next rescan, compared with what the walk finds, sorted and
+        // grouped by day.
+        let again = snapshot.cursorRecord.withUnsafeBytes { try? FetchResult(cursorRecord: $0) }
+        let strings = snapshot.flatMap {
+            [$0.root, $0.relativePath, $0.properties?.cameraMake, $0.properties?.cameraModel].compactMap { $0 }
+        }
+        expectRewrite(again, snapshot, strings: strings) {
+            $0.cursorRecord.withUnsafeBytes { try? FetchResult(cursorRecord: $0) }
+        }
+        let sorted = FetchResult(assets: Array(snapshot))
+        _ = ChangeDetails.between(snapshot, sorted)
+        _ = Moments(sorting: Array(snapshot))
+        for asset in snapshot {
+            _ = asset.albumTitle
+        }
+    }
+
+    // MARK: The cache file
+
+    static func lmdbFile(_ bytes: UnsafeRawBufferPointer) {
+        // The check reads data.mdb through a file descriptor, so the input becomes that file:
+        // rewritten in place, as FileManager's atomic writes would cost more than the check.
+        let path = scratch + "/data.mdb"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        expect(descriptor >= 0, "cannot open \(path)")
+        let written = bytes.isEmpty ? 0 : write(descriptor, bytes.baseAddress, bytes.count)
+        close(descriptor)
+        expect(written == bytes.count, "cannot write \(path)")
+        let everyPage = passes(.everyPage)
+        let opening = passes(.opening)
+        expect(!everyPage || opening, "a file that passes the check of every page fails the check at opening")
+    }
+
+    private static func passes(_ depth: LMDBFileCheck.Depth) -> Bool {
+        do {
+            try LMDBFileCheck.check(folder: scratch, depth: depth)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// A folder of this process's own for the cache file, removed at a normal exit: in
+    /// `THUMBS_FUZZ_SCRATCH` (scripts/fuzz removes it, with what crashed processes left), else in
+    /// memory where the system has /dev/shm.
+    private static let scratch: String = {
+        let environment = ProcessInfo.processInfo.environment["THUMBS_FUZZ_SCRATCH"] ?? ""
+        let base =
+            !environment.isEmpty
+            ? environment
+            : access("/dev/shm", W_OK) == 0 ? "/dev/shm" : FileManager.default.temporaryDirectory.path
+        let folder = base + "/thumbs-fuzz-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: FuzzChecks.scratch) }
+        return folder
+    }()
+
+    private static let fingerprint = FileFingerprint(size: 1, modificationTimeNanoseconds: 0)
+
+    /// `precondition`, but with its message in an optimized build too (which drops it): the
+    /// report must say what broke, not only where. Values are described in 300 characters at
+    /// most, as a decoded string may be 200,000 long.
+    private static func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fatalError(String(message().prefix(300))) }
+    }
+
+    /// That `rewritten`, what a record read as `original` reads back as once written again, is
+    /// `original`, and reads back as itself. A string repaired as it was read (each byte that
+    /// is not UTF-8 becomes U+FFFD, three bytes) may no longer fit in a record (65,535 bytes)
+    /// and is cut when written, so `original` is only matched when all its `strings` fit; then
+    /// nothing changes.
+    private static func expectRewrite<Value: Equatable>(
+        _ rewritten: Value?, _ original: Value, strings: [String], _ rewrite: (Value) -> Value?
+    ) {
+        guard let rewritten else { fatalError(String("\(Value.self) does not read back: \(original)".prefix(300))) }
+        let fits = strings.allSatisfy { $0.utf8.count <= Int(UInt16.max) }
+        expect(!fits || rewritten == original, "\(original) reads back as \(rewritten)")
+        expect(rewrite(rewritten) == rewritten, "\(rewritten) changes each time it is written")
+    }
+}

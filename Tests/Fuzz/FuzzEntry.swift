@@ -1,0 +1,57 @@
+import Foundation
+
+/// The parsers of untrusted bytes, one per selector: an input's first byte (modulo the count)
+/// picks the parser that gets the rest, so one target covers them all and a mutation of that
+/// byte hands an interesting input to another parser. `scripts/fuzz` names its seed files with
+/// these numbers.
+enum FuzzedParser: UInt8, CaseIterable {
+    /// `MediaType(sniffing:fileName:)`: a file's first bytes.
+    case sniffing = 0
+    /// `CaptureDate(exif:offset:)`: EXIF DateTimeOriginal, NUL, OffsetTimeOriginal.
+    case captureDate = 1
+    /// `ThumbsConfiguration` from JSON: config.json.
+    case configuration = 2
+    /// `RenditionSpec(storageKey:)`: the rendition part of a thumbnail key.
+    case renditionKey = 3
+    /// `AssetMetadata(decoding:)`: a metadata cache record.
+    case metadataRecord = 4
+    /// `FailureRecord(decoding:)`: a failure memo record.
+    case failureRecord = 5
+    /// `StoredThumbnail(decoding:)` and its header: a thumbnail record.
+    case thumbnailRecord = 6
+    /// `FetchResult(cursorRecord:)`: the library's snapshot in the cursors table.
+    case cursorRecord = 7
+    /// `LMDBFileCheck`: the cache's data file, read before LMDB maps it.
+    case lmdbFile = 8
+
+    init(selector: UInt8) {
+        self = Self.allCases[Int(selector) % Self.allCases.count]
+    }
+
+    /// Runs the parser on `bytes`; a broken expectation stops the process, which libFuzzer
+    /// reports as a crash with the input that caused it.
+    func parse(_ bytes: UnsafeRawBufferPointer) {
+        switch self {
+        case .sniffing: FuzzChecks.sniffing(bytes)
+        case .captureDate: FuzzChecks.captureDate(bytes)
+        case .configuration: FuzzChecks.configuration(bytes)
+        case .renditionKey: FuzzChecks.renditionKey(bytes)
+        case .metadataRecord: FuzzChecks.metadataRecord(bytes)
+        case .failureRecord: FuzzChecks.failureRecord(bytes)
+        case .thumbnailRecord: FuzzChecks.thumbnailRecord(bytes)
+        case .cursorRecord: FuzzChecks.cursorRecord(bytes)
+        case .lmdbFile: FuzzChecks.lmdbFile(bytes)
+        }
+    }
+}
+
+/// libFuzzer's entry point: one input, any bytes, any length (zero too).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    guard let start, count > 0 else { return 0 }
+    let input = UnsafeRawBufferPointer(start: start, count: count)
+    // Rebased, not copied: a read past the end of the rest is a read past libFuzzer's
+    // exactly-sized buffer, which AddressSanitizer reports.
+    FuzzedParser(selector: input[0]).parse(UnsafeRawBufferPointer(rebasing: input[1...]))
+    return 0
+}

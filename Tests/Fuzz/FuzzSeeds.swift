@@ -1,0 +1,121 @@
+import Foundation
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsStore
+
+/// Seed inputs that only the program can make well: the store's binary records, written by its
+/// own encoders, and the magic numbers of every media type. `scripts/fuzz` adds what comes from
+/// files (photos, config.json, the documentation's examples).
+enum FuzzSeeds {
+    static func write(to folder: String) {
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (parser, inputs) in all() {
+            for (index, input) in inputs.enumerated() {
+                let path = "\(folder)/encoded-\(parser)-\(index)"
+                _ = FileManager.default.createFile(atPath: path, contents: Data([parser.rawValue] + input))
+            }
+        }
+    }
+
+    private static func all() -> [(FuzzedParser, [[UInt8]])] {
+        [
+            (.sniffing, magicNumbers.map { $0.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) } }),
+            (
+                .captureDate,
+                ["2022:02:16 12:55:41\0+01:00", "2019:07:04 09:30:00", "0000:00:00 00:00:00\0-03:30"].map {
+                    Array($0.utf8)
+                }
+            ),
+            (.renditionKey, renditions.map(\.storageKey)),
+            (.metadataRecord, metadata.map { $0.encoded() }),
+            (
+                .failureRecord,
+                ImagingError.Kind.allCases.map {
+                    FailureRecord(kind: $0, message: "\($0)", failedAt: created).encoded()
+                }
+            ),
+            (.thumbnailRecord, ThumbnailFormat.allCases.map(thumbnailRecord)),
+            (.cursorRecord, [snapshot.cursorRecord, FetchResult(assets: []).cursorRecord]),
+            (.lmdbFile, cacheFile().map { [$0] } ?? []),
+        ]
+    }
+
+    /// The data file of a small cache with an entry in every table, as the store writes it.
+    private static func cacheFile() -> [UInt8]? {
+        let folder = FileManager.default.temporaryDirectory.path + "/thumbs-fuzz-seed-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let written = DispatchSemaphore(value: 0)
+        // The store's writes are async; the program's main is not, and may wait on its thread.
+        Task {
+            defer { written.signal() }
+            guard let store = try? ThumbnailStore(configuration: StoreConfiguration(path: folder)) else { return }
+            let key = ThumbnailKey(assetID: "0123456789abcdef", fingerprint: fingerprint, rendition: renditions[0])
+            let thumbnail = Thumbnail(
+                bytes: [0xFF, 0xD8, 0xFF, 0xD9], pixelSize: PixelSize(width: 256, height: 171), format: .jpeg)
+            _ = try? await store.putThumbnails([.init(key: key, thumbnail: thumbnail)])
+            try? await store.putMetadata([.init(assetID: key.assetID, metadata: metadata[0])])
+            try? await store.recordFailures([
+                .init(
+                    assetID: "fedcba9876543210", fingerprint: fingerprint,
+                    failure: FailureRecord(kind: .truncated, message: "truncated", failedAt: created))
+            ])
+            try? await store.saveCursor(snapshot.cursorRecord, named: "library")
+            _ = try? store.thumbnail(for: key)
+            try? await store.flushAccessTimes()
+        }
+        written.wait()
+        return FileManager.default.contents(atPath: folder + "/data.mdb").map { Array($0) }
+    }
+
+    /// What each media type opens with (the sniffer reads no further than 64 bytes), one byte
+    /// per character: "\u{89}" is the byte 0x89, not its UTF-8 encoding.
+    private static let magicNumbers = [
+        "\u{89}PNG\r\n\u{1A}\n", "GIF89a", "RIFF\0\0\0\0WEBPVP8 ", "II*\0\u{8}\0\0\0CR", "II*\0\u{8}\0\0\0",
+        "MM\0*", "IIRO", "IIU\0", "FUJIFILMCCD-RAW", "\u{1A}E\u{DF}\u{A3}webm",
+        "\0\0\0\u{18}ftypheic\0\0\0\0mif1heic", "\0\0\0\u{1C}ftypavif\0\0\0\0avifmif1miaf",
+        "\0\0\0\u{18}ftypisom\0\0\0\0isommp41", "\0\0\0\u{14}ftypqt  \0\0\0\0qt  ",
+        "\0\0\0\u{18}ftypcrx \0\0\0\u{1}crx ",
+        "\0\0\0\u{8}moov",
+    ]
+
+    private static let created = Date(timeIntervalSince1970: 1_645_012_541)
+    private static let fingerprint = FileFingerprint(
+        size: 2_239_703, modificationTimeNanoseconds: 1_645_012_541_000_000_001)
+
+    private static let renditions = [
+        RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill, quality: 80),
+        RenditionSpec(size: PixelSize(width: 1024, height: 1024), contentMode: .aspectFit, quality: 85),
+        RenditionSpec(size: PixelSize(width: 16_384, height: 1), format: .webp, quality: 100),
+        RenditionSpec(size: PixelSize(width: 64, height: 48), format: .png, allowsUpscaling: true),
+    ]
+
+    private static let metadata = [
+        AssetMetadata(
+            ImageProperties(
+                mediaType: .jpeg, pixelSize: PixelSize(width: 3072, height: 2304), exifOrientation: 6,
+                captureDate: CaptureDate(exif: "2022:02:16 12:55:41", offset: "+01:00"), cameraMake: "Canon",
+                cameraModel: "Canon PowerShot SD750", embeddedPreviewSize: PixelSize(width: 160, height: 120),
+                fingerprint: fingerprint)),
+        AssetMetadata(
+            ImageProperties(
+                mediaType: .gif, pixelSize: PixelSize(width: 10, height: 10), pageCount: 12, fingerprint: fingerprint)),
+        AssetMetadata(fingerprint: fingerprint, mediaType: .quickTime),
+    ]
+
+    private static func thumbnailRecord(_ format: ThumbnailFormat) -> [UInt8] {
+        let stored = StoredThumbnail(
+            thumbnail: Thumbnail(
+                bytes: [0xFF, 0xD8, 0xFF, 0xD9], pixelSize: PixelSize(width: 256, height: 171), format: format),
+            createdAt: created)
+        var record = [UInt8](repeating: 0, count: stored.encodedCount)
+        record.withUnsafeMutableBytes { stored.encode(into: $0) }
+        return record
+    }
+
+    private static let snapshot = FetchResult(
+        assets: metadata.enumerated().map { index, metadata in
+            Asset(
+                root: index == 0 ? "/photos" : "/more photos", relativePath: "2019-trip/IMG_\(index).JPG",
+                mediaType: metadata.mediaType, fingerprint: metadata.fingerprint, properties: metadata.properties)
+        })
+}
