@@ -5,7 +5,7 @@ import ThumbsSupport
 
 /// Where a file to image is: a folder it must not leave (a library root) and the path beneath it.
 ///
-/// Files are opened through their location only (``OpenedFile``): resolved beneath the root by
+/// Files are opened through their location only (`OpenedFile`): resolved beneath the root by
 /// the kernel, so that a photo swapped for a link to a file outside the library after the walk
 /// cannot bring that file's pixels into the cache. Paths are bytes (`FilePath`), so a name that
 /// is not valid UTF-8 is opened as it is.

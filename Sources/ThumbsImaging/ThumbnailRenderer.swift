@@ -106,14 +106,25 @@ public final class ThumbnailRenderer: ThumbnailRendering {
 /// The same, for a file named on its own (``ImageLocation/init(path:)``).
 extension ThumbnailRenderer {
     public func render(
-        _ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority = .interactive
+        _ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority
     ) async throws -> Thumbnail {
         try await render(ImageLocation(path: path), spec: spec, crop: crop, priority: priority)
     }
 
+    /// ``render(_:spec:crop:priority:)-(String,_,_,_)`` at interactive priority.
+    public func render(_ path: String, spec: RenditionSpec, crop: NormalizedRect) async throws -> Thumbnail {
+        try await render(path, spec: spec, crop: crop, priority: .interactive)
+    }
+
     public func embeddedPreview(
-        _ path: String, format: ThumbnailFormat = .jpeg, quality: Int = 82, priority: WorkPriority = .interactive
+        _ path: String, format: ThumbnailFormat, quality: Int, priority: WorkPriority
     ) async throws -> Thumbnail? {
         try await embeddedPreview(ImageLocation(path: path), format: format, quality: quality, priority: priority)
+    }
+
+    /// ``embeddedPreview(_:format:quality:priority:)-(String,_,_,_)`` as a JPEG of quality 82, at
+    /// interactive priority.
+    public func embeddedPreview(_ path: String) async throws -> Thumbnail? {
+        try await embeddedPreview(path, format: .jpeg, quality: 82, priority: .interactive)
     }
 }

@@ -51,10 +51,16 @@ public struct SyntheticImage: Sendable {
     }
 
     /// Encodes the image so that, once `orientation` (EXIF 1...8) is applied, it shows
-    /// ``uprightRGB()``. Metadata is kept, so the tag is written. A JPEG is progressive when
-    /// `progressive`.
+    /// ``uprightRGB()``. Metadata is kept, so the tag is written.
+    public func encoded(as container: Container, orientation: Int = 1, quality: Int = 92) throws(ImagingError)
+        -> [UInt8]
+    {
+        try encoded(as: container, orientation: orientation, quality: quality, progressive: false)
+    }
+
+    /// As ``encoded(as:orientation:quality:)``; a JPEG is progressive when `progressive`.
     public func encoded(
-        as container: Container, orientation: Int = 1, quality: Int = 92, progressive: Bool = false
+        as container: Container, orientation: Int = 1, quality: Int = 92, progressive: Bool
     ) throws(ImagingError) -> [UInt8] {
         try VipsRuntime.ensureStarted()
         let (stored, storedSize) = Self.transform(

@@ -68,7 +68,7 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
                 contentMode: .aspectFit, quality: 85)),
     ]
     /// Render threads, and so the most decodes in flight; 0 means one per core, at most
-    /// ``ImagingConfiguration/maximumWorkers``. Default: 0.
+    /// ``/ThumbsImaging/ImagingConfiguration/maximumWorkers``. Default: 0.
     public var workers: Int = 0
     /// Largest image accepted, in pixels. Default: 100,000,000.
     public var pixelLimit: Int = 100_000_000
