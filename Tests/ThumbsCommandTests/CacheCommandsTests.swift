@@ -62,4 +62,28 @@ import ThumbsTesting
         #expect(rebuilt.status == 0, "\(rebuilt.standardError)")
         #expect(try json(["stats"])["thumbnails"] as? Int == 8)
     }
+
+    /// A crash no check could prevent (LMDB following a damaged page deep in a table) ends with
+    /// one line naming the remedy, and the signal still shows in the exit status.
+    @Test func aFatalSignalLeavesALineNamingTheRemedy() throws {
+        try folder.write(try SyntheticImage(width: 400, height: 300).encoded(as: .jpeg), to: "library/p.jpg")
+        let process = Process()
+        process.executableURL = ThumbsProcess.executable()
+        process.arguments = ["watch", folder.path + "/library", "--cache", cache, "--json"]
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        var text = ""
+        while !text.contains("\"watching\"") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGSEGV)
+        let note = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGSEGV)
+        #expect(note.contains("`thumbs verify` checks it and `thumbs reset` moves it aside"), "\(note)")
+    }
 }
