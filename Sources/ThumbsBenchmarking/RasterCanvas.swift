@@ -50,13 +50,10 @@ struct RasterCanvas {
     mutating func write(_ text: String, x: Int, y: Int, font: String = "sans 11", color: Color = .black)
         throws(ImagingError) -> Int
     {
-        let mask = try VipsImageHandle.make(ImagingError.encodingFailed) { thumbs_vips_text(text, font, 72, $0) }
-        var length = 0
-        guard let memory = vips_image_write_to_memory(mask.pointer, &length) else {
-            throw .encodingFailed(VipsError.takeMessage())
+        let mask = try VipsCallGate.run { () throws(ImagingError) in
+            try VipsImageHandle.make(ImagingError.encodingFailed) { thumbs_vips_text(text, font, 72, $0) }
         }
-        defer { g_free(memory) }
-        let coverage = memory.assumingMemoryBound(to: UInt8.self)
+        let coverage = try mask.pixelBytes()
         let ink = [Int(color.red), Int(color.green), Int(color.blue)]
         for row in 0..<mask.height where (0..<height).contains(y + row) {
             for column in 0..<mask.width where (0..<width).contains(x + column) {
@@ -73,6 +70,10 @@ struct RasterCanvas {
 
     /// The canvas as a PNG file's bytes.
     func png() throws(ImagingError) -> [UInt8] {
+        try VipsCallGate.run { () throws(ImagingError) in try pngInGate() }
+    }
+
+    private func pngInGate() throws(ImagingError) -> [UInt8] {
         guard
             let raw = pixels.withUnsafeBytes({
                 vips_image_new_from_memory_copy(

@@ -11,6 +11,14 @@ public enum ContactSheet {
     ) throws(ImagingError) -> Thumbnail {
         try VipsRuntime.ensureStarted()
         guard !thumbnails.isEmpty else { throw .unsupportedFormat("no thumbnails to compose") }
+        return try VipsCallGate.run { () throws(ImagingError) in
+            try composeInGate(thumbnails, across: across, format: format, quality: quality)
+        }
+    }
+
+    private static func composeInGate(
+        _ thumbnails: [Thumbnail], across: Int, format: ThumbnailFormat, quality: Int
+    ) throws(ImagingError) -> Thumbnail {
         var images: [VipsImageHandle] = []
         for thumbnail in thumbnails {
             guard let opened = thumbnail.bytes.withUnsafeBytes({ thumbs_vips_open_buffer($0.baseAddress, $0.count) })

@@ -11,10 +11,15 @@ import ThumbsSupport
 /// with the buffer cleared and warnings captured, so the message and the error kind derived
 /// from it describe that file alone. Failures are rare, so the retry costs little, and a
 /// failure that does not repeat (a file still being written) ends as the retry's success.
-enum VipsCallGate {
+///
+/// Every libvips call of the package goes through it, renders or not (a contact sheet, a chart,
+/// a synthetic test image): a successful operation clears the buffer of the notes it left, so
+/// one running outside the gate could wipe the message of a failure being read alone. Calls
+/// must not nest.
+package enum VipsCallGate {
     private static let gate = SharedExclusiveLock()
 
-    static func run<T>(_ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
+    package static func run<T>(_ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
         do {
             return try gate.withShared(body)
         } catch  where error.isLibvipsFailure {

@@ -22,10 +22,11 @@ package final class BlockingThreadPool: Sendable {
         self.threadCount = max(1, threadCount)
         queue = JobQueue()
         for index in 0..<self.threadCount {
-            // Named from inside: on Linux a name set before start() never reaches the OS thread,
-            // and the name is what `top -H` and debuggers show.
+            // Named from inside, on the OS thread itself (what `top -H` and debuggers show): a
+            // new Linux thread starts with its creator's name, and Foundation's `Thread.name`
+            // does not always reach the OS thread (seen under ThreadSanitizer).
             Thread { [queue] in
-                Thread.current.name = "\(name)-\(index)"
+                Self.nameCurrentThread("\(name)-\(index)")
                 queue.serve()
             }.start()
         }
@@ -33,6 +34,16 @@ package final class BlockingThreadPool: Sendable {
 
     deinit {
         queue.shutDown()
+    }
+
+    /// Writes the calling thread's name (at most 15 bytes: the kernel's limit) into its
+    /// /proc/thread-self/comm, which is what pthread_setname_np does for the calling thread.
+    private static func nameCurrentThread(_ name: String) {
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 
     /// Jobs waiting for a thread.

@@ -63,6 +63,14 @@ public struct SyntheticImage: Sendable {
         as container: Container, orientation: Int = 1, quality: Int = 92, progressive: Bool
     ) throws(ImagingError) -> [UInt8] {
         try VipsRuntime.ensureStarted()
+        return try VipsCallGate.run { () throws(ImagingError) in
+            try encodedInGate(as: container, orientation: orientation, quality: quality, progressive: progressive)
+        }
+    }
+
+    private func encodedInGate(
+        as container: Container, orientation: Int, quality: Int, progressive: Bool
+    ) throws(ImagingError) -> [UInt8] {
         let (stored, storedSize) = Self.transform(
             uprightRGB(), size: PixelSize(width: width, height: height),
             bands: 3, orientation: Self.inverse(orientation))

@@ -12,11 +12,13 @@ package struct DecodedPixels {
 
     package init(_ encoded: [UInt8]) throws {
         try VipsRuntime.ensureStarted()
-        guard let opened = encoded.withUnsafeBytes({ thumbs_vips_open_buffer($0.baseAddress, $0.count) }) else {
-            throw ImagingError.corrupt(VipsError.takeMessage())
+        let srgb = try VipsCallGate.run { () throws(ImagingError) in
+            guard let opened = encoded.withUnsafeBytes({ thumbs_vips_open_buffer($0.baseAddress, $0.count) }) else {
+                throw ImagingError.corrupt(VipsError.takeMessage())
+            }
+            let image = VipsImageHandle(opened)
+            return try VipsImageHandle.make(ImagingError.corrupt) { thumbs_vips_to_srgb(image.pointer, $0) }
         }
-        let image = VipsImageHandle(opened)
-        let srgb = try VipsImageHandle.make(ImagingError.corrupt) { thumbs_vips_to_srgb(image.pointer, $0) }
         width = srgb.width
         height = srgb.height
         bands = srgb.bands
