@@ -78,7 +78,10 @@ import ThumbsTesting
     @Test func watchCoalescesABurstAndFollowsNewFolders() async throws {
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
         try folder.write(L.mp4, to: "library/existing.mp4")
-        let library = L.library(folder, store: store)
+        // Render threads of its own: the shared ones may be busy with another suite's twenty
+        // thousand files, and the rescans here would wait behind them.
+        let library = PhotoLibrary(
+            roots: [root], renderer: ThumbnailRenderer(configuration: ImagingConfiguration(workers: 2)), store: store)
         let changes = try await library.watch(debounce: .milliseconds(300))
         let collected = Task {
             var notifications: [ChangeDetails] = []
