@@ -133,7 +133,12 @@ let package = Package(
             ],
             path: "Tests/ThumbsTestSupport"
         ),
-        .testTarget(name: "ThumbsSupportTests", dependencies: ["ThumbsSupport", "ThumbsTestSupport"]),
+        .testTarget(
+            name: "ThumbsSupportTests",
+            dependencies: [
+                "ThumbsSupport", "ThumbsTestSupport", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .testTarget(
             name: "ThumbsImagingTests",
             dependencies: [
