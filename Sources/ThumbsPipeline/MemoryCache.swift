@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsStore

@@ -1,4 +1,3 @@
-import Synchronization
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsStore

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The priority of one piece of queued work, which can be raised while it waits.
 ///
 /// A render started by preheating waits at ``WorkPriority/preheat``; when a display request for
