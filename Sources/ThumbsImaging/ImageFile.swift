@@ -9,6 +9,8 @@ struct ImageFile {
     let source: ImageSource
     /// The header as libvips reads it (pixels are decoded lazily, on first use).
     let header: VipsImageHandle
+    /// The size of the page decoded, as stored (before orientation).
+    let storedSize: PixelSize
     /// The size as displayed, after the orientation libvips applies.
     let uprightSize: PixelSize
 
@@ -34,6 +36,7 @@ struct ImageFile {
         guard stored.pixelCount <= pixelLimit else {
             throw .tooManyPixels(width: stored.width, height: stored.height, limit: pixelLimit)
         }
+        storedSize = stored
         uprightSize = header.orientation >= 5 ? stored.transposed : stored
     }
 
@@ -47,11 +50,10 @@ struct ImageFile {
     /// decoded image is counted twice (the decode and its sRGB conversion), 8-bit output pixels
     /// once per rendition.
     func decodeMemory(to decodeSize: PixelSize, renditionPixels: Int) -> Int {
-        let pageHeight = Int(vips_image_get_page_height(header.pointer))
-        let stored = header.width * (pageHeight > 0 ? pageHeight : header.height)
+        let stored = storedSize.pixelCount
         let sampleBytes = header.bandFormat == VIPS_FORMAT_UCHAR || header.bandFormat == VIPS_FORMAT_CHAR ? 1 : 2
         let bands = max(1, header.bands)
-        let interlaced = header.has("interlaced") && Self.intField(header, "interlaced") == 1
+        let interlaced = header.int("interlaced") == 1
         var decoder = 0
         switch mediaType {
         case .jpeg where interlaced:
@@ -69,11 +71,6 @@ struct ImageFile {
         }
         let decoded = decodeSize.pixelCount * bands * sampleBytes * 2
         return decoder + decoded + renditionPixels * 4
-    }
-
-    private static func intField(_ image: VipsImageHandle, _ field: String) -> Int {
-        var value: Int32 = 0
-        return vips_image_get_int(image.pointer, field, &value) == 0 ? Int(value) : 0
     }
 
     /// Fails with ``ImagingError/changedWhileRendering`` if the file is not the version opened.

@@ -69,6 +69,17 @@ package final class VipsImageHandle {
         return trimmed.isEmpty ? nil : trimmed
     }
 
+    /// An integer field, or nil when the image has none.
+    package func int(_ field: String) -> Int? {
+        guard has(field) else { return nil }
+        var value: Int32 = 0
+        guard vips_image_get_int(pointer, field, &value) == 0 else {
+            vips_error_clear()
+            return nil
+        }
+        return Int(value)
+    }
+
     /// A binary field, copied out of libvips.
     package func blob(_ field: String) -> [UInt8]? {
         guard has(field) else { return nil }

@@ -73,12 +73,11 @@ package struct VipsRenderer: Sendable {
         let source = try ImageSource(location)
         return try VipsCallGate.run { () throws(ImagingError) in
             let file = try ImageFile(source, pixelLimit: pixelLimit)
-            let upright = file.uprightSize
-            let decodeSize = RenditionGeometry.sharedDecodeSize(source: upright, specs: specs)
-            let outputs = specs.reduce(0) { $0 + RenditionGeometry.outputSize(source: upright, spec: $1).pixelCount }
-            let needed = file.decodeMemory(to: decodeSize, renditionPixels: outputs)
+            let decodeSize = RenditionGeometry.sharedDecodeSize(source: file.uprightSize, specs: specs)
+            let outputs = specs.map { RenditionGeometry.outputSize(source: file.uprightSize, spec: $0) }
+            let needed = file.decodeMemory(to: decodeSize, renditionPixels: outputs.reduce(0) { $0 + $1.pixelCount })
             return try memory.withReservation(needed) { () throws(ImagingError) in
-                let thumbnails = try renderRenditions(of: file, specs: specs)
+                let thumbnails = try renderRenditions(of: file, specs: specs, decodeSize: decodeSize, outputs: outputs)
                 try file.ensureUnchanged()
                 return thumbnails
             }
@@ -111,13 +110,14 @@ package struct VipsRenderer: Sendable {
         }
     }
 
-    private func renderRenditions(of file: ImageFile, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
-        let decodeSize = RenditionGeometry.sharedDecodeSize(source: file.uprightSize, specs: specs)
+    /// `specs` from one decode at `decodeSize`; `outputs` are their sizes, in the same order.
+    private func renderRenditions(
+        of file: ImageFile, specs: [RenditionSpec], decodeSize: PixelSize, outputs: [PixelSize]
+    ) throws(ImagingError) -> [Thumbnail] {
         // One decode for all, unless that decode would itself be over the pixel limit (a fill of
         // a strip-shaped image with upscaling): then each rendition is decoded on its own.
         guard specs.count > 1, decodeSize.pixelCount <= pixelLimit else {
-            return try specs.map { spec throws(ImagingError) in
-                let output = RenditionGeometry.outputSize(source: file.uprightSize, spec: spec)
+            return try zip(specs, outputs).map { spec, output throws(ImagingError) in
                 let image = try shrinkOnLoad(
                     file, to: output, crop: spec.contentMode == .aspectFill,
                     exact: spec.contentMode == .aspectFit)
@@ -134,7 +134,6 @@ package struct VipsRenderer: Sendable {
         }
         var wholePictures: [(image: VipsImageHandle, scale: Double)] = [(base, scale(base.size, .aspectFit))]
         var thumbnails = [Thumbnail?](repeating: nil, count: specs.count)
-        let outputs = specs.map { RenditionGeometry.outputSize(source: upright, spec: $0) }
         for index in specs.indices.sorted(by: {
             scale(outputs[$0], specs[$0].contentMode) > scale(outputs[$1], specs[$1].contentMode)
         }) {

@@ -1,5 +1,5 @@
-import Glibc
 import SystemPackage
+import ThumbsSupport
 
 /// How asset ids are made: 16 hex digits of a 64-bit FNV-1a hash of the root and the relative
 /// path. Stable across runs, processes and machines (Swift's `Hasher` is seeded per process, so
@@ -12,11 +12,7 @@ public enum AssetID {
     /// The id of the file at `relativeFilePath` under `root`, from the path's bytes (for a
     /// UTF-8 name, the same id as ``make(root:relativePath:)``).
     public static func make(root: String, relativeFilePath: FilePath) -> String {
-        make(
-            root: root,
-            relativeBytes: relativeFilePath.withPlatformString {
-                Array(UnsafeRawBufferPointer(start: $0, count: strlen($0)))
-            })
+        make(root: root, relativeBytes: relativeFilePath.bytes)
     }
 
     private static func make(root: String, relativeBytes: [UInt8]) -> String {

@@ -1,7 +1,7 @@
-import Glibc
 import SystemPackage
 import ThumbsImaging
 import ThumbsStore
+import ThumbsSupport
 
 /// How a fetch result is kept in the store's cursors table, so that a later rescan (another
 /// process, another day) can describe what changed since.
@@ -22,7 +22,8 @@ extension FetchResult {
         writer.u32(UInt32(count))
         for asset in self {
             writer.u32(roots[asset.root] ?? 0)
-            writer.filePath(asset.relativeFilePath)
+            // Bytes, as `string` writes UTF-8: a path that is not UTF-8 reads back as it was.
+            writer.lengthPrefixed(asset.relativeFilePath.bytes.prefix(Int(UInt16.max)))
             let metadata = AssetMetadata(
                 fingerprint: asset.fingerprint, mediaType: asset.mediaType,
                 properties: asset.properties
@@ -51,7 +52,9 @@ extension FetchResult {
             guard rootIndex < roots.count else {
                 throw .store("root \(rootIndex) of \(roots.count)", "decode fetch result")
             }
-            let relativePath = try reader.filePath()
+            let pathBytes = try reader.lengthPrefixed()
+            guard !pathBytes.contains(0) else { throw .store("a path holds a NUL byte", "decode fetch result") }
+            let relativePath = FilePath(bytes: pathBytes)
             let metadata = try AssetMetadata(decoding: try reader.bytes(Int(try reader.u32())))
             assets.append(
                 Asset(
@@ -59,27 +62,5 @@ extension FetchResult {
                     fingerprint: metadata.fingerprint, properties: metadata.properties))
         }
         self.init(ordered: assets)
-    }
-}
-
-/// Paths are written as bytes, as ``ByteWriter/string(_:)`` writes UTF-8 (a 2-byte length, then
-/// the bytes), so a path that is not UTF-8 reads back as it was, and a record of either reads
-/// as the other.
-extension ByteWriter {
-    fileprivate mutating func filePath(_ path: FilePath) {
-        let bytes = path.withPlatformString { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
-        let kept = bytes.prefix(Int(UInt16.max))
-        u8(UInt8(kept.count >> 8))
-        u8(UInt8(kept.count & 0xFF))
-        raw(Array(kept))
-    }
-}
-
-extension ByteReader {
-    fileprivate mutating func filePath() throws(StoreError) -> FilePath {
-        let count = Int(try u8()) << 8 | Int(try u8())
-        let bytes = try self.bytes(count)
-        guard !bytes.contains(0) else { throw .store("a path holds a NUL byte", "decode fetch result") }
-        return FilePath(platformString: (bytes.map { CChar(bitPattern: $0) } + [0]))
     }
 }

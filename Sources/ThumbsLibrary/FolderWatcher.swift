@@ -97,7 +97,7 @@ final class FolderWatcher: @unchecked Sendable {
                     let name = buffer[nameStart..<nameStart + length].withUnsafeBytes {
                         FilePath.Component(platformString: $0.bindMemory(to: CChar.self).baseAddress!)
                     }
-                    if let name, includeHidden || !Self.isHidden(name) { watchTree(folder.appending(name)) }
+                    if let name, includeHidden || !name.isHidden { watchTree(folder.appending(name)) }
                 }
                 if mask & UInt32(IN_IGNORED) != 0 { watches[watch] = nil }
                 offset = nameStart + length
@@ -114,15 +114,10 @@ final class FolderWatcher: @unchecked Sendable {
         defer { closedir(handle) }
         while let entry = readdir(handle) {
             guard entry.pointee.d_type == UInt8(DT_DIR) else { continue }
-            // d_name is declared as 256 bytes but the entry ends after the name's NUL.
-            let name = UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \.d_name)!)
-                .withMemoryRebound(to: CChar.self, capacity: 1) { FilePath.Component(platformString: $0) }
-            guard let name, name.kind == .regular, includeHidden || !Self.isHidden(name) else { continue }
+            guard let name = FilePath.Component(directoryEntry: entry), includeHidden || !name.isHidden else {
+                continue
+            }
             watchTree(folder.appending(name))
         }
-    }
-
-    private static func isHidden(_ name: FilePath.Component) -> Bool {
-        name.withPlatformString { $0.pointee == 0x2E }
     }
 }

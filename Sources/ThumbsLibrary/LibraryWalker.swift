@@ -76,14 +76,9 @@ final class LibraryWalker: @unchecked Sendable {
                 stack.removeLast()
                 continue
             }
-            // d_name is declared as 256 bytes but the entry ends after the name's NUL: read up to
-            // the NUL only, in place.
-            let offset = MemoryLayout<dirent>.offset(of: \.d_name)!
-            let name = UnsafeRawPointer(entry).advanced(by: offset).withMemoryRebound(
-                to: CChar.self, capacity: 1
-            ) { FilePath.Component(platformString: $0) }
-            guard let name, name.kind == .regular else { continue }
-            if !includeHidden && name.withPlatformString({ $0.pointee == 0x2E }) { continue }
+            guard let name = FilePath.Component(directoryEntry: entry), includeHidden || !name.isHidden else {
+                continue
+            }
             visit(top.relative.appending(name), into: &step)
         }
         step.finished = stack.isEmpty

@@ -37,8 +37,13 @@ package struct ByteReader {
     package mutating func i64() throws(StoreError) -> Int64 { Int64(bitPattern: try u64()) }
 
     package mutating func string() throws(StoreError) -> String {
+        String(decoding: try lengthPrefixed(), as: UTF8.self)
+    }
+
+    /// The bytes of a field ``ByteWriter/lengthPrefixed(_:)`` wrote, lent.
+    package mutating func lengthPrefixed() throws(StoreError) -> UnsafeRawBufferPointer {
         let count = Int(try u8()) << 8 | Int(try u8())
-        return String(decoding: try take(count), as: UTF8.self)
+        return try take(count)
     }
 
     package mutating func optionalString() throws(StoreError) -> String? {

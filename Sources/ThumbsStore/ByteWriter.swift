@@ -25,10 +25,15 @@ package struct ByteWriter {
         while end != all.endIndex, end != all.startIndex, UTF8.isContinuation(all[end]) {
             all.formIndex(before: &end)
         }
-        let utf8 = Array(all[..<end])
-        u8(UInt8(utf8.count >> 8))
-        u8(UInt8(utf8.count & 0xFF))
-        bytes += utf8
+        lengthPrefixed(all[..<end])
+    }
+
+    /// Up to 65,535 bytes after their count (2 bytes); the caller cuts longer ones.
+    package mutating func lengthPrefixed(_ value: some Collection<UInt8>) {
+        precondition(value.count <= Int(UInt16.max), "a length-prefixed field holds at most 65,535 bytes")
+        u8(UInt8(value.count >> 8))
+        u8(UInt8(value.count & 0xFF))
+        bytes += value
     }
 
     package mutating func optionalString(_ value: String?) {

@@ -9,10 +9,17 @@ extension FilePath {
     /// is only shown, so no two different names look alike the way `description`'s U+FFFD
     /// replacement makes them.
     public var displayString: String {
-        withPlatformString { pointer in
-            let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
-            return Self.display(bytes)
-        }
+        withPlatformString { Self.display(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
+    }
+
+    /// The path's bytes, as the file system has them (no terminating NUL).
+    package var bytes: [UInt8] {
+        withPlatformString { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
+    }
+
+    /// The path made of `bytes`, which hold no NUL.
+    package init(bytes: some Collection<UInt8>) {
+        self.init(platformString: bytes.map { CChar(bitPattern: $0) } + [0])
     }
 
     /// `bytes` as text: valid UTF-8 sequences as they are, every other byte as `\xHH`.

@@ -3,9 +3,7 @@ import Testing
 import ThumbsSupport
 
 @Suite struct FilePathDisplayTests {
-    private func path(_ bytes: [UInt8]) -> FilePath {
-        FilePath(platformString: bytes.map { CChar(bitPattern: $0) } + [0])
-    }
+    private func path(_ bytes: [UInt8]) -> FilePath { FilePath(bytes: bytes) }
 
     @Test func validUTF8IsShownAsItIs() {
         #expect(FilePath("2024/Café 🌅.jpg").displayString == "2024/Café 🌅.jpg")

@@ -34,6 +34,8 @@ package struct LMDBFileCheck {
     private let fileName: String
     private let pageSize: Int
     private let lastPage: UInt64
+    /// The free table's and the main table's root pages and depths, from the newest meta page.
+    private let roots: [(root: UInt64, depth: Int)]
     private var visited: Set<UInt64> = []
 
     /// Checks the data file in `folder`; a missing or empty file (a new cache) passes. Returns
@@ -84,8 +86,6 @@ package struct LMDBFileCheck {
         }
         roots = newest.roots
     }
-
-    private var roots: [(root: UInt64, depth: Int)] = []
 
     private mutating func run(_ depth: Depth) throws(StoreError) {
         let (free, main) = (roots[0], roots[1])
