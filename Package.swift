@@ -197,8 +197,8 @@ let package = Package(
             dependencies: [
                 "ThumbsServer", "Thumbs", "ThumbsTesting", "ThumbsTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(

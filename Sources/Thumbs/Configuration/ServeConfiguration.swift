@@ -9,10 +9,13 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
     /// Renders that requests may have in flight or waiting at once; a miss past it is answered
     /// 503 with `Retry-After`. Preheating is not counted. Default: 64.
     public var maxPendingRenders = 64
-    /// Seconds a connection may take to send a request's head: a client trickling its headers
-    /// (slowloris) is dropped then. Default: 10.
+    /// Seconds a connection may take to send a complete request head, counted from when it
+    /// opens and, on a kept-alive connection, from the end of the last response: a client
+    /// trickling its headers (slowloris), or idle between requests for longer, is dropped.
+    /// Default: 10.
     public var requestHeadTimeout: Double = 10
-    /// Seconds a connection may stay open with nothing to read or write. Default: 60.
+    /// Seconds a connection may go with nothing read or written while a request is under way
+    /// (a client that stops reading its response, say). Default: 60.
     public var idleTimeout: Double = 60
     /// Connections served at once; more wait in the listen backlog. Default: 1024.
     public var maxConnections = 1024

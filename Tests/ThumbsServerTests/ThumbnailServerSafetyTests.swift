@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+import Thumbs
+import ThumbsTesting
+import ThumbsTestSupport
+
+@Suite("ThumbnailServer: tokens, limits and hostile clients")
+struct ThumbnailServerSafetyTests {
+    @Test func aTokenGuardsEverythingButThePageAndTheHealthCheck() async throws {
+        let fixture = try ServerFixture(photos: 1) { $0.token = "s3cret-token" }
+        try await fixture.run { client, _ in
+            for uri in ["/api/assets", "/api/albums", "/metrics", "/thumbnails/0123456789abcdef/grid"] {
+                let response = try await client.get(uri)
+                #expect(response.status == .unauthorized, "\(uri)")
+                #expect(response.headers[.wwwAuthenticate] == #"Bearer realm="thumbs""#)
+                #expect(try await client.get(uri, headers: [.authorization: "Bearer wrong-token!"]).status == .unauthorized)
+            }
+            #expect(try await client.get("/healthz").status == .ok)
+            #expect(try await client.get("/").status == .ok)
+            let bearer = try await client.get("/api/assets", headers: [.authorization: "Bearer s3cret-token"])
+            #expect(bearer.status == .ok)
+
+            #expect(try await client.get("/?token=guess").status == .unauthorized)
+            let login = try await client.get("/?token=s3cret-token")
+            #expect(login.status == .seeOther && login.headers[.location] == "/")
+            let cookie = try #require(login.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            #expect(login.headers[.setCookie]?.contains("HttpOnly") == true)
+            #expect(try await client.get("/api/assets", headers: [.cookie: cookie]).status == .ok)
+        }
+    }
+
+    @Test func thePageIsServedFromTheBinary() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.run { client, _ in
+            let page = try await client.get("/")
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+            #expect(try await client.get("/page.js").headers[.contentType] == "text/javascript; charset=utf-8")
+            #expect(try await client.get("/page.css").headers[.contentType] == "text/css; charset=utf-8")
+        }
+    }
+
+    @Test func hugeTargetsAndHeadsAreRefused() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.run { client, port in
+            let long = try await client.get("/api/assets?cursor=" + String(repeating: "a", count: 5000))
+            #expect(long.status == .uriTooLong)
+            #expect(try long.json()["error"] as? String == "target-too-long")
+            let connection = RawConnection(port: port)
+            let bigHeader = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Filler: \(String(repeating: "b", count: 40_000))\r\n\r\n"
+            let answer = try await connection.exchange([Array(bigHeader.utf8)])
+            #expect(answer.response.hasPrefix("HTTP/1.1 400") || answer.response.hasPrefix("HTTP/1.1 431"))
+            #expect(answer.closed)
+            // The server is still there for everyone else.
+            #expect(try await client.get("/healthz").status == .ok)
+        }
+    }
+
+    @Test func aClientTricklingItsHeadersIsDropped() async throws {
+        let fixture = try ServerFixture(photos: 1) { $0.requestHeadTimeout = 1 }
+        try await fixture.run { _, port in
+            let started = ContinuousClock.now
+            let trickle = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: 1\r\nX-B: 2\r\nX-C: 3\r\nX-D: 4\r\nX-E: 5\r\n\r\n"
+                .utf8.map { [$0] }
+            let answer = try await RawConnection(port: port).exchange(trickle, pause: .milliseconds(200), timeout: 20)
+            #expect(answer.closed)
+            #expect(!answer.response.contains("200 OK"))
+            #expect(started.duration(to: .now) < .seconds(15))
+            // Idle connections that never send anything are dropped the same way.
+            let idle = try await RawConnection(port: port).exchange([], timeout: 10)
+            #expect(idle.closed)
+            let prompt = try await RawConnection(port: port).request("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(prompt.hasPrefix("HTTP/1.1 200"))
+        }
+    }
+
+    @Test func aFloodOfMissesIsBoundedThenAnswered503() async throws {
+        let fixture = try ServerFixture(photos: 0) { $0.maxPendingRenders = 2 }
+        for index in 0..<12 {
+            try fixture.photos.write(
+                try SyntheticImage(width: 3000, height: 2000).encoded(as: .png), to: "big-\(index).png")
+        }
+        try await fixture.run { client, port in
+            let ids = try await client.allAssets().compactMap { $0["id"] as? String }
+            #expect(ids.count == 12)
+            let statuses = try await withThrowingTaskGroup(of: String.self) { group in
+                for id in ids {
+                    group.addTask {
+                        try await RawConnection(port: port).request(
+                            "GET /thumbnails/\(id)/grid HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let busy = statuses.filter { $0.hasPrefix("HTTP/1.1 503") }
+            #expect(!busy.isEmpty)
+            #expect(busy.allSatisfy { $0.contains("Retry-After: 1") && $0.contains(#""error":"busy""#) })
+            #expect(statuses.allSatisfy { $0.hasPrefix("HTTP/1.1 200") || $0.hasPrefix("HTTP/1.1 503") })
+            // Once the flood has passed, every miss renders.
+            for id in ids { #expect(try await client.get("/thumbnails/\(id)/grid").status == .ok) }
+        }
+    }
+}
