@@ -49,8 +49,10 @@ struct ServerFixture {
     let library: PhotoLibrary
     var serve: ServeConfiguration
     let renditions = [
-        Rendition(name: "grid", spec: RenditionSpec(size: PixelSize(width: 128, height: 128), contentMode: .aspectFill)),
-        Rendition(name: "large", spec: RenditionSpec(size: PixelSize(width: 512, height: 512), contentMode: .aspectFit)),
+        Rendition(
+            name: "grid", spec: RenditionSpec(size: PixelSize(width: 128, height: 128), contentMode: .aspectFill)),
+        Rendition(
+            name: "large", spec: RenditionSpec(size: PixelSize(width: 512, height: 512), contentMode: .aspectFit)),
     ]
 
     var root: String { folder.path + "/library" }

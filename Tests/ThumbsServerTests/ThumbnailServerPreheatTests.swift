@@ -54,7 +54,10 @@ struct ThumbnailServerPreheatTests {
                 ("not json", .badRequest),
                 (#"{"assets": "x", "rendition": "grid"}"#, .badRequest),
                 (#"{"assets": ["\#(id)"], "rendition": "huge"}"#, .notFound),
-                (#"{"assets": [\#(String(repeating: "\"0123456789abcdef\",", count: 100))"x"], "rendition": "grid"}"#, .contentTooLarge),
+                (
+                    #"{"assets": [\#(String(repeating: "\"0123456789abcdef\",", count: 100))"x"], "rendition": "grid"}"#,
+                    .contentTooLarge
+                ),
             ]
             for (body, status) in cases {
                 let response = try await client.execute(

@@ -15,7 +15,8 @@ struct ThumbnailServerSafetyTests {
                 let response = try await client.get(uri)
                 #expect(response.status == .unauthorized, "\(uri)")
                 #expect(response.headers[.wwwAuthenticate] == #"Bearer realm="thumbs""#)
-                #expect(try await client.get(uri, headers: [.authorization: "Bearer wrong-token!"]).status == .unauthorized)
+                #expect(
+                    try await client.get(uri, headers: [.authorization: "Bearer wrong-token!"]).status == .unauthorized)
             }
             #expect(try await client.get("/healthz").status == .ok)
             #expect(try await client.get("/").status == .ok)
@@ -49,7 +50,8 @@ struct ThumbnailServerSafetyTests {
             #expect(long.status == .uriTooLong)
             #expect(try long.json()["error"] as? String == "target-too-long")
             let connection = RawConnection(port: port)
-            let bigHeader = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Filler: \(String(repeating: "b", count: 40_000))\r\n\r\n"
+            let bigHeader =
+                "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Filler: \(String(repeating: "b", count: 40_000))\r\n\r\n"
             let answer = try await connection.exchange([Array(bigHeader.utf8)])
             #expect(answer.response.hasPrefix("HTTP/1.1 400") || answer.response.hasPrefix("HTTP/1.1 431"))
             #expect(answer.closed)
