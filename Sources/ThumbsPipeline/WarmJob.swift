@@ -8,9 +8,9 @@ import ThumbsSupport
 /// renditions, fresh entries skipped, failures remembered, writes batched. Killed or
 /// interrupted, it loses only the batch being written; the next run resumes.
 ///
-/// Every photo also gets its placeholder (``ThumbHash``) in the metadata cache: a rendered one
-/// from the smallest of its new thumbnails, a fresh one that has none from the smallest of its
-/// stored thumbnails, without decoding the file.
+/// Every photo also gets its placeholder (``/ThumbsImaging/ThumbHash``) in the metadata cache:
+/// a rendered one from the smallest of its new thumbnails, a fresh one that has none from the
+/// smallest of its stored thumbnails, without decoding the file.
 ///
 /// ```swift
 /// let job = WarmJob(store: store, renderer: renderer, renditions: specs)
