@@ -6,9 +6,9 @@ extension ThumbHash {
     /// The placeholder of a rendered thumbnail: its bytes decoded with libvips, shrunk on load to
     /// fit 100 × 100, as 8-bit sRGB with alpha, then hashed.
     ///
-    /// Runs on the caller's thread: a thumbnail of a few hundred pixels decodes in well under a
-    /// millisecond (a JPEG at an eighth of its size), less than the hash itself takes. A
-    /// thumbnail libvips cannot decode is ``ImagingError/corrupt(_:)``.
+    /// Runs on the caller's thread: a thumbnail of a few hundred pixels takes a millisecond or
+    /// two of CPU to decode and about half a millisecond to hash, little next to the render that
+    /// made it. A thumbnail libvips cannot decode is ``ImagingError/corrupt(_:)``.
     public init(encoded thumbnail: Thumbnail) throws(ImagingError) {
         try self.init(encoded: thumbnail.bytes)
     }

@@ -94,8 +94,8 @@ package struct BatchRenderLoop: Sendable {
     }
 
     /// The placeholder of a thumbnail made before; nil when it cannot be decoded. Hashed right
-    /// here, in the child task: a thumbnail decodes in well under a millisecond, less than a
-    /// trip to the render threads would cost.
+    /// here, in the child task (a millisecond or two): queued on the render threads at batch
+    /// priority, it would wait behind the whole window of renders.
     private static func placeholder(of work: Work) -> ThumbHash? {
         guard case .placeholder(let thumbnail) = work else { return nil }
         return try? ThumbHash(encoded: thumbnail)

@@ -146,8 +146,6 @@ public struct WarmJob: Sendable {
                 state.placeholders += 1
                 placeholders.append(
                     .init(assetID: outcome.asset.id, fingerprint: outcome.asset.fingerprint, placeholder: placeholder))
-                // Placeholders are a few dozen bytes: alone, many more of them fill a transaction.
-                if placeholders.count >= writeBatch * 8 { try await flush() }
             }
             switch outcome.result {
             case .success(let thumbnails)?:
@@ -156,7 +154,6 @@ public struct WarmJob: Sendable {
                 state.bytesWritten += thumbnails.reduce(0) { $0 + $1.bytes.count }
                 pending += zip(keys(of: outcome.asset), thumbnails).map { .init(key: $0, thumbnail: $1) }
                 pendingPhotos += 1
-                if pendingPhotos >= writeBatch { try await flush() }
             case .failure(let error)?:
                 state.done += 1
                 state.failuresByKind[error.kind, default: 0] += 1
@@ -170,6 +167,8 @@ public struct WarmJob: Sendable {
             case nil:
                 break  // a placeholder alone (counted when admitted), or cancelled before it rendered
             }
+            // Placeholders are a few dozen bytes: alone, many more of them fill a transaction.
+            if pendingPhotos >= writeBatch || placeholders.count >= writeBatch * 8 { try await flush() }
             state.elapsed = started.duration(to: .now)
             progress(state)
             state.failure = nil
