@@ -174,6 +174,18 @@ int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
     return result;
 }
 
+int thumbs_vips_thumbnail_buffer(const void *data, size_t length, VipsImage **out,
+    int width, int height) {
+    /* libvips takes the buffer as writable but only reads it. As for sources (see
+     * thumbs_vips_thumbnail_descriptor), the loader gets fail_on through the option string. */
+    return vips_thumbnail_buffer((void *) data, length, out, width,
+        "height", height,
+        "size", VIPS_SIZE_DOWN,
+        "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        "option_string", "fail_on=truncated",
+        NULL);
+}
+
 int thumbs_vips_thumbnail_image(VipsImage *in, VipsImage **out,
     int width, int height, int crop, int size) {
     return vips_thumbnail_image(in, out, width,
@@ -204,6 +216,10 @@ int thumbs_vips_icc_transform(VipsImage *in, VipsImage **out, const char *profil
 
 int thumbs_vips_to_srgb(VipsImage *in, VipsImage **out) {
     return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
+}
+
+int thumbs_vips_add_alpha(VipsImage *in, VipsImage **out) {
+    return vips_addalpha(in, out, NULL);
 }
 
 int thumbs_vips_flatten_white(VipsImage *in, VipsImage **out) {

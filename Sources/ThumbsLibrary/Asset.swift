@@ -29,6 +29,10 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public let fingerprint: FileFingerprint
     /// What the header said, for images whose header could be read; nil for videos.
     public let properties: ImageProperties?
+    /// A blurred stand-in to show before any thumbnail, as the metadata cache had it when the
+    /// asset was enumerated (for this ``fingerprint`` only); nil until a warm, or a render
+    /// through `CachingImageManager`, has made one.
+    public var placeholder: ThumbHash?
 
     public init(
         root: String, relativePath: String, mediaType: MediaType, fingerprint: FileFingerprint,

@@ -11,7 +11,8 @@ extension FetchResult {
     static let cursorVersion: UInt8 = 2
 
     /// Version, the roots (each asset names its root by index), then per asset its root,
-    /// relative path and metadata record (fingerprint, media type, header properties).
+    /// relative path and metadata record (fingerprint, media type, header properties,
+    /// placeholder; a record of the metadata cache's version 1 reads without a placeholder).
     package var cursorRecord: [UInt8] {
         var roots: [String: UInt32] = [:]
         for asset in self where roots[asset.root] == nil { roots[asset.root] = UInt32(roots.count) }
@@ -24,10 +25,10 @@ extension FetchResult {
             writer.u32(roots[asset.root] ?? 0)
             // Bytes, as `string` writes UTF-8: a path that is not UTF-8 reads back as it was.
             writer.lengthPrefixed(asset.relativeFilePath.bytes.prefix(Int(UInt16.max)))
-            let metadata = AssetMetadata(
-                fingerprint: asset.fingerprint, mediaType: asset.mediaType,
-                properties: asset.properties
-            ).encoded()
+            var record = AssetMetadata(
+                fingerprint: asset.fingerprint, mediaType: asset.mediaType, properties: asset.properties)
+            record.placeholder = asset.placeholder
+            let metadata = record.encoded()
             writer.u32(UInt32(metadata.count))
             writer.raw(metadata)
         }
@@ -56,10 +57,11 @@ extension FetchResult {
             guard !pathBytes.contains(0) else { throw .store("a path holds a NUL byte", "decode fetch result") }
             let relativePath = FilePath(bytes: pathBytes)
             let metadata = try AssetMetadata(decoding: try reader.bytes(Int(try reader.u32())))
-            assets.append(
-                Asset(
-                    root: roots[rootIndex], relativeFilePath: relativePath, mediaType: metadata.mediaType,
-                    fingerprint: metadata.fingerprint, properties: metadata.properties))
+            var asset = Asset(
+                root: roots[rootIndex], relativeFilePath: relativePath, mediaType: metadata.mediaType,
+                fingerprint: metadata.fingerprint, properties: metadata.properties)
+            asset.placeholder = metadata.placeholder
+            assets.append(asset)
         }
         self.init(ordered: assets)
     }

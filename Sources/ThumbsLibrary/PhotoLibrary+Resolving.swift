@@ -17,10 +17,11 @@ extension PhotoLibrary {
             let id = AssetID.make(root: root, relativeFilePath: file.path)
             if let cached = try store?.metadata(for: id), cached.fingerprint == file.fingerprint {
                 if cached.mediaType.isImage || cached.mediaType.isVideo {
-                    batch.assets.append(
-                        Asset(
-                            root: root, relativeFilePath: file.path, mediaType: cached.mediaType,
-                            fingerprint: file.fingerprint, properties: cached.properties))
+                    var asset = Asset(
+                        root: root, relativeFilePath: file.path, mediaType: cached.mediaType,
+                        fingerprint: file.fingerprint, properties: cached.properties)
+                    asset.placeholder = cached.placeholder
+                    batch.assets.append(asset)
                 } else if MediaType.isMediaFileName(file.relativePath) {
                     batch.issues.append(
                         LibraryIssue(path: file.relativePath, reason: .notMedia(Self.notMediaError(cached.fingerprint)))

@@ -11,31 +11,45 @@ import ThumbsSupport
 /// new assets, lets the renders under way finish and hands them back, then throws
 /// `CancellationError`, so that what was rendered can still be kept.
 package struct BatchRenderLoop: Sendable {
+    /// What to do for an admitted asset.
+    package enum Work: Sendable {
+        /// Every spec, from one decode (and the placeholder, with ``makesPlaceholders``).
+        case render
+        /// Only the placeholder, from a thumbnail made before: no decode of the file.
+        case placeholder(from: Thumbnail)
+    }
+
     /// What became of one asset.
     package struct Outcome: Sendable {
         package let asset: Asset
         /// The thumbnails in the order of the loop's specs; nil when the render was cancelled
-        /// before it ran.
+        /// before it ran, or none was asked (``Work/placeholder(from:)``).
         package let result: Result<[Thumbnail], ImagingError>?
+        /// The asset's placeholder, when one was asked and could be made.
+        package var placeholder: ThumbHash?
     }
 
     package let renderer: any ThumbnailRendering
     package let specs: [RenditionSpec]
+    /// Whether a render also makes the asset's placeholder, from its smallest thumbnail (by
+    /// pixels): the cheapest to decode.
+    package var makesPlaceholders = false
 
     package init(renderer: any ThumbnailRendering, specs: [RenditionSpec]) {
         self.renderer = renderer
         self.specs = specs
     }
 
-    /// Renders the assets `assets` finds in each of `batches` that `admit` accepts; `absorb`
-    /// gets each outcome. The callbacks run one at a time, on the calling task.
+    /// Works on the assets `assets` finds in each of `batches` that `admit` gives work for;
+    /// `absorb` gets each outcome. The callbacks run one at a time, on the calling task; the
+    /// work (placeholders included) runs in child tasks, a window of them at once.
     package func run<Batches: AsyncSequence>(
         _ batches: Batches,
         assets: (Batches.Element) async throws -> [Asset],
-        admit: (Asset) async throws -> Bool,
+        admit: (Asset) async throws -> Work?,
         absorb: (Outcome) async throws -> Void
     ) async throws where Batches.Failure == any Error {
-        let renderer = renderer, specs = specs
+        let renderer = renderer, specs = specs, makesPlaceholders = makesPlaceholders
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             var running = 0
             // Enough renders queued that the threads stay busy while the walk probes its next
@@ -44,17 +58,25 @@ package struct BatchRenderLoop: Sendable {
             var cancelled = false
             do {
                 for try await batch in batches {
-                    for asset in try await assets(batch) where try await admit(asset) {
+                    for asset in try await assets(batch) {
+                        guard let work = try await admit(asset) else { continue }
                         if running >= window, let outcome = try await group.next() {
                             running -= 1
                             try await absorb(outcome)
                         }
                         running += 1
                         group.addTask {
+                            guard case .render = work else {
+                                return Outcome(asset: asset, result: nil, placeholder: Self.placeholder(of: work))
+                            }
                             do {
                                 let thumbnails = try await renderer.render(
                                     asset.location, specs: specs, ticket: PriorityTicket(.batch))
-                                return Outcome(asset: asset, result: .success(thumbnails))
+                                let smallest = thumbnails.min { $0.pixelSize.pixelCount < $1.pixelSize.pixelCount }
+                                return Outcome(
+                                    asset: asset, result: .success(thumbnails),
+                                    placeholder: makesPlaceholders
+                                        ? smallest.flatMap { try? ThumbHash(encoded: $0) } : nil)
                             } catch let error as ImagingError {
                                 return Outcome(asset: asset, result: .failure(error))
                             } catch {
@@ -69,5 +91,13 @@ package struct BatchRenderLoop: Sendable {
             while let outcome = try await group.next() { try await absorb(outcome) }
             if cancelled { throw CancellationError() }
         }
+    }
+
+    /// The placeholder of a thumbnail made before; nil when it cannot be decoded. Hashed right
+    /// here, in the child task (a millisecond or two): queued on the render threads at batch
+    /// priority, it would wait behind the whole window of renders.
+    private static func placeholder(of work: Work) -> ThumbHash? {
+        guard case .placeholder(let thumbnail) = work else { return nil }
+        return try? ThumbHash(encoded: thumbnail)
     }
 }

@@ -88,7 +88,22 @@ extension CachingImageManager {
             // that cannot take it (disk full) costs the cache, not the image.
             let store = store
             _ = await Task.detached { try await store.putThumbnails([.init(key: key, thumbnail: thumbnail)]) }.result
+            keepPlaceholder(of: asset, from: thumbnail)
             return thumbnail
+        }
+    }
+
+    /// Makes the asset's placeholder from a thumbnail just rendered, when the metadata cache has
+    /// a record of this version of the file without one. In the background: the request has its
+    /// image already, and a placeholder lost (the process exits) is made by the next warm.
+    private func keepPlaceholder(of asset: Asset, from thumbnail: Thumbnail) {
+        guard asset.placeholder == nil, let metadata = try? store.metadata(for: asset.id),
+            metadata.fingerprint == asset.fingerprint, metadata.placeholder == nil
+        else { return }
+        let store = store
+        Task.detached(priority: .utility) {
+            guard let placeholder = try? ThumbHash(encoded: thumbnail) else { return }
+            _ = try? await store.setPlaceholder(placeholder, for: asset.id, fingerprint: asset.fingerprint)
         }
     }
 

@@ -8,6 +8,10 @@ import ThumbsSupport
 /// renditions, fresh entries skipped, failures remembered, writes batched. Killed or
 /// interrupted, it loses only the batch being written; the next run resumes.
 ///
+/// Every photo also gets its placeholder (``/ThumbsImaging/ThumbHash``) in the metadata cache:
+/// a rendered one from the smallest of its new thumbnails, a fresh one that has none from the
+/// smallest of its stored thumbnails, without decoding the file.
+///
 /// ```swift
 /// let job = WarmJob(store: store, renderer: renderer, renditions: specs)
 /// let summary = try await job.run(over: library) { progress in print(progress) }
@@ -32,6 +36,8 @@ public struct WarmJob: Sendable {
         public var found = 0
         public var rendered = 0
         public var fresh = 0
+        /// Placeholders made: one per rendered photo, and one per fresh photo that had none.
+        public var placeholders = 0
         /// Photos skipped because their file failed before and has not changed since.
         public var skippedFailures = 0
         public var failuresByKind: [ImagingError.Kind: Int] = [:]
@@ -90,6 +96,7 @@ public struct WarmJob: Sendable {
         var state = Progress()
         var pending: [ThumbnailStore.ThumbnailEntry] = []
         var pendingPhotos = 0
+        var placeholders: [ThumbnailStore.PlaceholderEntry] = []
         // One write in flight while rendering goes on: a commit's fsync does not idle the render
         // threads.
         var writing: Task<Void, any Error>?
@@ -97,12 +104,17 @@ public struct WarmJob: Sendable {
         func flush() async throws {
             try await writing?.value
             writing = nil
-            guard !pending.isEmpty else { return }
-            let batch = pending
+            guard !pending.isEmpty || !placeholders.isEmpty else { return }
+            let batch = pending, made = placeholders
             pending = []
             pendingPhotos = 0
-            // Not cancelled with the job: what was rendered is committed.
-            writing = Task.detached { try await store.putThumbnails(batch) }
+            placeholders = []
+            // Not cancelled with the job: what was rendered is committed. Placeholders after the
+            // thumbnails they were made from.
+            writing = Task.detached {
+                try await store.putThumbnails(batch)
+                try await store.setPlaceholders(made)
+            }
         }
 
         /// Commits everything rendered, and waits for it.
@@ -112,24 +124,29 @@ public struct WarmJob: Sendable {
             writing = nil
         }
 
-        func admit(_ asset: Asset) throws -> Bool {
-            guard !asset.isVideo else { return false }
+        func admit(_ asset: Asset) throws -> BatchRenderLoop.Work? {
+            guard !asset.isVideo else { return nil }
             state.found += 1
             if try keys(of: asset).allSatisfy(store.containsThumbnail) {
                 state.fresh += 1
                 state.done += 1
-                return false
+                return try placeholderWork(for: asset)
             }
             if try store.failure(for: asset.id, fingerprint: asset.fingerprint) != nil {
                 state.skippedFailures += 1
                 state.done += 1
-                return false
+                return nil
             }
-            return true
+            return .render
         }
 
         func absorb(_ outcome: BatchRenderLoop.Outcome) async throws {
             state.failure = nil
+            if let placeholder = outcome.placeholder {
+                state.placeholders += 1
+                placeholders.append(
+                    .init(assetID: outcome.asset.id, fingerprint: outcome.asset.fingerprint, placeholder: placeholder))
+            }
             switch outcome.result {
             case .success(let thumbnails)?:
                 state.done += 1
@@ -137,7 +154,6 @@ public struct WarmJob: Sendable {
                 state.bytesWritten += thumbnails.reduce(0) { $0 + $1.bytes.count }
                 pending += zip(keys(of: outcome.asset), thumbnails).map { .init(key: $0, thumbnail: $1) }
                 pendingPhotos += 1
-                if pendingPhotos >= writeBatch { try await flush() }
             case .failure(let error)?:
                 state.done += 1
                 state.failuresByKind[error.kind, default: 0] += 1
@@ -149,15 +165,19 @@ public struct WarmJob: Sendable {
                     try await Task.detached { try await store.recordFailures([entry]) }.value
                 }
             case nil:
-                break  // cancelled before it rendered: not done
+                break  // a placeholder alone (counted when admitted), or cancelled before it rendered
             }
+            // Placeholders are a few dozen bytes: alone, many more of them fill a transaction.
+            if pendingPhotos >= writeBatch || placeholders.count >= writeBatch * 8 { try await flush() }
             state.elapsed = started.duration(to: .now)
             progress(state)
             state.failure = nil
         }
 
         do {
-            try await BatchRenderLoop(renderer: renderer, specs: renditions).run(
+            var loop = BatchRenderLoop(renderer: renderer, specs: renditions)
+            loop.makesPlaceholders = true
+            try await loop.run(
                 batches,
                 assets: { batch in
                     state.elapsed = started.duration(to: .now)
@@ -177,6 +197,17 @@ public struct WarmJob: Sendable {
         state.elapsed = started.duration(to: .now)
         progress(state)
         return state
+    }
+
+    /// For a photo whose renditions are all stored: its placeholder, from the smallest of them,
+    /// when its metadata record (of this version) has none. Nil when it has one, or the store
+    /// has no record of this version to keep one in.
+    private func placeholderWork(for asset: Asset) throws -> BatchRenderLoop.Work? {
+        guard asset.placeholder == nil, let metadata = try store.metadata(for: asset.id),
+            metadata.fingerprint == asset.fingerprint, metadata.placeholder == nil,
+            let smallest = try store.smallestThumbnail(of: asset.id, fingerprint: asset.fingerprint)
+        else { return nil }
+        return .placeholder(from: smallest.thumbnail)
     }
 
     private func keys(of asset: Asset) -> [ThumbnailKey] {

@@ -5,12 +5,15 @@ import ThumbsSupport
 /// an unchanged library and summing file sizes need neither the file system's metadata beyond a
 /// stat nor a probe.
 ///
-/// Valid while the file's ``fingerprint`` is unchanged.
+/// Valid while the file's ``fingerprint`` is unchanged, and so is its placeholder.
 public struct AssetMetadata: Sendable, Hashable {
     public var fingerprint: FileFingerprint
     public var mediaType: MediaType
     /// What the imaging probe read from the header, for images; nil for videos.
     public var properties: ImageProperties?
+    /// The photo's placeholder, made from one of its thumbnails of this ``fingerprint``; nil
+    /// until one is made (see ``ThumbnailStore/setPlaceholder(_:for:fingerprint:)``).
+    public var placeholder: ThumbHash?
 
     public init(fingerprint: FileFingerprint, mediaType: MediaType, properties: ImageProperties? = nil) {
         self.fingerprint = fingerprint
@@ -25,37 +28,40 @@ public struct AssetMetadata: Sendable, Hashable {
 
     public var fileSize: UInt64 { fingerprint.size }
 
-    static let formatVersion: UInt8 = 1
+    /// Version 2 added the placeholder; version 1 records are still read (without one).
+    static let formatVersion: UInt8 = 2
 
     package func encoded() -> [UInt8] {
-        var writer = ByteWriter(capacity: 96)
+        var writer = ByteWriter(capacity: 128)
         writer.u8(Self.formatVersion)
         writer.u64(fingerprint.size)
         writer.i64(fingerprint.modificationTimeNanoseconds)
         writer.string(mediaType.rawValue)
-        guard let properties else {
+        if let properties {
+            writer.u8(1)
+            writer.u32(UInt32(properties.pixelSize.width))
+            writer.u32(UInt32(properties.pixelSize.height))
+            writer.u8(UInt8(properties.exifOrientation ?? 0))
+            writer.optionalString(properties.captureDate?.description)
+            writer.optionalString(properties.cameraMake)
+            writer.optionalString(properties.cameraModel)
+            writer.u8(properties.embeddedPreviewSize == nil ? 0 : 1)
+            writer.u32(UInt32(properties.embeddedPreviewSize?.width ?? 0))
+            writer.u32(UInt32(properties.embeddedPreviewSize?.height ?? 0))
+            writer.u32(UInt32(properties.pageCount))
+        } else {
             writer.u8(0)
-            return writer.bytes
         }
-        writer.u8(1)
-        writer.u32(UInt32(properties.pixelSize.width))
-        writer.u32(UInt32(properties.pixelSize.height))
-        writer.u8(UInt8(properties.exifOrientation ?? 0))
-        writer.optionalString(properties.captureDate?.description)
-        writer.optionalString(properties.cameraMake)
-        writer.optionalString(properties.cameraModel)
-        writer.u8(properties.embeddedPreviewSize == nil ? 0 : 1)
-        writer.u32(UInt32(properties.embeddedPreviewSize?.width ?? 0))
-        writer.u32(UInt32(properties.embeddedPreviewSize?.height ?? 0))
-        writer.u32(UInt32(properties.pageCount))
+        writer.u8(placeholder == nil ? 0 : 1)
+        if let placeholder { writer.lengthPrefixed(placeholder.bytes) }
         return writer.bytes
     }
 
     package init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
         var reader = ByteReader(record, record: "metadata")
         let version = try reader.u8()
-        guard version == Self.formatVersion else {
-            throw .store("metadata record version \(version) is not \(Self.formatVersion)", "decode metadata")
+        guard version == 1 || version == Self.formatVersion else {
+            throw .store("metadata record version \(version) is not 1 or \(Self.formatVersion)", "decode metadata")
         }
         fingerprint = FileFingerprint(size: try reader.u64(), modificationTimeNanoseconds: try reader.i64())
         let typeName = try reader.string()
@@ -63,10 +69,15 @@ public struct AssetMetadata: Sendable, Hashable {
             throw .store("unknown media type \(typeName)", "decode metadata")
         }
         mediaType = type
-        guard try reader.u8() == 1 else {
-            properties = nil
-            return
-        }
+        properties = try reader.u8() == 1 ? try Self.properties(&reader, type, fingerprint) : nil
+        guard version >= 2, try reader.u8() == 1 else { return }
+        // Bytes that are not a whole hash cost the placeholder only: the next warm makes another.
+        placeholder = ThumbHash(bytes: Array(try reader.lengthPrefixed()))
+    }
+
+    private static func properties(
+        _ reader: inout ByteReader, _ type: MediaType, _ fingerprint: FileFingerprint
+    ) throws(StoreError) -> ImageProperties {
         let size = PixelSize(width: Int(try reader.u32()), height: Int(try reader.u32()))
         let orientation = Int(try reader.u8())
         let date = try reader.optionalString().flatMap(CaptureDate.init(parsing:))
@@ -74,7 +85,7 @@ public struct AssetMetadata: Sendable, Hashable {
         let model = try reader.optionalString()
         let hasPreview = try reader.u8() == 1
         let preview = PixelSize(width: Int(try reader.u32()), height: Int(try reader.u32()))
-        properties = ImageProperties(
+        return ImageProperties(
             mediaType: type, pixelSize: size, exifOrientation: orientation == 0 ? nil : orientation,
             captureDate: date, cameraMake: make, cameraModel: model,
             embeddedPreviewSize: hasPreview ? preview : nil, pageCount: Int(try reader.u32()),

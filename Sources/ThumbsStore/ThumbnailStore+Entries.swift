@@ -23,6 +23,20 @@ extension ThumbnailStore {
         }
     }
 
+    /// A placeholder to keep for one version of an asset's file (see
+    /// ``ThumbnailStore/setPlaceholders(_:)``).
+    public struct PlaceholderEntry: Sendable, Hashable {
+        public var assetID: String
+        public var fingerprint: FileFingerprint
+        public var placeholder: ThumbHash
+
+        public init(assetID: String, fingerprint: FileFingerprint, placeholder: ThumbHash) {
+            self.assetID = assetID
+            self.fingerprint = fingerprint
+            self.placeholder = placeholder
+        }
+    }
+
     /// A failure to remember for one version of an asset's file (see
     /// ``ThumbnailStore/recordFailures(_:)``).
     public struct FailureEntry: Sendable, Hashable {

@@ -40,4 +40,30 @@ extension ThumbnailStore {
             }
         }
     }
+
+    /// The stored rendition of this version of the asset's file with the fewest pixels, copied
+    /// out, whatever its spec: what a placeholder is made from when nothing is rendered. Neither
+    /// a hit nor an access.
+    public func smallestThumbnail(of assetID: String, fingerprint: FileFingerprint) throws(StoreError)
+        -> StoredThumbnail?
+    {
+        let prefix = try ThumbnailKey.assetPrefix(assetID) + ThumbnailKey.fingerprintBytes(fingerprint)
+        return try environment.read { transaction throws(StoreError) -> StoredThumbnail? in
+            var smallest: (key: [UInt8], area: Double)?
+            try transaction.forEach(thumbnails, from: prefix) { candidate, record throws(StoreError) in
+                guard candidate.count >= prefix.count, candidate.prefix(prefix.count).elementsEqual(prefix) else {
+                    return false
+                }
+                let size = try StoredThumbnail.Header(decoding: record).pixelSize
+                // In floating point: a damaged record's sides may overflow an Int's product.
+                let area = Double(size.width) * Double(size.height)
+                if area < smallest?.area ?? .infinity { smallest = (Array(candidate), area) }
+                return true
+            }
+            guard let smallest else { return nil }
+            return try transaction.withValue(thumbnails, smallest.key) { record throws(StoreError) in
+                try StoredThumbnail(decoding: record)
+            }
+        }
+    }
 }

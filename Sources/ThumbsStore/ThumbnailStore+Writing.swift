@@ -66,12 +66,21 @@ extension ThumbnailStore {
         }
     }
 
-    /// Stores metadata records, replacing older ones of the same assets.
+    /// Stores metadata records, replacing older ones of the same assets. A record without a
+    /// placeholder keeps the one already stored for the same version of the file, so that
+    /// writing what a probe learnt again never loses it.
     public func putMetadata(_ entries: [MetadataEntry]) async throws {
         guard !entries.isEmpty else { return }
-        let records = entries.map { (Array($0.assetID.utf8), $0.metadata.encoded()) }
+        let records = entries.map { (key: Array($0.assetID.utf8), metadata: $0.metadata) }
         try await onWriter { [self] transaction, _ throws(StoreError) in
-            for (key, record) in records { try transaction.put(metadataTable, key, record) }
+            for var record in records {
+                if record.metadata.placeholder == nil, let stored = try storedMetadata(record.key, in: transaction),
+                    stored.fingerprint == record.metadata.fingerprint
+                {
+                    record.metadata.placeholder = stored.placeholder
+                }
+                try transaction.put(metadataTable, record.key, record.metadata.encoded())
+            }
         }
     }
 

@@ -86,9 +86,16 @@ enum FuzzChecks {
         expectRewrite(again, metadata, strings: strings) {
             $0.encoded().withUnsafeBytes { try? AssetMetadata(decoding: $0) }
         }
-        let asset = Asset(
+        var asset = Asset(
             root: "/fuzz", relativePath: "a", mediaType: metadata.mediaType, fingerprint: metadata.fingerprint,
             properties: metadata.properties)
+        asset.placeholder = metadata.placeholder
+        // A placeholder read back is whole: it draws and reads back from its text.
+        if let placeholder = metadata.placeholder {
+            expect(placeholder.rgba().pixels.count > 0, "placeholder \(placeholder) draws nothing")
+            expect(ThumbHash(base64: placeholder.base64) == placeholder, "placeholder \(placeholder) reads back")
+            _ = placeholder.averageColor
+        }
         _ = Moments(sorting: [asset, asset])
         _ = FetchResult(assets: [asset, asset])
     }

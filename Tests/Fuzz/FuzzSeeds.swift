@@ -90,17 +90,31 @@ enum FuzzSeeds {
     ]
 
     private static let metadata = [
-        AssetMetadata(
-            ImageProperties(
-                mediaType: .jpeg, pixelSize: PixelSize(width: 3072, height: 2304), exifOrientation: 6,
-                captureDate: CaptureDate(exif: "2022:02:16 12:55:41", offset: "+01:00"), cameraMake: "Canon",
-                cameraModel: "Canon PowerShot SD750", embeddedPreviewSize: PixelSize(width: 160, height: 120),
-                fingerprint: fingerprint)),
+        withPlaceholder(
+            AssetMetadata(
+                ImageProperties(
+                    mediaType: .jpeg, pixelSize: PixelSize(width: 3072, height: 2304), exifOrientation: 6,
+                    captureDate: CaptureDate(exif: "2022:02:16 12:55:41", offset: "+01:00"), cameraMake: "Canon",
+                    cameraModel: "Canon PowerShot SD750", embeddedPreviewSize: PixelSize(width: 160, height: 120),
+                    fingerprint: fingerprint)), "IQcGXYJ/OHdXR6d3d3p3d3B3197A"),
+        // With alpha: a header byte more, and alpha terms after the others.
+        withPlaceholder(AssetMetadata(fingerprint: fingerprint, mediaType: .png), alphaPlaceholder),
         AssetMetadata(
             ImageProperties(
                 mediaType: .gif, pixelSize: PixelSize(width: 10, height: 10), pageCount: 12, fingerprint: fingerprint)),
         AssetMetadata(fingerprint: fingerprint, mediaType: .quickTime),
     ]
+
+    private static func withPlaceholder(_ metadata: AssetMetadata, _ base64: String) -> AssetMetadata {
+        var metadata = metadata
+        metadata.placeholder = ThumbHash(base64: base64)
+        return metadata
+    }
+
+    /// The hash of a 4 × 4 image whose left half is transparent.
+    private static let alphaPlaceholder = ThumbHash(
+        rgba: (0..<16).flatMap { [200, 40, 40, $0 % 4 < 2 ? 0 : 255] }, width: 4, height: 4
+    ).base64
 
     private static func thumbnailRecord(_ format: ThumbnailFormat) -> [UInt8] {
         let stored = StoredThumbnail(
@@ -114,8 +128,10 @@ enum FuzzSeeds {
 
     private static let snapshot = FetchResult(
         assets: metadata.enumerated().map { index, metadata in
-            Asset(
+            var asset = Asset(
                 root: index == 0 ? "/photos" : "/more photos", relativePath: "2019-trip/IMG_\(index).JPG",
                 mediaType: metadata.mediaType, fingerprint: metadata.fingerprint, properties: metadata.properties)
+            asset.placeholder = metadata.placeholder
+            return asset
         })
 }

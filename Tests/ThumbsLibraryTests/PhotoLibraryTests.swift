@@ -61,6 +61,31 @@ import ThumbsTesting
         #expect(p3?.pixelSize == PixelSize(width: 300, height: 200))
     }
 
+    @Test func placeholdersComeFromTheMetadataCacheForTheirVersionOnly() async throws {
+        try folder.write(try L.jpeg(), to: "library/p.jpg")
+        let store = try store()
+        let library = L.library(folder, store: store)
+        let walked = try #require(try await library.allAssets().assets.first)
+        #expect(walked.placeholder == nil)
+        let hash = try #require(ThumbHash(base64: "IQcGXYJ/OHdXR6d3d3p3d3B3197A"))
+        #expect(try await store.setPlaceholder(hash, for: walked.id, fingerprint: walked.fingerprint))
+
+        let again = try await library.allAssets().assets
+        #expect(again.map(\.placeholder) == [hash])
+        // The library's snapshot keeps it too.
+        _ = try await library.rescan()
+        let kept = try store.cursor(named: PhotoLibrary.defaultCursor) { record throws(StoreError) in
+            try FetchResult(cursorRecord: record)
+        }
+        #expect(kept??.first?.placeholder == hash)
+
+        // A changed file has none, and its old one is gone.
+        try Data(try L.jpeg(300, 200)).write(to: URL(fileURLWithPath: folder.path + "/library/p.jpg"))
+        let changed = try #require(try await library.allAssets().assets.first)
+        #expect(changed.fingerprint != walked.fingerprint && changed.placeholder == nil)
+        #expect(try store.placeholder(for: walked.id, fingerprint: walked.fingerprint) == nil)
+    }
+
     @Test func aFileChangedWhileReadIsReadAgainNotCached() async throws {
         let path = try folder.write(try L.jpeg(), to: "library/busy.jpg")
         let store = try store()

@@ -36,6 +36,24 @@ import ThumbsTesting
         #expect(results.map(\.source) == [.rendered])
     }
 
+    @Test func aRenderKeepsThePlaceholderOfAnAssetTheCacheKnows() async throws {
+        let fixture = try PipelineFixture()
+        let known = try await fixture.photo("known.jpg", width: 900, height: 600)
+        let unknown = try await fixture.photo("unknown.jpg")
+        // As a walk with this store would have left them: the first one's metadata cached.
+        try await fixture.store.putMetadata([
+            .init(assetID: known.id, metadata: AssetMetadata(try #require(known.properties)))
+        ])
+        let fit = try await fixture.manager.image(for: known, targetSize: grid, contentMode: .aspectFit)
+        _ = try await fixture.manager.image(for: unknown, targetSize: grid, contentMode: .aspectFit)
+        let placeholder = { try? fixture.store.placeholder(for: known.id, fingerprint: known.fingerprint) }
+        try await eventually { placeholder() != nil }
+        let made = try #require(placeholder())
+        #expect(made == (try ThumbHash(encoded: fit.bytes)), "from the thumbnail just rendered")
+        #expect(made.approximateAspectRatio == 7.0 / 5)
+        #expect(try fixture.store.metadata(for: unknown.id) == nil, "no record to keep one in")
+    }
+
     @Test func cachedFinalsComeFromTheStoreThenFromMemory() async throws {
         let fixture = try PipelineFixture()
         let asset = try await fixture.photoWithPreview("p.jpg")

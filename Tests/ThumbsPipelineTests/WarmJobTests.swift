@@ -74,4 +74,53 @@ import ThumbsTesting
         #expect(try fixture.store.statistics().thumbnails == 4)
         #expect(try await job.run(assets).fresh == 2)
     }
+
+    @Test func everyRenderedPhotoGetsAPlaceholderFromItsSmallestRendition() async throws {
+        let fixture = try PipelineFixture()
+        for (index, size) in [(900, 600), (600, 900), (700, 700), (1200, 300)].enumerated() {
+            try fixture.folder.write(
+                try SyntheticImage(width: size.0, height: size.1).encoded(as: .jpeg), to: "library/p\(index).jpg")
+        }
+        let library = PhotoLibrary(
+            roots: [fixture.folder.path + "/library"], renderer: fixture.renderer, store: fixture.store)
+        let job = WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions)
+        #expect(try await job.run(over: library).placeholders == 4)
+        let assets = try await library.allAssets().assets
+        #expect(assets.count == 4)
+        for asset in assets {
+            let smallest = try #require(
+                try fixture.store.smallestThumbnail(of: asset.id, fingerprint: asset.fingerprint))
+            #expect(smallest.thumbnail.pixelSize == PixelSize(width: 256, height: 256), "the grid cell")
+            #expect(asset.placeholder == (try ThumbHash(encoded: smallest.thumbnail)))
+        }
+        #expect(try await job.run(over: library).placeholders == 0, "every photo has one")
+    }
+
+    @Test func aWarmCacheWithoutPlaceholdersGetsThemWithoutADecode() async throws {
+        let fixture = try PipelineFixture()
+        for index in 0..<6 {
+            try fixture.folder.write(
+                try SyntheticImage(width: 600 + index * 40, height: 400).encoded(as: .jpeg), to: "library/p\(index).jpg"
+            )
+        }
+        let library = PhotoLibrary(
+            roots: [fixture.folder.path + "/library"], renderer: fixture.renderer, store: fixture.store)
+        let job = WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions)
+        _ = try await job.run(over: library)
+        // A cache from before placeholders: thumbnails stored, metadata records without one.
+        let ids = try await library.allAssets().assets.map(\.id)
+        try await fixture.store.removeMetadata(of: ids)
+        #expect(try await library.allAssets().assets.allSatisfy { $0.placeholder == nil })
+        let decodes = fixture.renderer.decodeCount
+
+        let again = try await job.run(over: library)
+        #expect(again.fresh == 6 && again.rendered == 0 && again.placeholders == 6)
+        #expect(fixture.renderer.decodeCount == decodes, "made from stored thumbnails, no photo decoded")
+        for asset in try await library.allAssets().assets {
+            let smallest = try #require(
+                try fixture.store.smallestThumbnail(of: asset.id, fingerprint: asset.fingerprint))
+            #expect(asset.placeholder == (try ThumbHash(encoded: smallest.thumbnail)))
+        }
+        #expect(try fixture.store.verify().isConsistent)
+    }
 }

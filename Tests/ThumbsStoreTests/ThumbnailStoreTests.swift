@@ -191,6 +191,62 @@ import ThumbsTestSupport
         #expect(try store.metadata(for: "video") == nil)
     }
 
+    @Test func placeholdersAreKeptForTheVersionTheirRecordIsOf() async throws {
+        let store = try store()
+        let version1 = FileFingerprint(size: 1000, modificationTimeNanoseconds: 1)
+        let version2 = FileFingerprint(size: 1000, modificationTimeNanoseconds: 2)
+        let photo = ImageProperties(
+            mediaType: .jpeg, pixelSize: PixelSize(width: 400, height: 300), cameraMake: "Canon", pageCount: 1,
+            fingerprint: version1)
+        let hash = try #require(ThumbHash(base64: "IQcGXYJ/OHdXR6d3d3p3d3B3197A"))
+        try await store.putMetadata([.init(assetID: "a", metadata: AssetMetadata(photo))])
+        #expect(try store.placeholder(for: "a", fingerprint: version1) == nil)
+
+        #expect(try await store.setPlaceholder(hash, for: "a", fingerprint: version1))
+        #expect(try store.placeholder(for: "a", fingerprint: version1) == hash)
+        var expected = AssetMetadata(photo)
+        expected.placeholder = hash
+        #expect(try store.metadata(for: "a") == expected, "the rest of the record is as it was")
+        #expect(try store.placeholder(for: "a", fingerprint: version2) == nil, "made for another version")
+
+        // Neither another version nor an unknown asset takes one.
+        let other = try #require(ThumbHash(base64: "XtgNMhiCgGeHh3h4cHoN54c="))
+        #expect(try await !store.setPlaceholder(other, for: "a", fingerprint: version2))
+        #expect(try await !store.setPlaceholder(other, for: "unknown", fingerprint: version1))
+        #expect(try store.metadata(for: "a") == expected && store.metadata(for: "unknown") == nil)
+
+        // Probed again, the same version keeps its placeholder; a new version has none.
+        try await store.putMetadata([.init(assetID: "a", metadata: AssetMetadata(photo))])
+        #expect(try store.placeholder(for: "a", fingerprint: version1) == hash)
+        var changed = photo
+        changed.fingerprint = version2
+        try await store.putMetadata([.init(assetID: "a", metadata: AssetMetadata(changed))])
+        #expect(try store.placeholder(for: "a", fingerprint: version2) == nil)
+        #expect(try store.placeholder(for: "a", fingerprint: version1) == nil)
+        #expect(try await store.setPlaceholders([.init(assetID: "a", fingerprint: version2, placeholder: other)]) == 1)
+        #expect(try store.placeholder(for: "a", fingerprint: version2) == other)
+    }
+
+    @Test func theSmallestRenditionOfAVersionIsFoundWithoutAnAccess() async throws {
+        let store = try store()
+        func thumbnail(_ width: Int, _ height: Int) -> Thumbnail {
+            Thumbnail(bytes: [UInt8(width & 255)], pixelSize: PixelSize(width: width, height: height), format: .jpeg)
+        }
+        let small = RenditionSpec(size: PixelSize(width: 120, height: 120))
+        try await store.putThumbnails([
+            .init(key: F.key("a"), thumbnail: thumbnail(256, 256)),
+            .init(key: F.key("a", rendition: F.preview), thumbnail: thumbnail(1024, 768)),
+            .init(key: F.key("a", rendition: small), thumbnail: thumbnail(120, 90)),
+            .init(key: F.key("b", rendition: small), thumbnail: thumbnail(12, 9)),
+        ])
+        let version = F.key("a").fingerprint
+        #expect(try store.smallestThumbnail(of: "a", fingerprint: version)?.thumbnail == thumbnail(120, 90))
+        #expect(try store.smallestThumbnail(of: "a", fingerprint: F.key("a", version: 2).fingerprint) == nil)
+        #expect(try store.smallestThumbnail(of: "c", fingerprint: version) == nil)
+        let statistics = try store.statistics()
+        #expect(statistics.hits == 0 && statistics.misses == 0)
+    }
+
     @Test func standInsAreChosenByTheSpecInTheirKey() async throws {
         let store = try store()
         let webp = RenditionSpec(size: PixelSize(width: 512, height: 512), format: .webp)

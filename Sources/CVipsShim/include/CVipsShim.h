@@ -62,6 +62,12 @@ int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
 int thumbs_vips_thumbnail_descriptor(int descriptor, VipsImage **out,
     int width, int height, int crop, int size);
 
+/// vips_thumbnail_buffer() of an encoded image in memory into a `width` x `height` box, only
+/// ever shrinking (a smaller image keeps its size), failing on truncated data. libvips reads
+/// `data` lazily: the caller keeps it until every image made from it is closed.
+int thumbs_vips_thumbnail_buffer(const void *data, size_t length, VipsImage **out,
+    int width, int height);
+
 /// vips_thumbnail_image() on an already upright image (no_rotate=TRUE), used to derive a smaller
 /// rendition from a larger decoded one.
 int thumbs_vips_thumbnail_image(VipsImage *in, VipsImage **out,
@@ -78,6 +84,9 @@ int thumbs_vips_icc_transform(VipsImage *in, VipsImage **out, const char *profil
 /// vips_colourspace() to 8-bit sRGB: grey, 16-bit and CMYK images become 3 bands of uchar
 /// (plus alpha when present).
 int thumbs_vips_to_srgb(VipsImage *in, VipsImage **out);
+
+/// vips_addalpha(): `in` with an opaque alpha band added (it must have none).
+int thumbs_vips_add_alpha(VipsImage *in, VipsImage **out);
 
 /// vips_flatten() onto white, for encoders without alpha (JPEG).
 int thumbs_vips_flatten_white(VipsImage *in, VipsImage **out);

@@ -107,7 +107,7 @@ struct FolderRenderJob {
             }
         }
         // Named, even a video is tried: its render says why it cannot be made.
-        try await loop.run([named].asyncSequence, assets: { $0 }, admit: { _ in true }, absorb: absorb)
+        try await loop.run([named].asyncSequence, assets: { $0 }, admit: { _ in .render }, absorb: absorb)
 
         // Folders, walked: a file named like a photo that is not one is a failure too.
         let library = PhotoLibrary(roots: folders, includeHidden: includeHidden, renderer: renderer, store: nil)
@@ -123,7 +123,7 @@ struct FolderRenderJob {
                 }
                 return batch.assets
             },
-            admit: { !$0.isVideo }, absorb: absorb)
+            admit: { $0.isVideo ? nil : .render }, absorb: absorb)
         summary.elapsed = started.duration(to: .now)
         return summary
     }

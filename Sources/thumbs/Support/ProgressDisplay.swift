@@ -81,7 +81,8 @@ final class ProgressDisplay: Sendable {
     private static func json(_ progress: WarmJob.Progress, event: String) -> String {
         var fields: [String: Any] = [
             "event": event, "done": progress.done, "found": progress.found, "rendered": progress.rendered,
-            "fresh": progress.fresh, "skippedFailures": progress.skippedFailures, "failed": progress.failed,
+            "fresh": progress.fresh, "placeholders": progress.placeholders,
+            "skippedFailures": progress.skippedFailures, "failed": progress.failed,
             "bytesWritten": progress.bytesWritten, "rate": (progress.rate * 10).rounded() / 10,
             "failuresByKind": Dictionary(
                 uniqueKeysWithValues: progress.failuresByKind.map { ($0.key.rawValue, $0.value) }),

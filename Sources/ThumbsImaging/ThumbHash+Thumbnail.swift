@@ -1,0 +1,50 @@
+import CVips
+import CVipsShim
+import ThumbsSupport
+
+extension ThumbHash {
+    /// The placeholder of a rendered thumbnail: its bytes decoded with libvips, shrunk on load to
+    /// fit 100 × 100, as 8-bit sRGB with alpha, then hashed.
+    ///
+    /// Runs on the caller's thread: a thumbnail of a few hundred pixels takes a millisecond or
+    /// two of CPU to decode and about half a millisecond to hash, little next to the render that
+    /// made it. A thumbnail libvips cannot decode is ``ImagingError/corrupt(_:)``.
+    public init(encoded thumbnail: Thumbnail) throws(ImagingError) {
+        try self.init(encoded: thumbnail.bytes)
+    }
+
+    /// The placeholder of an encoded image in memory (JPEG, WebP, PNG), as
+    /// ``init(encoded:)-(Thumbnail)``. Meant for thumbnails: a large photo would be decoded
+    /// whole, in memory, on the caller's thread.
+    public init(encoded bytes: [UInt8]) throws(ImagingError) {
+        try VipsRuntime.ensureStarted()
+        let (size, pixels) = try VipsCallGate.run { () throws(ImagingError) in
+            // Through a Result: `withUnsafeBytes` would widen the error to `any Error`.
+            try bytes.withUnsafeBytes { encoded in
+                Result { () throws(ImagingError) in try Self.rgbaPixels(of: encoded) }
+            }.get()
+        }
+        self.init(rgba: pixels, width: size.width, height: size.height)
+    }
+
+    /// The image fitted into the hash's 100 × 100, as RGBA bytes. Inside the gate, and inside the
+    /// lifetime of `encoded`, which libvips reads only while the pixels are written out.
+    private static func rgbaPixels(of encoded: UnsafeRawBufferPointer) throws(ImagingError) -> (PixelSize, [UInt8]) {
+        let side = Int32(maximumSide)
+        let shrunk = try VipsImageHandle.make(ImagingError.corrupt) {
+            thumbs_vips_thumbnail_buffer(encoded.baseAddress, encoded.count, $0, side, side)
+        }
+        var image = try VipsRenderer.srgb(shrunk, ImagingError.corrupt)
+        if !image.hasAlpha {
+            let opaque = image
+            image = try VipsImageHandle.make(ImagingError.corrupt) { thumbs_vips_add_alpha(opaque.pointer, $0) }
+        }
+        let range = 1...maximumSide
+        guard image.bands == 4, image.bandFormat == VIPS_FORMAT_UCHAR, range.contains(image.width),
+            range.contains(image.height)
+        else {
+            throw .corrupt("decoded as \(image.width)x\(image.height), \(image.bands) bands, not 8-bit RGBA")
+        }
+        return (image.size, try image.pixelBytes())
+    }
+}

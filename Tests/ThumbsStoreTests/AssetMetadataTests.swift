@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import ThumbsImaging
+@testable import ThumbsStore
+import ThumbsSupport
+import ThumbsTestSupport
+
+@Suite struct AssetMetadataTests {
+    let fingerprint = FileFingerprint(size: 2_182_707, modificationTimeNanoseconds: 42)
+    /// A hash of a 100 × 75 opaque image (see ThumbHashTests).
+    let placeholder = ThumbHash(base64: "IQcGXYJ/OHdXR6d3d3p3d3B3197A")!
+
+    private var photo: AssetMetadata {
+        AssetMetadata(
+            ImageProperties(
+                mediaType: .jpeg, pixelSize: PixelSize(width: 4000, height: 3000), exifOrientation: 6,
+                captureDate: CaptureDate(exif: "2022:02:16 12:55:41", offset: "+01:00"), cameraMake: "Canon",
+                cameraModel: "EOS", embeddedPreviewSize: PixelSize(width: 160, height: 120), pageCount: 1,
+                fingerprint: fingerprint))
+    }
+
+    private func decoded(_ record: [UInt8]) throws -> AssetMetadata {
+        try record.withUnsafeBytes { bytes throws(StoreError) in try AssetMetadata(decoding: bytes) }
+    }
+
+    @Test func recordsRoundTripWithAndWithoutAPlaceholder() throws {
+        var video = AssetMetadata(fingerprint: fingerprint, mediaType: .mp4)
+        var withPlaceholder = photo
+        withPlaceholder.placeholder = placeholder
+        for metadata in [photo, withPlaceholder, video] {
+            let record = metadata.encoded()
+            #expect(record[0] == 2)
+            #expect(try decoded(record) == metadata)
+        }
+        video.placeholder = placeholder
+        #expect(try decoded(video.encoded()).placeholder == placeholder)
+    }
+
+    /// The layout of version 1, written field by field: a cache made before placeholders.
+    @Test func versionOneRecordsReadWithoutAPlaceholder() throws {
+        var writer = ByteWriter()
+        writer.u8(1)
+        writer.u64(fingerprint.size)
+        writer.i64(fingerprint.modificationTimeNanoseconds)
+        writer.string("mp4")
+        writer.u8(0)
+        #expect(try decoded(writer.bytes) == AssetMetadata(fingerprint: fingerprint, mediaType: .mp4))
+
+        // Version 1 of a photo: version 2 without its last byte (no placeholder), as 1.
+        var photoRecord = Array(photo.encoded().dropLast())
+        photoRecord[0] = 1
+        let read = try decoded(photoRecord)
+        #expect(read == photo && read.placeholder == nil)
+    }
+
+    @Test func aDamagedPlaceholderCostsOnlyThePlaceholder() throws {
+        var metadata = photo
+        metadata.placeholder = placeholder
+        var record = metadata.encoded()
+        // The hash's fourth byte says how many terms follow: 0 is none, which no hash has.
+        record[record.count - placeholder.bytes.count + 3] &= ~7
+        #expect(try decoded(record) == photo)
+        // Cut short, the record is damaged: an error, as for any other field.
+        #expect(throws: StoreError.self) { try decoded(Array(metadata.encoded().dropLast(3))) }
+        var future = metadata.encoded()
+        future[0] = 3
+        #expect(throws: StoreError.self) { try decoded(future) }
+    }
+}
