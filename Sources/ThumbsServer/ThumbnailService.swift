@@ -60,10 +60,11 @@ final class ThumbnailService: Sendable {
         text.utf8.count == 16 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    /// The asset's ThumbHash as base64, from the metadata cache, when a thumbnail was rendered
-    /// for its current content.
+    /// The asset's ThumbHash as base64: from the walk when it had one, else from the metadata
+    /// cache, where a render since (a miss, the warm at start, the watch) leaves it.
     func placeholder(of asset: Asset) -> String? {
-        nil
+        if let placeholder = asset.placeholder { return placeholder.base64 }
+        return (try? store.placeholder(for: asset.id, fingerprint: asset.fingerprint))??.base64
     }
 
     /// `text` without the library roots in it.

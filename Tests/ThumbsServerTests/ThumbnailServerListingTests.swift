@@ -30,6 +30,33 @@ struct ThumbnailServerListingTests {
         }
     }
 
+    @Test func aRenderLeavesAPlaceholderInTheListing() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        try await fixture.run { client, _ in
+            let before = try await client.allAssets()
+            #expect(before.allSatisfy { $0["placeholder"] == nil })
+            let id = try #require(before.first?["id"] as? String)
+            #expect(try await client.get("/thumbnails/\(id)/grid").status == .ok)
+            var placeholder: String?
+            try await eventuallyAsync {
+                placeholder =
+                    try await client.allAssets().first { $0["id"] as? String == id }?["placeholder"] as? String
+                return placeholder != nil
+            }
+            let hash = try #require(placeholder.flatMap(ThumbHash.init(base64:)))
+            #expect(hash.bytes.count >= 5)
+        }
+    }
+
+    @Test func warmingAtStartFillsEveryPlaceholder() async throws {
+        let fixture = try ServerFixture(photos: 3) { $0.warmOnStart = true }
+        try await fixture.run { client, _ in
+            try await eventuallyAsync {
+                try await client.allAssets().allSatisfy { $0["placeholder"] is String }
+            }
+        }
+    }
+
     @Test func badCursorsAndLimitsAreRefused() async throws {
         let fixture = try ServerFixture(photos: 2)
         try await fixture.run { client, _ in
