@@ -18,21 +18,44 @@ struct LibraryWatchService: Service {
             // Beside the watch, not before it: a new photo shows up while a large library warms.
             if !warmFirst.isEmpty {
                 group.addTask {
-                    try await cancelWhenGracefulShutdown {
-                        let summary = try await job.run(warmFirst)
-                        logger.info("warmed at start: \(summary)")
+                    do {
+                        try await cancelWhenGracefulShutdown {
+                            let summary = try await job.run(warmFirst)
+                            logger.info("warmed at start: \(summary)")
+                        }
+                    } catch is CancellationError {
+                    } catch {
+                        logger.error("warming at start stopped: \(error)")
                     }
                 }
             }
-            for try await change in changes.cancelOnGracefulShutdown() {
-                let removed = change.removedAssets.map(\.id)
-                for id in removed { try await job.store.removeThumbnails(of: id) }
-                try await job.store.removeMetadata(of: removed)
-                let summary = try await job.run(change.insertedAndChangedAssets)
-                index.apply(change)
-                logger.info("library changed: \(change); \(summary.rendered) rendered, \(summary.failed) failed")
+            do {
+                for try await change in changes.cancelOnGracefulShutdown() {
+                    await apply(change)
+                }
+            } catch is CancellationError {
+            } catch {
+                // The listing stays as it was; serving goes on (a service that returns would
+                // stop the whole server).
+                logger.error("watching the library stopped: \(error); the listing is no longer updated")
             }
+            try? await gracefulShutdown()
             group.cancelAll()
         }
+    }
+
+    /// Warms and forgets what the change says, then lists it: the listing follows the library
+    /// even when the cache cannot (a full disk, say), and the images are rendered on request.
+    private func apply(_ change: ChangeDetails) async {
+        do {
+            let removed = change.removedAssets.map(\.id)
+            for id in removed { try await job.store.removeThumbnails(of: id) }
+            try await job.store.removeMetadata(of: removed)
+            let summary = try await job.run(change.insertedAndChangedAssets)
+            logger.info("library changed: \(change); \(summary.rendered) rendered, \(summary.failed) failed")
+        } catch {
+            logger.error("library changed: \(change); the cache could not follow: \(error)")
+        }
+        index.apply(change)
     }
 }
