@@ -27,7 +27,7 @@ extension ThumbnailService {
         } catch {
             throw APIError.badRequest("bad-body", #"expected {"assets": [ids], "rendition": name}"#)
         }
-        let spec = try rendition(list.rendition)
+        let spec = try rendition(list.rendition).spec
         let snapshot = index.snapshot
         var assets: [String: Asset] = [:]
         var unknown: [String] = []

@@ -16,10 +16,10 @@ extension ThumbnailService {
     /// `GET /thumbnails/{id}/{rendition}`.
     func thumbnail(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let asset = try asset(context.parameters.get("id"))
-        let spec = try rendition(context.parameters.get("rendition"))
+        let (spec, tag) = try rendition(context.parameters.get("rendition"))
         let delivery = try delivery(request)
         let version = asset.fingerprint.version
-        let etag = "\"\(version)-\(spec.storageTag)\""
+        let etag = "\"\(version)-\(tag)\""
         var headers: HTTPFields = [.eTag: etag, .vary: "Authorization, Cookie"]
         // The URL names this content when it carries its version: then it never changes.
         let immutable = request.uri.queryParameters["v"].map(String.init) == version
@@ -27,15 +27,16 @@ extension ThumbnailService {
         if delivery != .fast, let tags = request.headers[.ifNoneMatch], Self.matches(tags, etag) {
             return Response(status: .notModified, headers: headers)
         }
-        if let record = try store.failure(for: asset.id, fingerprint: asset.fingerprint) {
-            metrics.thumbnail(from: .failed)
-            throw unrenderable(asset, kind: record.kind.rawValue, message: record.message)
-        }
         if let hit = try manager.cachedImage(for: asset, rendition: spec) {
             metrics.thumbnail(from: hit.source == .memory ? .memory : .store)
             return delivery == .opportunistic
                 ? MultipartImages.response(first: hit, headers: headers)
                 : image(hit, headers: headers)
+        }
+        // Only a miss can have failed before: a hit skips the memo's lookup.
+        if let record = try store.failure(for: asset.id, fingerprint: asset.fingerprint) {
+            metrics.thumbnail(from: .failed)
+            throw unrenderable(asset, kind: record.kind.rawValue, message: record.message)
         }
         guard admission.enter() else { throw APIError.busy }
         // The first image: the final one, or for the other modes the cheapest acceptable one

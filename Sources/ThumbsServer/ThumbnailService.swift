@@ -11,7 +11,8 @@ final class ThumbnailService: Sendable {
     let store: ThumbnailStore
     /// The ladder of config.json, in its order, and by name.
     let renditions: [Rendition]
-    let renditionsByName: [String: RenditionSpec]
+    /// Each rendition's spec and the tag that names it in ETags, computed once.
+    let renditionsByName: [String: (spec: RenditionSpec, tag: String)]
     let configuration: ServeConfiguration
     let admission: RenderAdmission
     let preheats: PreheatRegistry
@@ -28,7 +29,8 @@ final class ThumbnailService: Sendable {
         self.manager = manager
         self.store = store
         self.renditions = renditions
-        renditionsByName = Dictionary(renditions.map { ($0.name, $0.spec) }, uniquingKeysWith: { first, _ in first })
+        renditionsByName = Dictionary(
+            renditions.map { ($0.name, ($0.spec, $0.spec.storageTag)) }, uniquingKeysWith: { first, _ in first })
         self.roots = roots.sorted { $0.count > $1.count }
         self.configuration = configuration
         admission = RenderAdmission(limit: configuration.maxPendingRenders)
@@ -47,13 +49,13 @@ final class ThumbnailService: Sendable {
         return asset
     }
 
-    func rendition(_ name: String?) throws(APIError) -> RenditionSpec {
-        guard let name, let spec = renditionsByName[name] else {
+    func rendition(_ name: String?) throws(APIError) -> (spec: RenditionSpec, tag: String) {
+        guard let name, let rendition = renditionsByName[name] else {
             throw .notFound(
                 "unknown-rendition",
                 "renditions are \(renditions.map(\.name).joined(separator: ", "))")
         }
-        return spec
+        return rendition
     }
 
     static func isAssetID(_ text: some StringProtocol) -> Bool {
