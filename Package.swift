@@ -4,10 +4,12 @@ import PackageDescription
 // The package graph is the architecture (docs/ARCHITECTURE.md): each layer is a target that
 // names the layers it uses, so the compiler refuses a call the layering does not allow.
 //
-//   ThumbsSupport ← ThumbsImaging ← ThumbsStore ← ThumbsLibrary ← ThumbsPipeline ← Thumbs
+//   ThumbsSupport ← ThumbsImaging ← ThumbsStore ← ThumbsLibrary ← ThumbsPipeline ← Thumbs ← ThumbsServer
 //
 // `Thumbs` is what an app imports: it re-exports the layers and adds the decoded config.json.
-// The extras beside it are for benchmarks, tests and the command line, not for apps.
+// `ThumbsServer` puts it on HTTP (Hummingbird), in a target of its own so that the library
+// never links a web framework. The extras beside them are for benchmarks, tests and the
+// command line, not for apps.
 let package = Package(
     name: "Thumbs",
     platforms: [.macOS(.v15)],
@@ -17,6 +19,8 @@ let package = Package(
             name: "Thumbs",
             targets: ["Thumbs", "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline"]
         ),
+        // The cache, the library and the grid page over HTTP: `thumbs serve`.
+        .library(name: "ThumbsServer", targets: ["ThumbsServer"]),
         // Photo-like images made from nothing, for tests and sample libraries.
         .library(name: "ThumbsTesting", targets: ["ThumbsTesting"]),
         // The scroll benchmark behind `thumbs bench delivery`.
@@ -30,6 +34,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
     ],
     targets: [
         // System libraries, linked from Debian's packages (never vendored).
@@ -83,6 +92,22 @@ let package = Package(
             name: "Thumbs",
             dependencies: ["ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline"]
         ),
+        // HTTP: the JSON API, thumbnails with opportunistic delivery, the grid page, metrics.
+        .target(
+            name: "ThumbsServer",
+            dependencies: [
+                "Thumbs", "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            exclude: ["Page/README.md"],
+            resources: [
+                .embedInCode("Page/index.html"), .embedInCode("Page/page.css"), .embedInCode("Page/page.js"),
+            ]
+        ),
 
         // The extras.
         .target(name: "ThumbsTesting", dependencies: ["ThumbsImaging", "CVips", "CVipsShim"]),
@@ -99,6 +124,7 @@ let package = Package(
             name: "thumbs",
             dependencies: [
                 "Thumbs",
+                "ThumbsServer",
                 "ThumbsBenchmarking",
                 "ThumbsProcessTuning",
                 "ThumbsTesting",
@@ -166,6 +192,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ThumbsTestSupport"]),
+        .testTarget(
+            name: "ThumbsServerTests",
+            dependencies: [
+                "ThumbsServer", "Thumbs", "ThumbsTesting", "ThumbsTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "ThumbsBenchmarkingTests",
             dependencies: [

@@ -26,9 +26,15 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
 
     public var id: String {
         switch kind {
-        case .folder(let root, let path): "folder:" + AssetID.make(root: root, relativePath: path)
+        case .folder(let root, let path): Self.folderID(root: root, path: path)
         case .smartAlbum(let album): "smart:" + album.rawValue
         }
+    }
+
+    /// The ``id`` of the album of the folder at `path` under `root` (an asset's ``Asset/folder``),
+    /// without building the album.
+    public static func folderID(root: String, path: String) -> String {
+        "folder:" + AssetID.make(root: root, relativePath: path)
     }
 
     init(kind: Kind, title: String) {

@@ -9,6 +9,15 @@ extension PhotoLibrary {
     public func watch(debounce: Duration = .milliseconds(500)) async throws -> AsyncThrowingStream<
         ChangeDetails, any Error
     > {
+        try await watchWithBaseline(debounce: debounce).changes
+    }
+
+    /// As ``watch(debounce:)``, also returning the baseline the first change is described
+    /// against: what a listing that is kept current by the changes starts from (no second walk,
+    /// and nothing changed between the two goes unseen).
+    public func watchWithBaseline(debounce: Duration = .milliseconds(500)) async throws -> (
+        baseline: FetchResult, changes: AsyncThrowingStream<ChangeDetails, any Error>
+    ) {
         // Watches first, then the baseline: nothing changed in between goes unseen.
         let watcher = try FolderWatcher(roots: roots, includeHidden: includeHidden, debounce: debounce)
         let initial = FetchResult(assets: try await allAssets().assets)
@@ -33,6 +42,6 @@ extension PhotoLibrary {
             burst.finish()
             task.cancel()
         }
-        return stream
+        return (initial, stream)
     }
 }

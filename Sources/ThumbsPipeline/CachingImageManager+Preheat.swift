@@ -11,7 +11,12 @@ extension CachingImageManager {
         assets: [Asset], targetSize: PixelSize, contentMode: ContentMode,
         options: ImageRequestOptions = .init()
     ) {
-        let spec = spec(targetSize, contentMode, options)
+        startCaching(assets: assets, rendition: spec(targetSize, contentMode, options))
+    }
+
+    /// Prepares images of `assets` for exactly `rendition`, as
+    /// ``startCaching(assets:targetSize:contentMode:options:)``.
+    public func startCaching(assets: [Asset], rendition spec: RenditionSpec) {
         for asset in assets {
             let key = ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: spec)
             guard !memory.contains(key) else { continue }
@@ -36,7 +41,12 @@ extension CachingImageManager {
         assets: [Asset], targetSize: PixelSize, contentMode: ContentMode,
         options: ImageRequestOptions = .init()
     ) {
-        let spec = spec(targetSize, contentMode, options)
+        stopCaching(assets: assets, rendition: spec(targetSize, contentMode, options))
+    }
+
+    /// Stops preheating `assets` for exactly `rendition`, as
+    /// ``stopCaching(assets:targetSize:contentMode:options:)``.
+    public func stopCaching(assets: [Asset], rendition spec: RenditionSpec) {
         let stopped = preheating.withLock { tasks in
             assets.compactMap {
                 tasks.removeValue(forKey: ThumbnailKey(assetID: $0.id, fingerprint: $0.fingerprint, rendition: spec))

@@ -68,13 +68,20 @@ public final class CachingImageManager: Sendable {
     public func requestImage(
         for asset: Asset, targetSize: PixelSize, contentMode: ContentMode, options: ImageRequestOptions = .init()
     ) -> ImageTask {
+        requestImage(for: asset, rendition: spec(targetSize, contentMode, options), options: options)
+    }
+
+    /// Requests an image of `asset` for exactly `rendition` (a rendition of the configured
+    /// ladder, say, so that what `warm` stored is what is found); `options`' format and quality
+    /// are not used.
+    public func requestImage(
+        for asset: Asset, rendition: RenditionSpec, options: ImageRequestOptions = .init()
+    ) -> ImageTask {
         let id = nextRequestID.add(1, ordering: .relaxed).newValue
         let (results, continuation) = AsyncThrowingStream.makeStream(of: ImageResult.self)
         let work = Task { [self] in
             do {
-                try await deliver(
-                    asset: asset, spec: spec(targetSize, contentMode, options), options: options,
-                    requestID: id, to: continuation)
+                try await deliver(asset: asset, spec: rendition, options: options, requestID: id, to: continuation)
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: ImageRequestError(error))
@@ -93,7 +100,15 @@ public final class CachingImageManager: Sendable {
     public func image(
         for asset: Asset, targetSize: PixelSize, contentMode: ContentMode, options: ImageRequestOptions = .init()
     ) async throws(ImageRequestError) -> ImageResult {
-        let task = requestImage(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
+        try await image(for: asset, rendition: spec(targetSize, contentMode, options), options: options)
+    }
+
+    /// The final image of `asset` for exactly `rendition`, in one call, as
+    /// ``image(for:targetSize:contentMode:options:)``.
+    public func image(
+        for asset: Asset, rendition: RenditionSpec, options: ImageRequestOptions = .init()
+    ) async throws(ImageRequestError) -> ImageResult {
+        let task = requestImage(for: asset, rendition: rendition, options: options)
         do {
             return try await withTaskCancellationHandler {
                 var last: ImageResult?
@@ -103,6 +118,22 @@ public final class CachingImageManager: Sendable {
             } onCancel: {
                 task.cancel()
             }
+        } catch {
+            throw ImageRequestError(error)
+        }
+    }
+
+    /// The final image of `asset` for exactly `rendition` if memory or the store has it, at once
+    /// and without rendering (as a synchronous request that allows no network access would);
+    /// nil when neither has it. What a server answers a cache hit with, without a task.
+    public func cachedImage(for asset: Asset, rendition: RenditionSpec) throws(ImageRequestError) -> ImageResult? {
+        let key = ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: rendition)
+        do {
+            guard let (thumbnail, source) = try cachedFinal(for: key, options: ImageRequestOptions(resizeMode: .exact))
+            else { return nil }
+            return ImageResult(
+                thumbnail, isDegraded: false, source: source,
+                requestID: nextRequestID.add(1, ordering: .relaxed).newValue)
         } catch {
             throw ImageRequestError(error)
         }

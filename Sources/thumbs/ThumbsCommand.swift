@@ -17,7 +17,7 @@ struct ThumbsCommand: AsyncParsableCommand {
             MomentsCommand.self, SizesCommand.self,
             StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self, ResetCommand.self,
             ContactSheetCommand.self,
-            ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self, BenchCommand.self,
+            ServeCommand.self, ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self, BenchCommand.self,
         ])
 
     /// Runs the command, mapping usage errors to exit code 2 (ArgumentParser's own is 64), so

@@ -76,11 +76,13 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     public var decodeMemoryBudget = ByteCount(Int64(ImagingConfiguration.defaultDecodeMemoryBudget))
     /// Delivery mode of requests that do not name one. Default: opportunistic.
     public var deliveryMode: DeliveryMode = .opportunistic
+    /// What `thumbs serve` listens on, and its limits.
+    public var serve = ServeConfiguration()
 
     public init() {}
 
     enum CodingKeys: String, KnownKeys {
-        case library, cache, renditions, workers, pixelLimit, decodeMemoryBudget, deliveryMode
+        case library, cache, renditions, workers, pixelLimit, decodeMemoryBudget, deliveryMode, serve
     }
 
     /// The most renditions a ladder may have: each photo is decoded once for all of them, and
@@ -108,6 +110,7 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
             )
         }
         deliveryMode = try container.decodeIfPresent(DeliveryMode.self, forKey: .deliveryMode) ?? defaults.deliveryMode
+        serve = try container.decodeIfPresent(ServeConfiguration.self, forKey: .serve) ?? defaults.serve
     }
 
     /// The ladder: 1 to ``maximumRenditions`` renditions with distinct names.

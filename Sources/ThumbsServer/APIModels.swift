@@ -1,0 +1,140 @@
+import Foundation
+import ThumbsImaging
+import ThumbsLibrary
+
+/// One asset as the JSON API gives it: ids and sizes, never a path (the display name is the
+/// path below the library root, for people).
+struct AssetJSON: Encodable, Sendable {
+    var id: String
+    var name: String
+    var mediaType: String
+    var isVideo: Bool
+    /// The size as displayed (orientation applied), when the asset was probed.
+    var width: Int?
+    var height: Int?
+    var date: String
+    var day: String
+    /// Names the file's current content: `?v=` of a thumbnail URL, for immutable caching.
+    var version: String
+    var fileSize: UInt64
+    /// The ThumbHash, base64, once a thumbnail was rendered.
+    var placeholder: String?
+
+    init(_ asset: Asset, placeholder: String?) {
+        id = asset.id
+        name = asset.relativePath
+        mediaType = asset.mediaType.rawValue
+        isVideo = asset.isVideo
+        width = asset.pixelSize?.width
+        height = asset.pixelSize?.height
+        date = Self.dateFormat.format(asset.date)
+        day = asset.day().description
+        version = asset.fingerprint.version
+        fileSize = asset.fileSize
+        self.placeholder = placeholder
+    }
+
+    private static let dateFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: false)
+}
+
+struct AssetPage: Encodable, Sendable {
+    var assets: [AssetJSON]
+    var nextCursor: String?
+    var count: Int
+    var changeToken: String
+}
+
+struct AlbumJSON: Encodable, Sendable {
+    var id: String
+    var title: String
+    var kind: String
+    var count: Int
+    var photoCount: Int
+    var videoCount: Int
+
+    init(_ album: AssetCollection) {
+        id = album.urlID
+        title = album.title
+        switch album.kind {
+        case .folder: kind = "folder"
+        case .smartAlbum: kind = "smart"
+        }
+        count = album.count(of: .all)
+        photoCount = album.photoCount
+        videoCount = album.videoCount
+    }
+}
+
+struct AlbumList: Encodable, Sendable {
+    var albums: [AlbumJSON]
+    var changeToken: String
+}
+
+struct MomentJSON: Encodable, Sendable {
+    var day: String
+    var title: String
+    var count: Int
+    var assets: [String]
+
+    init(_ moment: Moment) {
+        day = moment.day.description
+        let date = DateComponents(
+            calendar: Calendar(identifier: .gregorian), year: moment.day.year, month: moment.day.month,
+            day: moment.day.day
+        ).date
+        title = date.map { $0.formatted(.dateTime.day().month(.wide).year()) } ?? day
+        count = moment.count
+        assets = moment.items.map(\.id)
+    }
+}
+
+struct MomentList: Encodable, Sendable {
+    var moments: [MomentJSON]
+    var changeToken: String
+}
+
+struct ChangeList: Encodable, Sendable {
+    var changeToken: String
+    var removed: [String]
+    var inserted: [AssetJSON]
+    var changed: [AssetJSON]
+}
+
+struct RenditionJSON: Encodable, Sendable {
+    var name: String
+    var width: Int
+    var height: Int
+    var contentMode: String
+    var format: String
+}
+
+struct RenditionList: Encodable, Sendable {
+    var renditions: [RenditionJSON]
+}
+
+/// `POST` / `DELETE /api/preheat`.
+struct PreheatRequest: Decodable, Sendable {
+    var assets: [String]
+    var rendition: String
+}
+
+struct PreheatAnswer: Encodable, Sendable {
+    /// Assets this client is preheating now, over all renditions.
+    var preheating: Int
+    /// Ids of the request that name no asset.
+    var unknown: [String]
+}
+
+extension FileFingerprint {
+    /// 16 hex digits naming this size and modification time (FNV-1a): what `?v=` carries.
+    var version: String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for value in [size, UInt64(bitPattern: modificationTimeNanoseconds)] {
+            for shift in stride(from: 0, to: 64, by: 8) {
+                hash = (hash ^ ((value >> UInt64(shift)) & 0xFF)) &* 0x0000_0100_0000_01B3
+            }
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

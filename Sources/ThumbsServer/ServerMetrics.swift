@@ -1,0 +1,92 @@
+import Prometheus
+import ThumbsPipeline
+import ThumbsSupport
+
+/// What `GET /metrics` reports, in the Prometheus text format: requests by route and status,
+/// thumbnails by the tier that answered them, renders in flight and waiting, latencies.
+final class ServerMetrics: Sendable {
+    /// What answered a thumbnail request: a hit in memory or the store, a render, a stand-in
+    /// first (a nearby rendition or the embedded preview, before the final), or a failure.
+    enum Tier: String, CaseIterable, Sendable {
+        case memory, store, rendered, degraded, failed
+    }
+
+    private let registry: PrometheusCollectorRegistry
+    private let tiers: [Tier: Counter]
+    private let latencies: [String: DurationHistogram]
+    private let inFlight: Gauge
+    private let waiting: Gauge
+    private let preheating: Gauge
+    /// Counters by route and status, made on first use (statuses are few, but not known ahead).
+    private let responses = LockedValue<[String: Counter]>([:])
+
+    /// The routes requests are counted under.
+    static let routes = ["thumbnail", "api", "page", "metrics", "health", "other"]
+
+    init() {
+        let registry = PrometheusCollectorRegistry()
+        self.registry = registry
+        tiers = Dictionary(
+            uniqueKeysWithValues: Tier.allCases.map { tier in
+                (
+                    tier,
+                    registry.makeCounter(
+                        descriptor: Self.name("thumbnails", "total", "Thumbnails answered, by the tier they came from"),
+                        labels: [("tier", tier.rawValue)])
+                )
+            })
+        let buckets: [Duration] = [
+            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10),
+            .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+            .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        latencies = Dictionary(
+            uniqueKeysWithValues: Self.routes.map { route in
+                (
+                    route,
+                    registry.makeDurationHistogram(
+                        descriptor: Self.name("request_duration", "seconds", "Time to the response head, by route"),
+                        labels: [("route", route)], buckets: buckets)
+                )
+            })
+        inFlight = registry.makeGauge(
+            descriptor: Self.name("renders_in_flight", "", "Final renders running or queued in the manager"))
+        waiting = registry.makeGauge(
+            descriptor: Self.name("render_requests_pending", "", "Requests waiting for a render, within the bound"))
+        preheating = registry.makeGauge(
+            descriptor: Self.name("preheating_assets", "", "Asset renditions that clients preheat"))
+    }
+
+    func thumbnail(from tier: Tier) {
+        tiers[tier]?.increment()
+    }
+
+    func response(route: String, status: Int, duration: Duration) {
+        latencies[route]?.record(duration)
+        let key = route + " " + String(status)
+        let counter = responses.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = registry.makeCounter(
+                descriptor: Self.name("requests", "total", "Requests answered, by route and status"),
+                labels: [("route", route), ("status", String(status))])
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    private static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "thumbs", metricName: metric, unitName: unit, helpText: help)
+    }
+
+    /// The text of `GET /metrics`, gauges read now.
+    func exposition(rendersInFlight: Int, pending: Int, preheating: Int) -> [UInt8] {
+        inFlight.set(Double(rendersInFlight))
+        waiting.set(Double(pending))
+        self.preheating.set(Double(preheating))
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(8192)
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import Thumbs
+
+/// The cache, the library and the grid page over HTTP (`thumbs serve`): one process holding one
+/// ``/ThumbsPipeline/CachingImageManager`` that answers every client, renders misses on demand
+/// (coalesced, bounded), and keeps itself current by watching the library. See docs/HTTP.md.
+///
+/// ```swift
+/// let server = try await ThumbnailServer(
+///     library: library, store: store, renditions: configuration.renditions,
+///     serve: configuration.serve)
+/// try await server.run { address in print("listening on http://\(address)") }
+/// ```
+public struct ThumbnailServer: Sendable {
+    public let configuration: ServeConfiguration
+    let service: ThumbnailService
+    let watch: LibraryWatchService
+
+    /// Enumerates the library (the listing the server starts from) and starts watching it;
+    /// nothing listens until ``run(onListening:)``.
+    public init(
+        library: PhotoLibrary, store: ThumbnailStore, renditions: [Rendition], serve configuration: ServeConfiguration,
+        pipeline: PipelineConfiguration = .init(), logger: Logger = Logger(label: "thumbs.serve")
+    ) async throws {
+        let (baseline, changes) = try await library.watchWithBaseline()
+        let index = LibraryIndex(baseline)
+        let manager = CachingImageManager(renderer: library.renderer, store: store, configuration: pipeline)
+        self.configuration = configuration
+        service = ThumbnailService(
+            index: index, manager: manager, store: store, renditions: renditions, roots: library.roots,
+            configuration: configuration, logger: logger)
+        watch = LibraryWatchService(
+            changes: changes, index: index,
+            job: WarmJob(store: store, renderer: library.renderer, renditions: renditions.map(\.spec)),
+            warmFirst: configuration.warmOnStart ? Array(baseline) : [], logger: logger)
+    }
+
+    /// Serves until the calling task is cancelled (or SIGTERM). `onListening` hears the address
+    /// bound, with the port the system chose when the configuration asks for port 0.
+    public func run(onListening: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
+        try await application(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm])
+    }
+
+    /// The Hummingbird application: the routes, the limits, and the watch as a service beside.
+    package func application(
+        onListening: @escaping @Sendable (String) async -> Void = { _ in }
+    ) -> Application<RouterResponder<ServerRequestContext>> {
+        let address = configuration.address
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [
+                RequestHeadTimeoutHandler(timeout: .nanoseconds(Int64(configuration.requestHeadTimeout * 1e9)))
+            ],
+            idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1e9)),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes,
+                maxHeaderFieldCount: 100))
+        return Application(
+            router: router(),
+            server: .http1(configuration: http),
+            configuration: .init(
+                address: .hostname(address.host, port: address.port), serverName: "thumbs",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
+            services: [watch],
+            onServerRunning: { channel in
+                await onListening(channel.localAddress.map(Self.describe) ?? address.description)
+            },
+            logger: service.logger)
+    }
+
+    private static func describe(_ address: SocketAddress) -> String {
+        let host = address.ipAddress ?? "?"
+        let port = address.port ?? 0
+        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    private func router() -> Router<ServerRequestContext> {
+        let service = service
+        let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(
+            middleware: ServerMiddleware(
+                token: configuration.token, maxTargetLength: configuration.maxTargetLength, metrics: service.metrics))
+        router.get("/") { request, _ in try service.page(request) }
+        router.get("/page.css") { _, _ in EmbeddedPage.response(for: "/page.css")! }
+        router.get("/page.js") { _, _ in EmbeddedPage.response(for: "/page.js")! }
+        router.get("/healthz") { _, _ in try service.json(["status": "ok"]) }
+        router.get("/metrics") { _, _ in service.metricsResponse() }
+        router.get("/api/renditions") { _, _ in try service.renditionList() }
+        router.get("/api/assets") { request, _ in try service.assets(request, album: nil) }
+        router.get("/api/albums") { _, _ in try service.albums() }
+        router.get("/api/albums/:id/assets") { request, context in
+            try service.assets(request, album: context.parameters.get("id"))
+        }
+        router.get("/api/moments") { _, _ in try service.moments() }
+        router.get("/api/changes") { request, _ in try service.changes(request) }
+        router.post("/api/preheat") { request, context in
+            try await service.preheat(request, context: context, start: true)
+        }
+        router.delete("/api/preheat") { request, context in
+            try await service.preheat(request, context: context, start: false)
+        }
+        router.get("/thumbnails/:id/:rendition") { request, context in
+            try await service.thumbnail(request, context: context)
+        }
+        return router
+    }
+}
+
+extension ThumbnailService {
+    /// `GET /`: the page; with `?token=`, the token is kept in a cookie (so that a plain `<img>`
+    /// carries it) and the browser is sent back to `/` so the token leaves the address bar.
+    func page(_ request: Request) throws -> Response {
+        if let offered = request.uri.queryParameters["token"] {
+            guard let token = configuration.token, ServerMiddleware.constantTimeEqual(offered.utf8, token.utf8) else {
+                throw APIError.unauthorized
+            }
+            return Response(
+                status: .seeOther,
+                headers: [
+                    .location: "/",
+                    .setCookie: "\(ServerMiddleware.tokenCookie)=\(token); Path=/; HttpOnly; SameSite=Strict",
+                ])
+        }
+        return EmbeddedPage.response(for: "/")!
+    }
+
+    func metricsResponse() -> Response {
+        let text = metrics.exposition(
+            rendersInFlight: manager.rendersInFlight, pending: admission.count, preheating: preheats.count)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: text)))
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import Thumbs
+
+extension ThumbnailService {
+    /// `GET /api/assets` and `GET /api/albums/{id}/assets`: a page of assets, newest first.
+    func assets(_ request: Request, album: String?) throws -> Response {
+        let (snapshot, token) = index.current
+        let positions: [Int]
+        if let album {
+            guard let members = snapshot.albumMembers[album] else {
+                throw APIError.notFound("unknown-album", "no album \(album)")
+            }
+            positions = members
+        } else {
+            positions = Array(snapshot.assets.indices)
+        }
+        let limit = try pageSize(request)
+        var start = 0
+        if let text = request.uri.queryParameters["cursor"].map(String.init), !text.isEmpty {
+            guard let cursor = PageCursor(text) else {
+                throw APIError.badRequest("bad-cursor", "cursor is not one a listing returned")
+            }
+            start = cursor.start(in: positions, of: snapshot.assets)
+        }
+        let end = min(positions.count, start + limit)
+        let page = positions[start..<end].map { snapshot.assets[$0] }
+        let next = end < positions.count ? page.last.map { PageCursor(after: $0).text } : nil
+        return try json(
+            AssetPage(
+                assets: page.map { AssetJSON($0, placeholder: placeholder(of: $0)) }, nextCursor: next,
+                count: positions.count, changeToken: token))
+    }
+
+    private func pageSize(_ request: Request) throws -> Int {
+        guard let text = request.uri.queryParameters["limit"], !text.isEmpty else {
+            return min(200, configuration.maxPageSize)
+        }
+        guard let limit = Int(text), (1...configuration.maxPageSize).contains(limit) else {
+            throw APIError.badRequest("bad-limit", "limit is 1 to \(configuration.maxPageSize)")
+        }
+        return limit
+    }
+
+    func albums() throws -> Response {
+        let (snapshot, token) = index.current
+        return try json(AlbumList(albums: snapshot.albums.map(AlbumJSON.init), changeToken: token))
+    }
+
+    func moments() throws -> Response {
+        let (snapshot, token) = index.current
+        return try json(MomentList(moments: snapshot.moments.sections.map(MomentJSON.init), changeToken: token))
+    }
+
+    /// `GET /api/changes?since=`: what changed since a token a listing returned.
+    func changes(_ request: Request) throws -> Response {
+        guard let since = request.uri.queryParameters["since"].map(String.init), !since.isEmpty else {
+            throw APIError.badRequest("bad-token", "since= takes the changeToken of a listing")
+        }
+        let (lookup, snapshot, token) = index.changes(since: since)
+        switch lookup {
+        case .malformed:
+            throw APIError.badRequest("bad-token", "since= takes the changeToken of a listing")
+        case .expired:
+            throw APIError(
+                status: .gone, kind: "expired-token",
+                message: "the token is older than the changes kept, or of another run: list again")
+        case .merged(let merged):
+            let assets = { (ids: [String]) in
+                ids.compactMap(snapshot.asset(id:)).map { AssetJSON($0, placeholder: self.placeholder(of: $0)) }
+            }
+            return try json(
+                ChangeList(
+                    changeToken: token, removed: merged.removed, inserted: assets(merged.inserted),
+                    changed: assets(merged.changed)))
+        }
+    }
+
+    func renditionList() throws -> Response {
+        try json(
+            RenditionList(
+                renditions: renditions.map {
+                    RenditionJSON(
+                        name: $0.name, width: $0.spec.size.width, height: $0.spec.size.height,
+                        contentMode: $0.spec.contentMode.rawValue, format: $0.spec.format.rawValue)
+                }))
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import Logging
+import Thumbs
+
+/// What the routes answer from: the library index, the manager and its store, the renditions
+/// by name, and the bounds. One per server.
+final class ThumbnailService: Sendable {
+    let index: LibraryIndex
+    let manager: CachingImageManager
+    let store: ThumbnailStore
+    /// The ladder of config.json, in its order, and by name.
+    let renditions: [Rendition]
+    let renditionsByName: [String: RenditionSpec]
+    let configuration: ServeConfiguration
+    let admission: RenderAdmission
+    let preheats: PreheatRegistry
+    let metrics = ServerMetrics()
+    let logger: Logger
+    /// Library roots, longest first, taken out of failure messages: a path is never sent.
+    private let roots: [String]
+
+    init(
+        index: LibraryIndex, manager: CachingImageManager, store: ThumbnailStore, renditions: [Rendition],
+        roots: [String], configuration: ServeConfiguration, logger: Logger
+    ) {
+        self.index = index
+        self.manager = manager
+        self.store = store
+        self.renditions = renditions
+        renditionsByName = Dictionary(renditions.map { ($0.name, $0.spec) }, uniquingKeysWith: { first, _ in first })
+        self.roots = roots.sorted { $0.count > $1.count }
+        self.configuration = configuration
+        admission = RenderAdmission(limit: configuration.maxPendingRenders)
+        preheats = PreheatRegistry(limitPerClient: configuration.maxPreheatedAssets)
+        self.logger = logger
+    }
+
+    /// The asset an URL's id names, in the current snapshot.
+    func asset(_ id: String?) throws(APIError) -> Asset {
+        guard let id, Self.isAssetID(id) else {
+            throw .badRequest("bad-id", "an asset id is 16 lowercase hex digits")
+        }
+        guard let asset = index.snapshot.asset(id: id) else {
+            throw .notFound("unknown-asset", "no asset \(id) in the library")
+        }
+        return asset
+    }
+
+    func rendition(_ name: String?) throws(APIError) -> RenditionSpec {
+        guard let name, let spec = renditionsByName[name] else {
+            throw .notFound(
+                "unknown-rendition",
+                "renditions are \(renditions.map(\.name).joined(separator: ", "))")
+        }
+        return spec
+    }
+
+    static func isAssetID(_ text: some StringProtocol) -> Bool {
+        text.utf8.count == 16 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// The asset's ThumbHash as base64, from the metadata cache, when a thumbnail was rendered
+    /// for its current content.
+    func placeholder(of asset: Asset) -> String? {
+        nil
+    }
+
+    /// `text` without the library roots in it.
+    func withoutPaths(_ text: String) -> String {
+        roots.reduce(text) { $0.replacingOccurrences(of: $1 + "/", with: "") }
+    }
+
+    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        let body = try encoder.encode(value)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
