@@ -84,7 +84,7 @@ function placeholderURL(base64) {
 }
 
 // What the page shows: the overlay's numbers, also on window.thumbsStats for tests and scripts.
-const stats = { blank: 0, shown: 0, inFlight: 0, count: 0, loaded: 0, failed: 0, preheated: 0 };
+const stats = { blank: 0, shown: 0, inFlight: 0, count: 0, loaded: 0, failed: 0, preheated: 0, preheatRequests: 0 };
 window.thumbsStats = stats;
 const model = {
   rendition: null, // {name, width, height, ...}: the one the grid asks for
@@ -109,7 +109,8 @@ async function request(url, init = {}) {
     let body = null;
     try { body = text ? JSON.parse(text) : null; } catch {}
     if (response.ok) return body;
-    throw Object.assign(new Error(body?.message ?? `${url}: HTTP ${response.status}`), { status: response.status });
+    const error = new Error(body?.message ?? `${url}: HTTP ${response.status}`);
+    throw Object.assign(error, { status: response.status, kind: body?.error });
   } finally {
     fetching--, showStats();
   }
@@ -175,8 +176,7 @@ function rowAt(y) {
   let low = 0, high = layout.rows.length - 1;
   while (low < high) {
     const middle = (low + high + 1) >> 1;
-    if (layout.rows[middle].top <= y) low = middle;
-    else high = middle - 1;
+    layout.rows[middle].top <= y ? (low = middle) : (high = middle - 1);
   }
   return low;
 }
@@ -234,14 +234,13 @@ function fill(element, asset) {
   if (!asset || element.dataset.version === version) return; // details not loaded yet, or done
   dropImage(element);
   Object.assign(element.dataset, { version, placeholderPainted: "0" });
-  delete element.dataset.imageLoaded;
-  delete element.dataset.placeholderAt;
+  ["imageLoaded", "placeholderAt"].forEach((key) => delete element.dataset[key]);
   element.title = asset.name;
   element.classList.toggle("video", Boolean(asset.isVideo));
   element.classList.remove("failed");
-  const url = asset.placeholder ? placeholderURL(asset.placeholder) : null;
-  element.style.backgroundImage = url ? `url("${url}")` : "";
-  if (url) Object.assign(element.dataset, { placeholderPainted: "1", placeholderAt: performance.now() });
+  const placeholder = asset.placeholder ? placeholderURL(asset.placeholder) : null;
+  element.style.backgroundImage = placeholder ? `url("${placeholder}")` : "";
+  if (placeholder) Object.assign(element.dataset, { placeholderPainted: "1", placeholderAt: performance.now() });
   const image = Object.assign(new Image(), { alt: "", decoding: "async", draggable: false });
   // `load` comes once, with the first part; later parts replace the pixels without an event.
   image.addEventListener("load", () => {
@@ -250,14 +249,19 @@ function fill(element, asset) {
     element.dataset.imageAt ??= performance.now();
     showStats();
   });
+  // A server with too many renders waiting answers 503, and an image cannot tell one error from
+  // another: it asks again twice, later, before the cell shows it failed.
+  const enc = encodeURIComponent, retries = [2000, 5000];
+  const url = `thumbnails/${enc(asset.id)}/${enc(model.rendition.name)}?v=${enc(asset.version)}&delivery=opportunistic`;
   image.addEventListener("error", () => {
+    if (!image.hasAttribute("src")) return; // dropped on purpose
+    if (retries.length) return setTimeout(() => image.isConnected && (image.src = `${url}&retry=${retries.length}`), retries.shift());
     if (pending.delete(image)) stats.failed++;
     element.classList.add("failed");
     showStats();
   });
-  const enc = encodeURIComponent;
   pending.add(image);
-  image.src = `thumbnails/${enc(asset.id)}/${enc(model.rendition.name)}?v=${enc(asset.version)}&delivery=opportunistic`;
+  image.src = url;
   element.append(image);
 }
 
@@ -286,12 +290,28 @@ function updatePreheat() {
   const left = [...preheated].filter((id) => !wanted.has(id));
   left.forEach((id) => preheated.delete(id));
   entered.forEach((id) => preheated.add(id));
-  for (const [method, ids] of [["DELETE", left], ["POST", entered]]) {
-    if (!ids.length) continue;
-    const body = JSON.stringify({ assets: ids, rendition: model.rendition.name });
-    request("api/preheat", { method, body, headers: { "Content-Type": "application/json" } }).catch(report);
-  }
+  sendPreheat("DELETE", left);
+  sendPreheat("POST", entered);
 }
+
+// The server keeps each client's preheating apart by this name: one per page load, so that two
+// tabs never stop each other's.
+const client = `page-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+function sendPreheat(method, ids, init = {}) {
+  if (!ids.length || !model.rendition) return;
+  const body = JSON.stringify({ assets: ids, rendition: model.rendition.name });
+  const headers = { "Content-Type": "application/json", "X-Thumbs-Client": client };
+  stats.preheatRequests++;
+  request("api/preheat", { method, body, headers, ...init }).catch(report);
+}
+// Leaving the page stops its preheating, as stopCachingImagesForAllAssets would; coming back to
+// it (from the back/forward cache) starts afresh.
+addEventListener("pagehide", () => {
+  sendPreheat("DELETE", [...preheated], { keepalive: true });
+  preheated.clear();
+  preheatMiddle = null;
+});
+addEventListener("pageshow", () => updatePreheat());
 
 const showStats = onNextFrame(() => {
   const top = scroller.scrollTop, bottom = top + scroller.clientHeight;
@@ -346,9 +366,15 @@ async function show(view, { keepScroll = false } = {}) {
   }
 }
 
+// A server configured for smaller pages refuses PAGE (400 bad-limit): then its default size.
+let pageLimit = `&limit=${PAGE}`;
 async function loadPages(path, generation, onPage) {
-  for (let cursor = null, first = true; first || cursor; first = false) {
-    const page = await request(`${path}?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+  for (let cursor = "", first = true; first || cursor; first = false) {
+    const url = () => `${path}?cursor=${encodeURIComponent(cursor)}${pageLimit}`;
+    const page = await request(url()).catch((error) => {
+      if (error.kind !== "bad-limit" || !pageLimit) throw error;
+      return request(url((pageLimit = "")));
+    });
     if (generation !== model.generation) return false;
     page.assets.forEach((asset) => model.assets.set(asset.id, asset));
     onPage?.(page);
