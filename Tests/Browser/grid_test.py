@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""The grid page of `thumbs serve`, checked in a real browser: headless Chromium through Selenium.
+
+    scripts/test-browser [path/to/thumbs]     installs what is missing, then runs this
+    grid_test.py [path/to/thumbs]             the test alone (default .build/debug/thumbs)
+
+It builds a library of sample photos spread over several days, warms its cache, serves it and
+opens the page. It fails (exit status 1, with the reason) unless the page loads without a console
+error or warning; every cell paints its ThumbHash placeholder before its image, and the
+placeholder has the colours of the photo; preheating follows Apple's rule (nothing asked for a
+move of less than a third of the view); scrolling to the end step by step leaves every cell with
+its final image (the grid rendition's size) while only the rows near the viewport are in the DOM;
+and a photo copied into the library appears without a reload. The screenshot goes to
+$THUMBS_SCREENSHOT (default .build/browser/grid.png). The server is stopped whatever happens, and
+the whole run is bounded in time.
+"""
+
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+
+ROOT = Path(__file__).resolve().parents[2]
+PHOTOS, DAYS = 120, 6
+VIEWPORT = (1280, 900)
+DEADLINE = time.monotonic() + 170  # the whole run, so that a hang fails instead of blocking CI
+
+
+class Failure(Exception):
+    """A check that did not hold; its message says which and why."""
+
+
+def wait_for(what, check, timeout):
+    """Polls check() until it returns something truthy, and returns that; fails after timeout."""
+    end = min(time.monotonic() + timeout, DEADLINE)
+    while True:
+        result = check()
+        if result:
+            return result
+        if time.monotonic() > end:
+            raise Failure(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.1)
+
+
+def run_thumbs(binary, *arguments, timeout=60):
+    done = subprocess.run([binary, *map(str, arguments)], capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        raise Failure(f"thumbs {' '.join(map(str, arguments))} exited {done.returncode}:\n{done.stderr}")
+    return done.stdout
+
+
+def make_library(binary, work):
+    """PHOTOS sample photos in DAYS days (the files carry no capture date, so their modification
+    times place them), and one more set aside for the live update. The deliberately broken sample
+    is left out, as are the largest files, to keep the run short."""
+    samples, library = work / "samples", work / "library"
+    run_thumbs(binary, "sample-library", samples)
+    good = sorted(p for p in samples.rglob("*") if p.is_file() and "broken" not in p.parts and p.stat().st_size < 1 << 20)
+    if not good:
+        raise Failure(f"thumbs sample-library wrote no usable photo into {samples}")
+    noon = time.mktime(time.localtime()[:3] + (12, 0, 0, 0, 0, -1))
+    for index in range(PHOTOS):
+        day, within = divmod(index, PHOTOS // DAYS)
+        source = good[index % len(good)]
+        target = library / f"day{day}" / f"IMG_{index:04d}{source.suffix}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        stamp = noon - (day + 1) * 86400 - within * 60
+        os.utime(target, (stamp, stamp))
+    return library, good[0]
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return json.load(response)
+
+
+def start_server(binary, library, cache, log):
+    port = free_port()
+    arguments = ["serve", library, "--cache", cache, "--config", ROOT / "config.json", "--listen", f"127.0.0.1:{port}"]
+    server = subprocess.Popen([binary, *map(str, arguments)], stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}/"
+
+    def healthy():
+        if server.poll() is not None:
+            raise Failure(f"thumbs serve exited {server.returncode} before answering /healthz")
+        try:
+            with urllib.request.urlopen(base + "healthz", timeout=2) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    try:
+        wait_for("thumbs serve to answer /healthz", healthy, 30)
+    except Failure:
+        stop(server)
+        raise
+    return server, base
+
+
+def stop(process):
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def open_browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    driver = webdriver.Chrome(service=service, options=options)
+    # The window size includes the browser's frame; the page is checked at exactly this viewport.
+    width, height = VIEWPORT
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    return driver
+
+
+# Every cell in the DOM: its asset, when its placeholder and its image were there, the image's size.
+CELLS = """
+const scroller = document.getElementById("scroller"), top = scroller.scrollTop, bottom = top + scroller.clientHeight;
+return [...document.querySelectorAll("#grid .cell")].map((cell) => {
+  const image = cell.querySelector("img"), time = (value) => (value ? Number(value) : null);
+  return { id: cell.dataset.id, painted: cell.dataset.placeholderPainted ?? null,
+    placeholderAt: time(cell.dataset.placeholderAt), imageAt: time(cell.dataset.imageAt),
+    width: image ? image.naturalWidth : 0, height: image ? image.naturalHeight : 0,
+    failed: cell.classList.contains("failed"), visible: cell.cellTop + cell.cellSize > top && cell.cellTop < bottom };
+});
+"""
+
+# For each cell showing its final image: the largest difference, over R, G and B, between the
+# mean colour of its image and that of its placeholder cropped the same way (centre square, as
+# aspectFill crops). A ThumbHash keeps a photo's average colour, so a decoder that reads the
+# format wrongly shows here.
+COLOURS = """
+const [ids, done] = arguments;
+const mean = (source, sx, sy, sw, sh) => {
+  const canvas = document.createElement("canvas"); canvas.width = canvas.height = 8;
+  const context = canvas.getContext("2d"); context.drawImage(source, sx, sy, sw, sh, 0, 0, 8, 8);
+  const data = context.getImageData(0, 0, 8, 8).data, sum = [0, 0, 0];
+  for (let i = 0; i < data.length; i += 4) for (let c = 0; c < 3; c++) sum[c] += data[i + c];
+  return sum.map((value) => value / 64);
+};
+const square = (image) => {
+  const side = Math.min(image.naturalWidth, image.naturalHeight);
+  return [(image.naturalWidth - side) / 2, (image.naturalHeight - side) / 2, side, side];
+};
+Promise.all(ids.map(async (id) => {
+  const cell = document.querySelector(`#grid .cell[data-id="${CSS.escape(id)}"]`);
+  const url = cell && /url\\("(.*)"\\)/.exec(cell.style.backgroundImage);
+  if (!url) return [id, null];
+  const placeholder = new Image(); placeholder.src = url[1]; await placeholder.decode();
+  const image = cell.querySelector("img");
+  const a = mean(placeholder, ...square(placeholder)), b = mean(image, ...square(image));
+  return [id, Math.max(...a.map((value, c) => Math.abs(value - b[c])))];
+})).then(done, (error) => done(String(error)));
+"""
+
+
+class GridCheck:
+    def __init__(self, driver, base):
+        self.driver, self.base = driver, base
+        self.console = []  # every browser console entry so far
+        self.final = set()  # ids seen with their final image
+        self.colour_errors = {}
+        self.warmed = set()  # ids of the photos warmed before the server started: each has a placeholder
+        renditions = get_json(base + "api/renditions")["renditions"]
+        self.rendition = next((r for r in renditions if r["name"] == "grid"), None) or renditions[0]
+
+    def js(self, script, *arguments):
+        return self.driver.execute_script(script, *arguments)
+
+    def collect_console(self):
+        self.console += self.driver.get_log("browser")
+        bad = [entry for entry in self.console if entry["level"] in ("SEVERE", "WARNING")]
+        if bad:
+            raise Failure("the console has errors or warnings:\n" + "\n".join(e["message"] for e in bad))
+
+    def cells(self):
+        cells = self.js(CELLS)
+        for cell in cells:
+            if cell["failed"]:
+                raise Failure(f"cell {cell['id']}: its thumbnail failed to load")
+            if cell["painted"] == "0" and cell["id"] in self.warmed:
+                raise Failure(f"cell {cell['id']}: no placeholder painted, though the API gives one (it did not decode)")
+            if cell["painted"] == "1" and cell["imageAt"] is not None and cell["placeholderAt"] > cell["imageAt"]:
+                raise Failure(f"cell {cell['id']}: its image came before its placeholder ({cell})")
+        return cells
+
+    def is_final(self, cell):
+        return cell["width"] == self.rendition["width"] and cell["height"] == self.rendition["height"]
+
+    def settle(self, what, timeout=30):
+        """Waits until every visible cell shows its final image and the overlay counts no blank."""
+        def settled():
+            cells = self.cells()
+            visible = [cell for cell in cells if cell["visible"]]
+            if not visible or not all(self.is_final(cell) for cell in visible):
+                return None
+            return cells if self.js("return window.thumbsStats.blank") == 0 else None
+        cells = wait_for(what, settled, timeout)
+        fresh = [c["id"] for c in cells if c["painted"] == "1" and self.is_final(c) and c["id"] not in self.colour_errors]
+        compared = self.driver.execute_async_script(COLOURS, fresh)
+        if isinstance(compared, str):
+            raise Failure(f"comparing placeholders with images failed in the page: {compared}")
+        for id, error in compared:
+            if not isinstance(error, (int, float)):
+                raise Failure(f"cell {id}: its placeholder could not be compared with its image ({error})")
+            self.colour_errors[id] = error
+        self.final.update(cell["id"] for cell in cells if self.is_final(cell))
+        self.collect_console()
+        return cells
+
+    def scroll_to(self, offset):
+        self.js("document.getElementById('scroller').scrollTop = arguments[0]", offset)
+
+    def run(self, library, spare, screenshot):
+        # Without placeholders from the API there is nothing for the page to paint: said apart
+        # from a page that fails to decode them.
+        assets = get_json(self.base + f"api/assets?limit={PHOTOS}")["assets"]
+        without = [asset["name"] for asset in assets if not asset.get("placeholder")]
+        self.warmed = {asset["id"] for asset in assets}
+        if without:
+            raise Failure(f"/api/assets gives no placeholder for {len(without)} of {len(assets)} warmed photos "
+                          f"(e.g. {without[0]}): the page has no ThumbHash to paint")
+        started = time.monotonic()
+        self.driver.get(self.base)
+        wait_for("window.thumbsReady", lambda: self.js("return window.thumbsReady === true"), 20)
+        count = self.js("return window.thumbsStats.count")
+        if count != PHOTOS:
+            raise Failure(f"the page lays out {count} items; the library has {PHOTOS}")
+        self.settle("the first screen's final images")
+        print(f"first screen complete in {time.monotonic() - started:.1f} s")
+
+        # Apple's preheat rule: a move of less than a third of the view's height asks nothing
+        # (a negative, so waited for with a fixed pause); a longer one asks for what entered.
+        height, view = self.js("const s = document.getElementById('scroller'); return [s.scrollHeight, s.clientHeight]")
+        asked = self.js("return window.thumbsStats.preheatRequests")
+        self.scroll_to(view // 4)
+        time.sleep(0.5)
+        if self.js("return window.thumbsStats.preheatRequests") != asked:
+            raise Failure("a scroll of a quarter of the view's height preheated again")
+        self.scroll_to(view // 2)
+        wait_for("a preheat after a scroll of half the view's height",
+                 lambda: self.js("return window.thumbsStats.preheatRequests") > asked, 5)
+
+        # Down to the end, three quarters of a screen at a time.
+        offset, most_in_dom = view // 2, 0
+        while offset < height - view:
+            offset = min(offset + view * 3 // 4, height - view)
+            self.scroll_to(offset)
+            most_in_dom = max(most_in_dom, len(self.settle(f"the final images at scroll offset {offset}")))
+        if len(self.final) != PHOTOS:
+            raise Failure(f"{PHOTOS - len(self.final)} of {PHOTOS} cells never showed a final image")
+        if most_in_dom >= PHOTOS:
+            raise Failure(f"{most_in_dom} cells were in the DOM at once: the grid is not virtual")
+        errors = sorted(self.colour_errors.values())
+        print(f"scrolled to the end: {PHOTOS} final images, at most {most_in_dom} cells in the DOM; "
+              f"placeholder colour error median {statistics.median(errors):.1f}, worst {errors[-1]:.1f} of 255")
+        if statistics.median(errors) > 24 or errors[-1] > 64:
+            raise Failure("placeholders do not have their photos' colours: the ThumbHash decoder misreads them")
+
+        # A new photo, moved into the library whole (a file written in place could be seen half
+        # written), appears at the top without a reload.
+        self.scroll_to(0)
+        self.js("window.notReloaded = true")
+        before = {asset["id"] for asset in get_json(self.base + f"api/assets?limit={PHOTOS + 10}")["assets"]}
+        staged = library.parent / f"IMG_9999{spare.suffix}"
+        shutil.copyfile(spare, staged)
+        staged.replace(library / staged.name)
+        wait_for("the page to count the new photo",
+                 lambda: self.js("return window.thumbsStats.count") == PHOTOS + 1, 15)
+        after = get_json(self.base + f"api/assets?limit={PHOTOS + 10}")["assets"]
+        new = [asset["id"] for asset in after if asset["id"] not in before]
+        if len(new) != 1:
+            raise Failure(f"the API lists {len(new)} new assets after one photo was added")
+        wait_for("the new photo's final image in the grid",
+                 lambda: any(c["id"] == new[0] and self.is_final(c) for c in self.cells()), 30)
+        if not self.js("return window.notReloaded === true"):
+            raise Failure("the page reloaded to show the new photo")
+        self.settle("the first screen after the new photo")
+        print("the new photo appeared without a reload")
+
+        screenshot.parent.mkdir(parents=True, exist_ok=True)
+        self.driver.save_screenshot(str(screenshot))
+        print(f"screenshot: {screenshot}")
+
+
+def main():
+    binary = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / ".build/debug/thumbs").resolve()
+    screenshot = Path(os.environ.get("THUMBS_SCREENSHOT", ROOT / ".build/browser/grid.png")).resolve()
+    if not os.access(binary, os.X_OK):
+        print(f"grid_test: no thumbs binary at {binary} (build it, or pass its path)", file=sys.stderr)
+        return 2
+    work = Path(tempfile.mkdtemp(prefix="thumbs-browser-"))
+    server = driver = None
+    log = open(work / "server.log", "w+")
+    try:
+        library, spare = make_library(binary, work)
+        run_thumbs(binary, "warm", library, "--cache", work / "cache", "--config", ROOT / "config.json", "--quiet", timeout=90)
+        server, base = start_server(binary, library, work / "cache", log)
+        driver = open_browser()
+        GridCheck(driver, base).run(library, spare, screenshot)
+        print("grid_test: passed")
+        return 0
+    except (Failure, WebDriverException, OSError, subprocess.SubprocessError) as error:
+        print(f"grid_test: FAILED: {error}", file=sys.stderr)
+        log.flush()
+        log.seek(0)
+        tail = log.read().splitlines()[-30:]
+        if tail:
+            print("last lines of thumbs serve's output:\n  " + "\n  ".join(tail), file=sys.stderr)
+        return 1
+    finally:
+        if driver is not None:
+            driver.quit()
+        if server is not None:
+            stop(server)
+        log.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
