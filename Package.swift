@@ -106,6 +106,7 @@ let package = Package(
             exclude: ["Page/README.md"],
             resources: [
                 .embedInCode("Page/index.html"), .embedInCode("Page/page.css"), .embedInCode("Page/page.js"),
+                .embedInCode("Page/thumbhash.js"),
             ]
         ),
 

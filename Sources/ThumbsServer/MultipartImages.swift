@@ -13,28 +13,36 @@ enum MultipartImages {
     /// last part, written as soon as it comes. `finished` runs once the body is done, with
     /// whether the final part was written.
     static func response(
-        first: ImageResult, headers: HTTPFields,
+        first: ImageResult, headers: HTTPFields, finalFormat: ThumbnailFormat? = nil,
         final: (@Sendable () async throws -> ImageResult)? = nil,
         finished: @escaping @Sendable (Result<Void, any Error>) async -> Void = { _ in }
     ) -> Response {
         var headers = headers
         headers[.contentType] = contentType
-        guard first.isDegraded, let final else {
+        guard first.isDegraded, let final, let finalFormat else {
             var buffer = ByteBuffer(string: "--\(boundary)\r\n")
-            append(first, last: true, to: &buffer)
+            appendHead(of: first, to: &buffer)
+            buffer.writeBytes(first.bytes)
+            buffer.writeString(closing)
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: buffer))
         }
         // Only the final image is what the ETag names, and a stream is not worth caching.
         headers[.eTag] = nil
         headers[.cacheControl] = "no-store"
         let body = ResponseBody { writer in
+            // The next part's head goes out with the stand-in: a browser shows a part once the
+            // next one has begun, not when its own bytes are complete. The final part has no
+            // length, then; its closing delimiter ends it.
             var buffer = ByteBuffer(string: "--\(boundary)\r\n")
-            append(first, last: false, to: &buffer)
+            appendHead(of: first, to: &buffer)
+            buffer.writeBytes(first.bytes)
+            buffer.writeString("\r\n--\(boundary)\r\nContent-Type: \(finalFormat.mimeType)\r\n\r\n")
             do {
                 try await writer.write(buffer)
                 let image = try await final()
                 buffer.clear()
-                append(image, last: true, to: &buffer)
+                buffer.writeBytes(image.bytes)
+                buffer.writeString(closing)
                 try await writer.write(buffer)
                 try await writer.finish(nil)
                 await finished(.success(()))
@@ -48,11 +56,9 @@ enum MultipartImages {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// One part: its headers, the image, and the delimiter after it (closing, for the last),
-    /// which tells the browser the part is complete so that it shows it at once.
-    private static func append(_ image: ImageResult, last: Bool, to buffer: inout ByteBuffer) {
+    private static var closing: String { "\r\n--\(boundary)--\r\n" }
+
+    private static func appendHead(of image: ImageResult, to buffer: inout ByteBuffer) {
         buffer.writeString("Content-Type: \(image.format.mimeType)\r\nContent-Length: \(image.bytes.count)\r\n\r\n")
-        buffer.writeBytes(image.bytes)
-        buffer.writeString(last ? "\r\n--\(boundary)--\r\n" : "\r\n--\(boundary)\r\n")
     }
 }

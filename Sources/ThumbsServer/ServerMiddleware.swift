@@ -11,7 +11,7 @@ struct ServerMiddleware: RouterMiddleware {
     let metrics: ServerMetrics
 
     /// Routes anyone may ask: the page (it holds no data) and the health check.
-    private static let openPaths: Set<String> = ["/", "/page.css", "/page.js", "/healthz"]
+    private static let openPaths: Set<String> = ["/", "/page.css", "/page.js", "/thumbhash.js", "/healthz"]
     static let tokenCookie = "thumbs_token"
 
     func handle(
@@ -78,7 +78,7 @@ struct ServerMiddleware: RouterMiddleware {
         if path.hasPrefix("/thumbnails/") { return "thumbnail" }
         if path.hasPrefix("/api/") { return "api" }
         switch path {
-        case "/", "/page.css", "/page.js": return "page"
+        case "/", "/page.css", "/page.js", "/thumbhash.js": return "page"
         case "/metrics": return "metrics"
         case "/healthz": return "health"
         default: return "other"

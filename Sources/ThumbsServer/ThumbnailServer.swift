@@ -84,8 +84,9 @@ public struct ThumbnailServer: Sendable {
             middleware: ServerMiddleware(
                 token: configuration.token, maxTargetLength: configuration.maxTargetLength, metrics: service.metrics))
         router.get("/") { request, _ in try service.page(request) }
-        router.get("/page.css") { _, _ in EmbeddedPage.response(for: "/page.css")! }
-        router.get("/page.js") { _, _ in EmbeddedPage.response(for: "/page.js")! }
+        for file in ["/page.css", "/page.js", "/thumbhash.js"] {
+            router.get(RouterPath(file)) { _, _ in EmbeddedPage.response(for: file)! }
+        }
         router.get("/healthz") { _, _ in try service.json(["status": "ok"]) }
         router.get("/metrics") { _, _ in service.metricsResponse() }
         router.get("/api/renditions") { _, _ in try service.renditionList() }

@@ -53,7 +53,7 @@ extension ThumbnailService {
         switch delivery {
         case .opportunistic where first.isDegraded:
             return MultipartImages.response(
-                first: first, headers: headers,
+                first: first, headers: headers, finalFormat: spec.format,
                 final: { [self] in
                     try await manager.image(
                         for: asset, rendition: spec, options: .init(deliveryMode: .highQualityFormat))

@@ -138,7 +138,8 @@ struct ThumbnailServerThumbnailTests {
     }
 }
 
-/// The parts of a `multipart/x-mixed-replace` body as the server writes it.
+/// The parts of a `multipart/x-mixed-replace` body as the server writes it: a part with a
+/// `Content-Length` is that long, one without ends at the next delimiter.
 struct MultipartParts {
     var images: [[UInt8]] = []
     var closed = false
@@ -146,18 +147,25 @@ struct MultipartParts {
     init(_ body: [UInt8]) throws {
         var rest = body[...]
         let opening = Array("--thumbs-image\r\n".utf8)
+        let closing = Array("\r\n--thumbs-image--\r\n".utf8), next = Array("\r\n--thumbs-image\r\n".utf8)
         guard rest.starts(with: opening) else { throw POSIXError(.EBADMSG) }
         rest = rest.dropFirst(opening.count)
         while !rest.isEmpty {
             guard let headEnd = rest.firstRange(of: Array("\r\n\r\n".utf8)) else { throw POSIXError(.EBADMSG) }
             let head = String(decoding: rest[..<headEnd.lowerBound], as: UTF8.self)
-            guard let lengthLine = head.split(separator: "\r\n").first(where: { $0.hasPrefix("Content-Length: ") }),
-                let length = Int(lengthLine.dropFirst("Content-Length: ".count))
-            else { throw POSIXError(.EBADMSG) }
             let start = headEnd.upperBound
-            images.append(Array(rest[start..<start + length]))
-            rest = rest[(start + length)...]
-            let closing = Array("\r\n--thumbs-image--\r\n".utf8), next = Array("\r\n--thumbs-image\r\n".utf8)
+            let end: Int
+            if let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("Content-Length: ") }) {
+                guard let length = Int(line.dropFirst("Content-Length: ".count)) else { throw POSIXError(.EBADMSG) }
+                end = start + length
+            } else {
+                guard let delimiter = rest[start...].firstRange(of: Array("\r\n--thumbs-image".utf8)) else {
+                    throw POSIXError(.EBADMSG)
+                }
+                end = delimiter.lowerBound
+            }
+            images.append(Array(rest[start..<end]))
+            rest = rest[end...]
             if rest.starts(with: closing) {
                 closed = true
                 return
