@@ -269,8 +269,10 @@ class GridCheck:
         wait_for("a preheat after a scroll of half the view's height",
                  lambda: self.js("return window.thumbsStats.preheatRequests") > asked, 5)
 
-        # Down to the end, three quarters of a screen at a time.
-        offset, most_in_dom = view // 2, 0
+        # Down to the end, three quarters of a screen at a time, from here: every cell is visible
+        # at one settled offset or another.
+        offset = view // 2
+        most_in_dom = len(self.settle(f"the final images at scroll offset {offset}"))
         while offset < height - view:
             offset = min(offset + view * 3 // 4, height - view)
             self.scroll_to(offset)
