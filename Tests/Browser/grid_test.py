@@ -237,7 +237,11 @@ class GridCheck:
         return cells
 
     def scroll_to(self, offset):
-        self.js("document.getElementById('scroller').scrollTop = arguments[0]", offset)
+        # Returns after two animation frames: the scroll event, then the page's render of the
+        # rows now in view, have run, so what is checked next is the new view's cells.
+        self.driver.execute_async_script(
+            "const [offset, done] = arguments; document.getElementById('scroller').scrollTop = offset;"
+            "requestAnimationFrame(() => requestAnimationFrame(() => done()));", offset)
 
     def run(self, library, spare, screenshot):
         # Without placeholders from the API there is nothing for the page to paint: said apart
@@ -273,12 +277,17 @@ class GridCheck:
         # at one settled offset or another.
         offset = view // 2
         most_in_dom = len(self.settle(f"the final images at scroll offset {offset}"))
-        while offset < height - view:
-            offset = min(offset + view * 3 // 4, height - view)
+        # The grid's height is read at every step: it may grow while the listing's pages arrive.
+        def bottom():
+            return self.js("const s = document.getElementById('scroller'); return s.scrollHeight - s.clientHeight")
+        while offset < bottom():
+            offset = min(offset + view * 3 // 4, bottom())
             self.scroll_to(offset)
             most_in_dom = max(most_in_dom, len(self.settle(f"the final images at scroll offset {offset}")))
         if len(self.final) != PHOTOS:
-            raise Failure(f"{PHOTOS - len(self.final)} of {PHOTOS} cells never showed a final image")
+            missing = sorted(self.warmed - self.final)
+            raise Failure(f"{PHOTOS - len(self.final)} of {PHOTOS} cells never showed a final image: "
+                          f"{missing[:5]}, scrolled to {offset} of {bottom()} (view {view})")
         if most_in_dom >= PHOTOS:
             raise Failure(f"{most_in_dom} cells were in the DOM at once: the grid is not virtual")
         errors = sorted(self.colour_errors.values())
