@@ -44,7 +44,7 @@ extension ThumbnailService {
         let first: ImageResult
         do {
             let mode: DeliveryMode = delivery == .final ? .highQualityFormat : .fastFormat
-            first = try await manager.image(for: asset, rendition: spec, options: .init(deliveryMode: mode))
+            first = try await manager.image(for: asset, rendition: spec, options: Self.options(mode))
         } catch {
             admission.leave()
             throw try await failure(error, asset: asset)
@@ -56,7 +56,7 @@ extension ThumbnailService {
                 first: first, headers: headers, finalFormat: spec.format,
                 final: { [self] in
                     try await manager.image(
-                        for: asset, rendition: spec, options: .init(deliveryMode: .highQualityFormat))
+                        for: asset, rendition: spec, options: Self.options(.highQualityFormat))
                 },
                 finished: { [self] outcome in
                     admission.leave()
@@ -74,6 +74,12 @@ extension ThumbnailService {
             }
             return image(first, headers: headers)
         }
+    }
+
+    /// A URL names one rendition, so its final image is exactly that one (resize mode exact),
+    /// never a larger rendition standing in for it; only a degraded first part may differ.
+    private static func options(_ mode: DeliveryMode) -> ImageRequestOptions {
+        ImageRequestOptions(deliveryMode: mode, resizeMode: .exact)
     }
 
     /// Header field saying a `fast` answer is a stand-in.

@@ -53,6 +53,8 @@ struct ServerFixture {
             name: "grid", spec: RenditionSpec(size: PixelSize(width: 128, height: 128), contentMode: .aspectFill)),
         Rendition(
             name: "large", spec: RenditionSpec(size: PixelSize(width: 512, height: 512), contentMode: .aspectFit)),
+        Rendition(
+            name: "medium", spec: RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFit)),
     ]
 
     var root: String { folder.path + "/library" }

@@ -103,7 +103,7 @@ struct ThumbnailServerListingTests {
         let fixture = try ServerFixture(photos: 1)
         try await fixture.run { client, _ in
             let renditions = try await client.get("/api/renditions").json()["renditions"] as? [[String: Any]] ?? []
-            #expect(renditions.map { $0["name"] as? String } == ["grid", "large"])
+            #expect(renditions.map { $0["name"] as? String } == ["grid", "large", "medium"])
             #expect(renditions.first?["width"] as? Int == 128 && renditions.first?["contentMode"] as? String == "fill")
         }
     }

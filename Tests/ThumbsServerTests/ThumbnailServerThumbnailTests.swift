@@ -42,6 +42,20 @@ struct ThumbnailServerThumbnailTests {
         }
     }
 
+    @Test func aFitRenditionIsNeverAnsweredWithALargerOne() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.run { client, _ in
+            let id = try #require(try await client.allAssets().first?["id"] as? String)
+            // The large fit rendition cached first: a fit request could be served from it.
+            #expect(try await client.get("/thumbnails/\(id)/large").status == .ok)
+            for delivery in ["final", "opportunistic", "fast"] {
+                let medium = try await client.get("/thumbnails/\(id)/medium?delivery=\(delivery)")
+                let image = try #require(try MultipartParts.images(in: medium).last)
+                #expect(try DecodedPixels(image).size == PixelSize(width: 256, height: 192), "\(delivery)")
+            }
+        }
+    }
+
     @Test func unknownAndMalformedNamesGetACleanStatus() async throws {
         let fixture = try ServerFixture(photos: 1)
         try await fixture.run { client, _ in
@@ -135,6 +149,15 @@ struct ThumbnailServerThumbnailTests {
             #expect(text.contains("thumbs_request_duration_seconds_bucket"))
             #expect(text.contains("thumbs_renders_in_flight 0"))
         }
+    }
+}
+
+extension MultipartParts {
+    /// The images of an answer, multipart or not.
+    static func images(in response: TestResponse) throws -> [[UInt8]] {
+        let body = Array(response.body.readableBytesView)
+        return response.headers[.contentType]?.hasPrefix("multipart/") == true
+            ? try MultipartParts(body).images : [body]
     }
 }
 
