@@ -677,6 +677,9 @@ def mixed(args, tmp, server, exported, assets, pages):
     result["rss_start"], result["rss_end"] = samples[0][1], samples[-1][1]
     result["rss_max"] = max(s[1] for s in samples)
     result["rss_quarters"] = [samples[min(len(samples) - 1, len(samples) * q // 4)][1] for q in (1, 2, 3)]
+    # The last quarter alone: whether memory holds still once the load is steady.
+    last = [s[1] for s in samples[len(samples) * 3 // 4:]]
+    result["rss_last_quarter"] = (min(last), max(last))
     result["anon_start"], result["anon_end"] = samples[0][2], samples[-1][2]
     result["anon_max"] = max(s[2] for s in samples)
     result["rss_samples"] = [(round(t, 1), rss) for t, rss, _ in samples]
@@ -818,7 +821,8 @@ def report(data):
          f"{mix['errors']} errors", "", "", "0 errors", yes(mix["errors"] == 0 and mix["alive"])],
         ["mixed: RSS start → ¼ → ½ → ¾ → end (max)",
          " → ".join(f"{mb(v):.0f}" for v in [mix["rss_start"], *mix["rss_quarters"], mix["rss_end"]])
-         + f" MB ({mb(mix['rss_max']):.0f})", "", "", "flat", ""],
+         + f" MB (max {mb(mix['rss_max']):.0f}; last ¼ {mb(mix['rss_last_quarter'][0]):.0f}–"
+         f"{mb(mix['rss_last_quarter'][1]):.0f})", "", "", "flat", ""],
     ]
     table = measure.markdown_table(["measurement", "thumbs serve", "nginx / peer", "ratio", "target", ""],
                                    rows, align=["l", "r", "r", "r", "l", "l"])
