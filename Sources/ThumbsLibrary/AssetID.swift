@@ -16,11 +16,10 @@ public enum AssetID {
     }
 
     private static func make(root: String, relativeBytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in root.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        hash = (hash ^ 0) &* 0x0000_0100_0000_01B3
-        for byte in relativeBytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        var hash = FNV1a()
+        hash.add(root.utf8)
+        hash.add(UInt8(0))
+        hash.add(relativeBytes)
+        return hash.hex
     }
 }

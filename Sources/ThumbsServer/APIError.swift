@@ -11,13 +11,7 @@ struct APIError: HTTPResponseError, Sendable {
     var headers: HTTPFields = [:]
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var fields = headers
-        fields[.contentType] = "application/json; charset=utf-8"
-        fields[.cacheControl] = "no-store"
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        let body = (try? encoder.encode(["error": kind, "message": message])) ?? Data()
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        try JSONResponse.make(["error": kind, "message": message], status: status, headers: headers)
     }
 
     /// The JSON form of an error Hummingbird itself raised (no route, wrong method, a body too

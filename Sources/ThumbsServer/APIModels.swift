@@ -1,6 +1,7 @@
 import Foundation
 import ThumbsImaging
 import ThumbsLibrary
+import ThumbsSupport
 
 /// One asset as the JSON API gives it: ids and sizes, never a path (the display name is the
 /// path below the library root, for people).
@@ -128,13 +129,9 @@ struct PreheatAnswer: Encodable, Sendable {
 extension FileFingerprint {
     /// 16 hex digits naming this size and modification time (FNV-1a): what `?v=` carries.
     var version: String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for value in [size, UInt64(bitPattern: modificationTimeNanoseconds)] {
-            for shift in stride(from: 0, to: 64, by: 8) {
-                hash = (hash ^ ((value >> UInt64(shift)) & 0xFF)) &* 0x0000_0100_0000_01B3
-            }
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        var hash = FNV1a()
+        hash.add(size)
+        hash.add(UInt64(bitPattern: modificationTimeNanoseconds))
+        return hash.hex
     }
 }

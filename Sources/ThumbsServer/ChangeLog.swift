@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsSupport
 
 /// What changed in the library, generation by generation, for `GET /api/changes?since=`: a
 /// bounded history of asset ids, merged on demand into one removed / inserted / changed set.
@@ -96,8 +97,6 @@ struct ChangeLog: Sendable {
     }
 
     static func makeInstance() -> String {
-        let value = UInt64.random(in: 0...UInt64.max)
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        UInt64.random(in: 0...UInt64.max).hexDigits
     }
 }

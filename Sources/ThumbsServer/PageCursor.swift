@@ -1,5 +1,6 @@
 import Foundation
 import ThumbsLibrary
+import ThumbsSupport
 
 /// Where a listing page ends, as an opaque string: the date and id of its last asset. Listings
 /// are ordered by date, newest first, then by id, so the next page starts right after that
@@ -15,7 +16,7 @@ struct PageCursor: Sendable, Hashable {
 
     /// 16 hex digits of the date's bits, then the 16 of the id.
     var text: String {
-        Self.hex(date.timeIntervalSinceReferenceDate.bitPattern) + id
+        date.timeIntervalSinceReferenceDate.bitPattern.hexDigits + id
     }
 
     init?(_ text: String) {
@@ -46,9 +47,4 @@ struct PageCursor: Sendable, Hashable {
     }
 
     private static let hexDigits = Set("0123456789abcdef".utf8)
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
 }

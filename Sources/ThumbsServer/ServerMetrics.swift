@@ -18,7 +18,12 @@ final class ServerMetrics: Sendable {
     private let waiting: Gauge
     private let preheating: Gauge
     /// Counters by route and status, made on first use (statuses are few, but not known ahead).
-    private let responses = LockedValue<[String: Counter]>([:])
+    private let responses = LockedValue<[ResponseKey: Counter]>([:])
+
+    private struct ResponseKey: Hashable {
+        var route: String
+        var status: Int
+    }
 
     /// The routes requests are counted under.
     static let routes = ["thumbnail", "api", "page", "metrics", "health", "other"]
@@ -63,7 +68,7 @@ final class ServerMetrics: Sendable {
 
     func response(route: String, status: Int, duration: Duration) {
         latencies[route]?.record(duration)
-        let key = route + " " + String(status)
+        let key = ResponseKey(route: route, status: status)
         let counter = responses.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = registry.makeCounter(

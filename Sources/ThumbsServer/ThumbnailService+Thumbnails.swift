@@ -2,6 +2,7 @@ import HTTPTypes
 import Foundation
 import Hummingbird
 import Thumbs
+import ThumbsSupport
 
 extension ThumbnailService {
     enum Delivery: String {
@@ -146,9 +147,8 @@ extension ThumbnailFormat {
 extension RenditionSpec {
     /// 16 hex digits naming the rendition's every parameter, for ETags.
     var storageTag: String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in description.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        var hash = FNV1a()
+        hash.add(description.utf8)
+        return hash.hex
     }
 }

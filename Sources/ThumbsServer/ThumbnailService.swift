@@ -74,13 +74,7 @@ final class ThumbnailService: Sendable {
         roots.reduce(text) { $0.replacingOccurrences(of: $1 + "/", with: "") }
     }
 
-    func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        let body = try encoder.encode(value)
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    func json(_ value: some Encodable) throws -> Response {
+        try JSONResponse.make(value)
     }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import Thumbs
+import ThumbsTestSupport
 import ThumbsTesting
 
 @Suite("ThumbnailServer: the JSON listing")
@@ -38,11 +39,12 @@ struct ThumbnailServerListingTests {
             let id = try #require(before.first?["id"] as? String)
             #expect(try await client.get("/thumbnails/\(id)/grid").status == .ok)
             var placeholder: String?
-            try await eventuallyAsync {
-                placeholder =
-                    try await client.allAssets().first { $0["id"] as? String == id }?["placeholder"] as? String
-                return placeholder != nil
-            }
+            #expect(
+                try await eventually {
+                    placeholder =
+                        try await client.allAssets().first { $0["id"] as? String == id }?["placeholder"] as? String
+                    return placeholder != nil
+                })
             let hash = try #require(placeholder.flatMap(ThumbHash.init(base64:)))
             #expect(hash.bytes.count >= 5)
         }
@@ -51,9 +53,10 @@ struct ThumbnailServerListingTests {
     @Test func warmingAtStartFillsEveryPlaceholder() async throws {
         let fixture = try ServerFixture(photos: 3) { $0.warmOnStart = true }
         try await fixture.run { client, _ in
-            try await eventuallyAsync {
+            let filled = try await eventually {
                 try await client.allAssets().allSatisfy { $0["placeholder"] is String }
             }
+            #expect(filled)
         }
     }
 
@@ -119,21 +122,23 @@ struct ThumbnailServerListingTests {
             try photos.addPhoto("new.jpg")
             var inserted: [[String: Any]] = []
             var latest = token
-            try await eventuallyAsync {
-                let changes = try await client.get("/api/changes?since=\(token)").json()
-                inserted = changes["inserted"] as? [[String: Any]] ?? []
-                latest = changes["changeToken"] as? String ?? token
-                return !inserted.isEmpty
-            }
+            #expect(
+                try await eventually {
+                    let changes = try await client.get("/api/changes?since=\(token)").json()
+                    inserted = changes["inserted"] as? [[String: Any]] ?? []
+                    latest = changes["changeToken"] as? String ?? token
+                    return !inserted.isEmpty
+                })
             #expect(inserted.map { $0["name"] as? String } == ["new.jpg"])
             #expect(try await client.get("/api/assets").json()["count"] as? Int == 3)
 
             try photos.remove("new.jpg")
             var removed: [String] = []
-            try await eventuallyAsync {
-                removed = try await client.get("/api/changes?since=\(latest)").json()["removed"] as? [String] ?? []
-                return !removed.isEmpty
-            }
+            #expect(
+                try await eventually {
+                    removed = try await client.get("/api/changes?since=\(latest)").json()["removed"] as? [String] ?? []
+                    return !removed.isEmpty
+                })
             #expect(removed == [inserted[0]["id"] as? String])
             // Inserted then removed since the first token: nothing to tell.
             let net = try await client.get("/api/changes?since=\(token)").json()
@@ -150,17 +155,5 @@ struct ThumbnailServerListingTests {
             #expect(foreign.status == .gone)
             #expect(try foreign.json()["error"] as? String == "expired-token")
         }
-    }
-}
-
-/// Waits until `condition` holds, checking every 100 ms; a deadline bounds only a failing run.
-func eventuallyAsync(seconds: Double = 30, _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(seconds) s")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(100))
     }
 }
