@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ThumbsLibrary
 import ThumbsSupport
 
@@ -12,6 +13,7 @@ final class LibraryIndex: Sendable {
     }
 
     private let state: LockedValue<State>
+    private let changeCount = Atomic<Int>(0)
 
     init(_ baseline: FetchResult, historyLimit: Int = 1024) {
         state = LockedValue(State(snapshot: LibrarySnapshot(baseline), log: ChangeLog(limit: historyLimit)))
@@ -23,6 +25,17 @@ final class LibraryIndex: Sendable {
     }
 
     var snapshot: LibrarySnapshot { state.withLock { $0.snapshot } }
+
+    /// The asset `id` names in the current snapshot, found under the lock rather than in a copy
+    /// of the snapshot: a copy retains and releases its every collection, which every request
+    /// would then do.
+    func asset(id: String) -> Asset? {
+        state.withLock { $0.snapshot.asset(id: id) }
+    }
+
+    /// How many changes the index has applied: an answer prepared at one generation holds as
+    /// long as the generation is the same. Read without the lock.
+    var generation: Int { changeCount.load(ordering: .acquiring) }
 
     /// Moves to the library as `change` leaves it.
     func apply(_ change: ChangeDetails) {
@@ -36,6 +49,7 @@ final class LibraryIndex: Sendable {
             state.snapshot = next
             state.log.append(entry)
         }
+        changeCount.add(1, ordering: .releasing)
     }
 
     /// What changed since `token`, with the assets as they are now, and the token of now.

@@ -17,8 +17,10 @@ final class ServerMetrics: Sendable {
     private let inFlight: Gauge
     private let waiting: Gauge
     private let preheating: Gauge
-    /// Counters by route and status, made on first use (statuses are few, but not known ahead).
-    private let responses = LockedValue<[ResponseKey: Counter]>([:])
+    /// Counters of the answers every route gives (200 and 304), made ahead so that counting
+    /// them takes no lock; others are made on first use (statuses are few, but not known ahead).
+    private let commonResponses: [ResponseKey: Counter]
+    private let otherResponses = LockedValue<[ResponseKey: Counter]>([:])
 
     private struct ResponseKey: Hashable {
         var route: String
@@ -54,6 +56,12 @@ final class ServerMetrics: Sendable {
                         labels: [("route", route)], buckets: buckets)
                 )
             })
+        commonResponses = Dictionary(
+            uniqueKeysWithValues: Self.routes.flatMap { route in
+                [200, 304].map { status in
+                    (ResponseKey(route: route, status: status), Self.responseCounter(route, status, in: registry))
+                }
+            })
         inFlight = registry.makeGauge(
             descriptor: Self.name("renders_in_flight", "", "Final renders running or queued in the manager"))
         waiting = registry.makeGauge(
@@ -69,15 +77,22 @@ final class ServerMetrics: Sendable {
     func response(route: String, status: Int, duration: Duration) {
         latencies[route]?.record(duration)
         let key = ResponseKey(route: route, status: status)
-        let counter = responses.withLock { counters in
+        if let counter = commonResponses[key] { return counter.increment() }
+        let counter = otherResponses.withLock { counters in
             if let counter = counters[key] { return counter }
-            let counter = registry.makeCounter(
-                descriptor: Self.name("requests", "total", "Requests answered, by route and status"),
-                labels: [("route", route), ("status", String(status))])
+            let counter = Self.responseCounter(route, status, in: registry)
             counters[key] = counter
             return counter
         }
         counter.increment()
+    }
+
+    private static func responseCounter(_ route: String, _ status: Int, in registry: PrometheusCollectorRegistry)
+        -> Counter
+    {
+        registry.makeCounter(
+            descriptor: name("requests", "total", "Requests answered, by route and status"),
+            labels: [("route", route), ("status", String(status))])
     }
 
     private static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {

@@ -43,18 +43,21 @@ struct ServerMiddleware: RouterMiddleware {
                 status: .uriTooLong, kind: "target-too-long",
                 message: "the request target is longer than \(maxTargetLength) bytes")
         }
-        if let token, !Self.openPaths.contains(request.uri.path), !Self.carries(token, request) {
+        if let token, !Self.openPaths.contains(request.uri.path),
+            !Self.carries(
+                token, authorization: request.headers[.authorization], cookies: request.headers[values: .cookie])
+        {
             throw APIError.unauthorized
         }
         return try await next(request, context)
     }
 
     /// Whether `request` carries `token`, as a bearer token or in the page's cookie.
-    static func carries(_ token: String, _ request: Request) -> Bool {
-        if let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer ") {
+    static func carries(_ token: String, authorization: String?, cookies: [String]) -> Bool {
+        if let authorization, authorization.hasPrefix("Bearer ") {
             return constantTimeEqual(authorization.dropFirst("Bearer ".count).utf8, token.utf8)
         }
-        for cookies in request.headers[values: .cookie] {
+        for cookies in cookies {
             for cookie in cookies.split(separator: ";") {
                 let pair = cookie.trimmingCharacters(in: .whitespaces)
                 if pair.hasPrefix(tokenCookie + "=") {

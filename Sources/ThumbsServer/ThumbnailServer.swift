@@ -19,6 +19,7 @@ public struct ThumbnailServer: Sendable {
     public let configuration: ServeConfiguration
     let service: ThumbnailService
     let watch: LibraryWatchService
+    let readyAnswers: ReadyAnswersByLoop
 
     /// Enumerates the library (the listing the server starts from) and starts watching it;
     /// nothing listens until ``run(onListening:)``.
@@ -30,6 +31,8 @@ public struct ThumbnailServer: Sendable {
         let index = LibraryIndex(baseline)
         let manager = CachingImageManager(renderer: library.renderer, store: store, configuration: pipeline)
         self.configuration = configuration
+        // A quarter of the memory tier per event loop: the answers in use, not a second cache.
+        readyAnswers = ReadyAnswersByLoop(byteLimitPerLoop: Int(pipeline.memoryCostLimit.bytes) / 4)
         service = ThumbnailService(
             index: index, manager: manager, store: store, renditions: renditions, roots: library.roots,
             configuration: configuration, logger: logger)
@@ -50,19 +53,18 @@ public struct ThumbnailServer: Sendable {
         onListening: @escaping @Sendable (String) async -> Void = { _ in }
     ) -> Application<RouterResponder<ServerRequestContext>> {
         let address = configuration.address
-        let http = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [
-                RequestHeadTimeoutHandler(timeout: .nanoseconds(Int64(configuration.requestHeadTimeout * 1e9)))
-            ],
+        let handlers = ThumbnailHTTP1Channel.Configuration(
+            headTimeout: .nanoseconds(Int64(configuration.requestHeadTimeout * 1e9)),
             idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1e9)),
-            httpDecoderConfiguration: .init(
-                maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes,
-                maxHeaderFieldCount: 100))
+            maxHeaderBytes: configuration.maxHeaderBytes, service: service, serverName: Self.serverName,
+            readyAnswers: readyAnswers)
         return Application(
             router: router(),
-            server: .http1(configuration: http),
+            server: HTTPServerBuilder { responder in
+                ThumbnailHTTP1Channel(responder: responder, configuration: handlers)
+            },
             configuration: .init(
-                address: .hostname(address.host, port: address.port), serverName: "thumbs",
+                address: .hostname(address.host, port: address.port), serverName: Self.serverName,
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
             services: [watch],
             onServerRunning: { channel in
@@ -70,6 +72,9 @@ public struct ThumbnailServer: Sendable {
             },
             logger: service.logger)
     }
+
+    /// The `Server` field of every response.
+    static let serverName = "thumbs"
 
     private static func describe(_ address: SocketAddress) -> String {
         let host = address.ipAddress ?? "?"

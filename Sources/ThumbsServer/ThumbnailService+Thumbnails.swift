@@ -1,6 +1,8 @@
 import HTTPTypes
+import NIOHTTP1
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Thumbs
 import ThumbsSupport
 
@@ -18,16 +20,13 @@ extension ThumbnailService {
     func thumbnail(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let asset = try asset(context.parameters.get("id"))
         let (spec, tag) = try rendition(context.parameters.get("rendition"))
-        let delivery = try delivery(request)
-        let version = asset.fingerprint.version
-        let etag = "\"\(version)-\(tag)\""
-        var headers: HTTPFields = [.eTag: etag, .vary: "Authorization, Cookie"]
-        // The URL names this content when it carries its version: then it never changes.
-        let immutable = request.uri.queryParameters["v"].map(String.init) == version
-        headers[.cacheControl] = immutable ? "public, max-age=31536000, immutable" : "no-cache"
-        if delivery != .fast, let tags = request.headers[.ifNoneMatch], Self.matches(tags, etag) {
-            return Response(status: .notModified, headers: headers)
-        }
+        let delivery = try delivery(request.uri)
+        let validated = validators(
+            of: asset, tag: tag, uri: request.uri, ifNoneMatch: request.headers[.ifNoneMatch], delivery: delivery)
+        var headers: HTTPFields = [
+            .eTag: validated.etag, .vary: Self.vary, .cacheControl: validated.cacheControl,
+        ]
+        if validated.isCurrent { return Response(status: .notModified, headers: headers) }
         if let hit = try manager.cachedImage(for: asset, rendition: spec) {
             metrics.thumbnail(from: hit.source == .memory ? .memory : .store)
             return delivery == .opportunistic
@@ -77,6 +76,93 @@ extension ThumbnailService {
         }
     }
 
+    /// The answer to `request` when it is a thumbnail request that memory alone answers: the
+    /// image in the memory tier (or in `ready`, the answers this event loop gave before), or a
+    /// 304. Nil for anything else, which the route answers; see ``MemoryHitHandler``. Counted
+    /// in the metrics as the route counts its answers.
+    func memoryAnswer(to request: HTTPRequestHead, ready: ReadyAnswers) -> MemoryHitHandler.Answer? {
+        guard request.method == .GET || request.method == .HEAD, request.uri.utf8.count <= configuration.maxTargetLength
+        else { return nil }
+        if let token = configuration.token,
+            !ServerMiddleware.carries(
+                token, authorization: request.headers.first(name: "authorization"),
+                cookies: request.headers["cookie"])
+        {
+            return nil
+        }
+        let started = ContinuousClock.now
+        let generation = index.generation
+        let entry: ReadyAnswers.Entry
+        if let kept = ready.entry(for: request.uri, generation: generation) {
+            entry = kept
+        } else {
+            guard let made = readyEntry(request, generation) else { return nil }
+            ready.insert(made, for: request.uri)
+            entry = made
+        }
+        var headers = HTTPHeaders([("ETag", entry.etag), ("Vary", Self.vary), ("Cache-Control", entry.cacheControl)])
+        var answer = MemoryHitHandler.Answer(head: HTTPResponseHead(version: .http1_1, status: .notModified))
+        if !entry.revalidates || !request.headers["if-none-match"].contains(where: { Self.matches($0, entry.etag) }) {
+            metrics.thumbnail(from: .memory)
+            headers.add(name: "Content-Type", value: entry.contentType)
+            headers.add(name: "Content-Length", value: entry.contentLength)
+            answer.head.status = .ok
+            if request.method == .GET { answer.body = entry.body }
+        }
+        answer.head.headers = headers
+        metrics.response(route: "thumbnail", status: Int(answer.head.status.code), duration: started.duration(to: .now))
+        return answer
+    }
+
+    /// The answer to a thumbnail target from the memory tier, ready to keep; nil when the
+    /// target is not one, or asks for what memory cannot give (opportunistic delivery), or
+    /// the image is not in memory.
+    private func readyEntry(_ request: HTTPRequestHead, _ generation: Int) -> ReadyAnswers.Entry? {
+        guard let target = Self.thumbnailTarget(request.uri) else { return nil }
+        let uri = target.hasQuery ? URI(request.uri) : nil
+        guard let asset = try? asset(String(target.id)), let rendition = try? rendition(String(target.rendition)),
+            let delivery = try? delivery(uri), delivery != .opportunistic,
+            let hit = manager.memoryThumbnail(for: asset, rendition: rendition.spec)
+        else { return nil }
+        let validated = validators(of: asset, tag: rendition.tag, uri: uri, ifNoneMatch: nil, delivery: delivery)
+        return ReadyAnswers.Entry(
+            generation: generation, etag: validated.etag, cacheControl: validated.cacheControl,
+            revalidates: delivery != .fast, contentType: hit.format.mimeType, contentLength: String(hit.bytes.count),
+            body: ByteBuffer(bytes: hit.bytes))
+    }
+
+    /// The asset id and rendition name of a `/thumbnails/{id}/{rendition}` target (with or
+    /// without a query), read byte by byte; nil for any other shape, which the router answers.
+    static func thumbnailTarget(_ target: String) -> (id: Substring, rendition: Substring, hasQuery: Bool)? {
+        let bytes = target.utf8
+        let prefix = "/thumbnails/".utf8
+        guard bytes.starts(with: prefix) else { return nil }
+        let idStart = bytes.index(bytes.startIndex, offsetBy: prefix.count)
+        guard let idEnd = bytes.index(idStart, offsetBy: 16, limitedBy: bytes.endIndex), idEnd < bytes.endIndex,
+            bytes[idEnd] == UInt8(ascii: "/")
+        else { return nil }
+        let nameStart = bytes.index(after: idEnd)
+        let nameEnd = bytes[nameStart...].firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+        guard nameStart < nameEnd, !bytes[nameStart..<nameEnd].contains(UInt8(ascii: "/")) else { return nil }
+        return (target[idStart..<idEnd], target[nameStart..<nameEnd], nameEnd < bytes.endIndex)
+    }
+
+    /// What every answer for a thumbnail URL carries (its ETag and Cache-Control; Vary is
+    /// ``vary``), and whether the client's copy, named in If-None-Match, is current (a 304 then).
+    func validators(
+        of asset: Asset, tag: String, uri: URI?, ifNoneMatch: String?, delivery: Delivery
+    ) -> (etag: String, cacheControl: String, isCurrent: Bool) {
+        let version = asset.fingerprint.version
+        let etag = "\"\(version)-\(tag)\""
+        // The URL names this content when it carries its version: then it never changes.
+        let immutable = uri?.queryParameters["v"].map(String.init) == version
+        let isCurrent = delivery != .fast && ifNoneMatch.map { Self.matches($0, etag) } == true
+        return (etag, immutable ? "public, max-age=31536000, immutable" : "no-cache", isCurrent)
+    }
+
+    /// Answers differ by who asks (a token may be required).
+    static let vary = "Authorization, Cookie"
+
     /// A URL names one rendition, so its final image is exactly that one (resize mode exact),
     /// never a larger rendition standing in for it; only a degraded first part may differ.
     private static func options(_ mode: DeliveryMode) -> ImageRequestOptions {
@@ -86,8 +172,8 @@ extension ThumbnailService {
     /// Header field saying a `fast` answer is a stand-in.
     static let degradedField = HTTPField.Name("X-Thumbs-Degraded")!
 
-    private func delivery(_ request: Request) throws(APIError) -> Delivery {
-        guard let text = request.uri.queryParameters["delivery"] else { return .final }
+    func delivery(_ uri: URI?) throws(APIError) -> Delivery {
+        guard let text = uri?.queryParameters["delivery"] else { return .final }
         guard let delivery = Delivery(rawValue: String(text)) else {
             throw .badRequest("bad-delivery", "delivery is final, opportunistic or fast")
         }

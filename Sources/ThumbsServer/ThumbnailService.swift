@@ -43,7 +43,7 @@ final class ThumbnailService: Sendable {
         guard let id, Self.isAssetID(id) else {
             throw .badRequest("bad-id", "an asset id is 16 lowercase hex digits")
         }
-        guard let asset = index.snapshot.asset(id: id) else {
+        guard let asset = index.asset(id: id) else {
             throw .notFound("unknown-asset", "no asset \(id) in the library")
         }
         return asset

@@ -8,22 +8,24 @@ struct RawConnection: Sendable {
     let port: Int
 
     /// Sends `chunks` with `pause` between them, then reads until the server closes or
-    /// `timeout` passes. Returns what was read and whether the server closed the connection.
+    /// `timeout` passes. Returns what was read (as text, and as bytes) and whether the server
+    /// closed the connection.
     func exchange(
         _ chunks: [[UInt8]], pause: Duration = .zero, timeout: Double = 10
-    ) async throws -> (response: String, closed: Bool) {
-        try await withCheckedThrowingContinuation { continuation in
+    ) async throws -> (response: String, bytes: [UInt8], closed: Bool) {
+        let (bytes, closed) = try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
                 continuation.resume(with: Result { try exchangeBlocking(chunks, pause: pause, timeout: timeout) })
             }
         }
+        return (String(decoding: bytes, as: UTF8.self), bytes, closed)
     }
 
     func request(_ text: String, timeout: Double = 30) async throws -> String {
         try await exchange([Array(text.utf8)], timeout: timeout).response
     }
 
-    private func exchangeBlocking(_ chunks: [[UInt8]], pause: Duration, timeout: Double) throws -> (String, Bool) {
+    private func exchangeBlocking(_ chunks: [[UInt8]], pause: Duration, timeout: Double) throws -> ([UInt8], Bool) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EIO) }
         defer { close(socket) }
@@ -59,7 +61,7 @@ struct RawConnection: Sendable {
             }
             received += buffer[0..<count]
         }
-        return (String(decoding: received, as: UTF8.self), closed)
+        return (received, closed)
     }
 }
 

@@ -1,0 +1,125 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Answers a thumbnail request on the event loop that read it when the answer needs nothing
+/// but memory: the image is in the manager's memory tier, or the client's copy is current (304).
+/// Such an answer costs a few microseconds; handing the request to a task, routing it and
+/// handing the response back costs several times that, and would cap cached hits well below
+/// what a static file server answers (docs/BENCHMARKS.md, Serving).
+///
+/// Every other request goes on to Hummingbird unchanged: other routes, store hits, misses,
+/// opportunistic delivery, anything to answer with an error (a missing token, an unknown
+/// asset), and any request while the client is not reading its answers (Hummingbird waits for
+/// a slow reader; this handler does not). Both answer a hit with the same fields.
+///
+/// HTTP/1.1 answers requests in order, so a request is answered here only when no earlier one
+/// of the connection is still with Hummingbird.
+final class MemoryHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// A response that needs no task.
+    struct Answer {
+        var head: HTTPResponseHead
+        var body: ByteBuffer?
+    }
+
+    private let service: ThumbnailService
+    private let serverName: String
+    private let readyAnswers: ReadyAnswersByLoop
+    /// This loop's answers, from when the handler joins a pipeline.
+    private var ready: ReadyAnswers?
+    /// Requests handed on whose response has not ended.
+    private var handedOn = 0
+    /// The answer to the request being read, written once its end is read.
+    private var pending: (answer: Answer, closes: Bool)?
+    private var needsFlush = false
+    private var date = DateField()
+
+    init(service: ThumbnailService, serverName: String, readyAnswers: ReadyAnswersByLoop) {
+        self.service = service
+        self.serverName = serverName
+        self.readyAnswers = readyAnswers
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        ready = readyAnswers.answers(of: context.eventLoop)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            if handedOn == 0, context.channel.isWritable, let ready,
+                let answer = service.memoryAnswer(to: request, ready: ready)
+            {
+                pending = (answer, !request.isKeepAlive)
+                return
+            }
+            handedOn += 1
+        case .body:
+            if pending != nil { return }
+        case .end:
+            if let (answer, closes) = pending {
+                pending = nil
+                write(answer, closing: closes, context: context)
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // Answers to requests read together (pipelined) leave in one write.
+        if needsFlush {
+            needsFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { handedOn -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    private func write(_ answer: Answer, closing: Bool, context: ChannelHandlerContext) {
+        var head = answer.head
+        head.headers.add(name: "Date", value: date.now())
+        head.headers.add(name: "Server", value: serverName)
+        if closing { head.headers.add(name: "Connection", value: "close") }
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if let body = answer.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        if closing {
+            context.flush()
+            context.close(promise: nil)
+        } else {
+            needsFlush = true
+        }
+    }
+}
+
+/// The `Date` field of responses (RFC 9110's IMF-fixdate), formatted once a second rather than
+/// once a response, and without the C locale's say in the names.
+struct DateField {
+    private var second = time_t(-1)
+    private var text = ""
+    private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    mutating func now() -> String {
+        var now = time(nil)
+        guard now != second else { return text }
+        second = now
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        text =
+            "\(Self.days[Int(parts.tm_wday)]), \(twoDigits(parts.tm_mday)) \(Self.months[Int(parts.tm_mon)]) "
+            + "\(parts.tm_year + 1900) \(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min)):\(twoDigits(parts.tm_sec)) GMT"
+        return text
+    }
+}

@@ -1,0 +1,57 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+
+/// Hummingbird's HTTP/1.1 child channel with the server's own handlers in front of the
+/// conversion to HTTP types: ``ConnectionTimeoutHandler``, then ``MemoryHitHandler``, which
+/// answers memory hits from NIO's own request and response types. A hit then costs neither
+/// that conversion nor a task; everything else reaches the router as with `.http1()`.
+struct ThumbnailHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
+    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+
+    struct Configuration: Sendable {
+        var headTimeout: TimeAmount
+        var idleTimeout: TimeAmount
+        /// Bound of one header field and of all of them together.
+        var maxHeaderBytes: Int
+        var service: ThumbnailService
+        var serverName: String
+        var readyAnswers: ReadyAnswersByLoop
+    }
+
+    let responder: HTTPChannelHandler.Responder
+    let configuration: Configuration
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = configuration.maxHeaderBytes
+            limits.maxHeaderListSize = configuration.maxHeaderBytes
+            limits.maxHeaderFieldCount = 100
+            let pipeline = channel.pipeline.syncOperations
+            // As Hummingbird's `.http1()`: no pipelining assistance (requests are answered in
+            // order by the one task reading them), errors answered by that task.
+            try pipeline.configureHTTPServerPipeline(
+                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            try pipeline.addHandler(
+                ConnectionTimeoutHandler(headTimeout: configuration.headTimeout, idleTimeout: configuration.idleTimeout)
+            )
+            try pipeline.addHandler(
+                MemoryHitHandler(
+                    service: configuration.service, serverName: configuration.serverName,
+                    readyAnswers: configuration.readyAnswers))
+            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
+            return try NIOAsyncChannel(
+                wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+        }
+    }
+
+    func handle(value asyncChannel: Value, logger: Logger) async {
+        await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+    }
+}

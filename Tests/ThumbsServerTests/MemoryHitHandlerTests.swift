@@ -1,0 +1,158 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+import Thumbs
+import ThumbsTestSupport
+
+@Suite("MemoryHitHandler: hits answered on the event loop")
+struct MemoryHitHandlerTests {
+    /// The id of the fixture's first asset, its grid rendition rendered (so in memory).
+    private static func renderedAsset(_ client: any TestClientProtocol) async throws -> String {
+        let id = try #require(try await client.allAssets().first?["id"] as? String)
+        #expect(try await client.get("/thumbnails/\(id)/grid").status == .ok)
+        return id
+    }
+
+    @Test func aMemoryHitAnswersWhatTheRouteAnswers() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.run { client, port in
+            let id = try await Self.renderedAsset(client)
+            let request = "GET /thumbnails/\(id)/grid HTTP/1.1\r\nHost: x\r\n"
+            // Behind a request still with Hummingbird, the same request goes to the route.
+            let routed = try await RawConnection(port: port).exchange([
+                Array(("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" + request + "Connection: close\r\n\r\n").utf8)
+            ]).bytes
+            let fromMemory = try await RawConnection(port: port).exchange([
+                Array((request + "Connection: close\r\n\r\n").utf8)
+            ]).bytes
+            let routedAnswer = try #require(RawAnswer.split(routed).last)
+            let memoryAnswer = try #require(RawAnswer.split(fromMemory).first)
+            #expect(routedAnswer.status == 200 && memoryAnswer.status == 200)
+            // Only the answer here says it closes; the route closes without saying so.
+            #expect(memoryAnswer.fields.filter { $0.key != "connection" } == routedAnswer.fields)
+            #expect(memoryAnswer.body == routedAnswer.body && memoryAnswer.body.starts(with: [0xFF, 0xD8]))
+            let metrics = try await client.get("/metrics").text
+            #expect(metrics.contains(#"thumbs_thumbnails_total{tier="memory"} 2"#))
+            #expect(metrics.contains(#"thumbs_requests_total{route="thumbnail",status="200"} 3"#))
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.run { client, port in
+            let id = try await Self.renderedAsset(client)
+            let hit = "GET /thumbnails/\(id)/grid HTTP/1.1\r\nHost: x\r\n\r\n"
+            let slow = ["/api/renditions", "/healthz", "/thumbnails/\(id)/medium", "/api/assets"].map {
+                "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n"
+            }
+            let pipeline = hit + slow[0] + hit + hit + slow[1] + slow[2] + hit + slow[3] + hit
+            let last = "GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n"
+            let answers = RawAnswer.split(
+                try await RawConnection(port: port).exchange([Array((pipeline + last).utf8)]).bytes)
+            let kinds = answers.map { $0.fields["content-type"]?.split(separator: "/").first ?? "" }
+            #expect(
+                kinds == [
+                    "image", "application", "image", "image", "application", "image", "image", "application", "image",
+                    "application",
+                ])
+            #expect(answers.allSatisfy { $0.status == 200 })
+        }
+    }
+
+    @Test func revalidationsAndHeadsAreAnsweredFromMemory() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.run { client, port in
+            let id = try await Self.renderedAsset(client)
+            let etag = try #require(try await client.get("/thumbnails/\(id)/grid").headers[.eTag])
+            let requests =
+                "GET /thumbnails/\(id)/grid HTTP/1.1\r\nIf-None-Match: \(etag)\r\n\r\n"
+                + "HEAD /thumbnails/\(id)/grid HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            let answers = RawAnswer.split(try await RawConnection(port: port).exchange([Array(requests.utf8)]).bytes)
+            #expect(answers.map(\.status) == [304, 200])
+            #expect(answers.last?.fields["content-length"].flatMap { Int($0) } ?? 0 > 0)
+            #expect(answers.allSatisfy { $0.body.isEmpty && $0.fields["etag"] == etag })
+            #expect(answers.last?.fields["connection"] == "close")
+        }
+    }
+
+    @Test func aChangedPhotoIsNotAnsweredWithItsEarlierImage() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let photos = fixture.photos
+        try await fixture.run { client, _ in
+            let id = try await Self.renderedAsset(client)
+            // Answered from memory twice: the second from the answer kept ready.
+            let before = try await client.get("/thumbnails/\(id)/grid")
+            #expect(try await client.get("/thumbnails/\(id)/grid").body == before.body)
+            try photos.addPhoto("photo-0.jpg", width: 300, height: 900)
+            let changed = try await eventually {
+                let now = try await client.get("/thumbnails/\(id)/grid")
+                return now.status == .ok && now.headers[.eTag] != before.headers[.eTag] && now.body != before.body
+            }
+            #expect(changed)
+        }
+    }
+
+    @Test func aHitWithoutTheTokenIsRefused() async throws {
+        let fixture = try ServerFixture(photos: 1) { $0.token = "s3cret-token" }
+        try await fixture.run { client, _ in
+            let bearer: HTTPFields = [.authorization: "Bearer s3cret-token"]
+            let id = try #require(try await client.allAssets(headers: bearer).first?["id"] as? String)
+            #expect(try await client.get("/thumbnails/\(id)/grid", headers: bearer).status == .ok)
+            #expect(try await client.get("/thumbnails/\(id)/grid").status == .unauthorized)
+            #expect(try await client.get("/thumbnails/\(id)/grid", headers: bearer).status == .ok)
+        }
+    }
+
+    @Test func aConnectionAnsweredFromMemoryIsNotTakenForIdle() async throws {
+        let fixture = try ServerFixture(photos: 1) {
+            $0.idleTimeout = 0.5
+            $0.requestHeadTimeout = 1
+        }
+        try await fixture.run { client, port in
+            let id = try await Self.renderedAsset(client)
+            let hit = Array("GET /thumbnails/\(id)/grid HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+            let last = Array("GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n".utf8)
+            // Hits every 0.3 s for 2.4 s, longer than either timeout: each one keeps it open.
+            let answer = try await RawConnection(port: port).exchange(
+                Array(repeating: hit, count: 8) + [last], pause: .milliseconds(300), timeout: 20)
+            #expect(RawAnswer.split(answer.bytes).map(\.status) == Array(repeating: 200, count: 9))
+            // A body that stops arriving is dropped after the idle timeout.
+            let stalled = try await RawConnection(port: port).exchange(
+                [Array("POST /api/preheat HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"as".utf8)], timeout: 10)
+            #expect(stalled.closed && stalled.response.isEmpty)
+        }
+    }
+}
+
+/// HTTP/1.1 responses read back from a raw connection: status, fields (lowercased names, `date`
+/// left out as it changes by the second) and body, split by their Content-Length (a response to
+/// HEAD is only recognised last, where no bytes follow).
+struct RawAnswer {
+    var status: Int
+    var fields: [String: String]
+    var body: [UInt8]
+
+    static func split(_ bytes: [UInt8]) -> [RawAnswer] {
+        var answers: [RawAnswer] = []
+        var rest = bytes[...]
+        let separator = Array("\r\n\r\n".utf8)
+        while let end = rest.firstRange(of: separator) {
+            let lines = String(decoding: rest[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+            var fields: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let name = line[..<colon].lowercased()
+                if name != "date" {
+                    fields[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+            }
+            let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+            let length = status == 304 ? 0 : Int(fields["content-length"] ?? "0") ?? 0
+            let bodyEnd = min(end.upperBound + length, rest.endIndex)
+            answers.append(RawAnswer(status: status, fields: fields, body: Array(rest[end.upperBound..<bodyEnd])))
+            rest = rest[bodyEnd...]
+        }
+        return answers
+    }
+}

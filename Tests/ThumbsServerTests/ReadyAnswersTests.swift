@@ -1,0 +1,31 @@
+import NIOCore
+import Testing
+
+@testable import ThumbsServer
+
+@Suite("ReadyAnswers")
+struct ReadyAnswersTests {
+    private static func entry(bytes: Int, generation: Int = 0) -> ReadyAnswers.Entry {
+        ReadyAnswers.Entry(
+            generation: generation, etag: "\"e\"", cacheControl: "no-cache", revalidates: true,
+            contentType: "image/jpeg", contentLength: String(bytes), body: ByteBuffer(repeating: 1, count: bytes))
+    }
+
+    @Test func anAnswerHoldsUntilTheLibraryChanges() {
+        let answers = ReadyAnswers(byteLimit: 1000)
+        answers.insert(Self.entry(bytes: 10, generation: 3), for: "/thumbnails/a/grid")
+        #expect(answers.entry(for: "/thumbnails/a/grid", generation: 3)?.body.readableBytes == 10)
+        #expect(answers.entry(for: "/thumbnails/a/grid", generation: 4) == nil)
+        // Dropped, not kept for a later look at the old generation.
+        #expect(answers.entry(for: "/thumbnails/a/grid", generation: 3) == nil)
+    }
+
+    @Test func answersStayWithinTheirBytes() {
+        let answers = ReadyAnswers(byteLimit: 1000)
+        for index in 0..<10 { answers.insert(Self.entry(bytes: 300), for: "/t/\(index)") }
+        let kept = (0..<10).filter { answers.entry(for: "/t/\($0)", generation: 0) != nil }
+        #expect(kept.count == 3 && kept.contains(9))
+        answers.insert(Self.entry(bytes: 2000), for: "/t/huge")
+        #expect(answers.entry(for: "/t/huge", generation: 0) == nil)
+    }
+}
