@@ -14,8 +14,8 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
     /// trickling its headers (slowloris), or idle between requests for longer, is dropped.
     /// Default: 10.
     public var requestHeadTimeout: Double = 10
-    /// Seconds a connection may go with nothing read or written while a request is under way
-    /// (a client that stops reading its response, say). Default: 60.
+    /// Seconds a request body may go with nothing read (a client that stops sending it).
+    /// Default: 60.
     public var idleTimeout: Double = 60
     /// Connections served at once; more wait in the listen backlog. Default: 1024.
     public var maxConnections = 1024
