@@ -3,10 +3,11 @@ import NIOCore
 import NIOHTTP1
 
 /// Answers a thumbnail request on the event loop that read it when the answer needs nothing
-/// but memory: the image is in the manager's memory tier, or the client's copy is current (304).
-/// Such an answer costs a few microseconds; handing the request to a task, routing it and
-/// handing the response back costs several times that, and would cap cached hits well below
-/// what a static file server answers (docs/BENCHMARKS.md, Serving).
+/// but memory: the image is in this loop's ``ReadyAnswers`` or the manager's memory tier (a
+/// 200, or a 304 when the client's copy is current). Such an answer costs a few microseconds;
+/// handing the request to a task, routing it and handing the response back costs several
+/// times that, and would cap cached hits well below what a static file server answers
+/// (docs/BENCHMARKS.md, Serving).
 ///
 /// Every other request goes on to Hummingbird unchanged: other routes, store hits, misses,
 /// opportunistic delivery, anything to answer with an error (a missing token, an unknown
