@@ -8,8 +8,8 @@ import NIOHTTP1
 /// - a request body with no byte read for `idleTimeout`.
 ///
 /// It sits before ``MemoryHitHandler`` in the pipeline, so it sees every request and every
-/// response, the ones answered on the event loop included (Hummingbird's own idle timeout sees
-/// only what reaches Hummingbird, so it is not used). One timer per connection, moved lazily:
+/// response, the ones answered on the event loop included (as ``ResponseWritten``).
+/// Hummingbird's own idle timeout sees only what reaches Hummingbird, so it is not used. One timer per connection, moved lazily:
 /// requests only move the deadline, and the timer, when it fires early, sets itself again for
 /// what is left (arming a timer per request costs more than answering a cached hit).
 final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -59,11 +59,25 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
-            requestsOpen -= 1
-            if requestsOpen == 0, !readingBody { move(to: .now() + headTimeout, context: context) }
-        }
+        if case .end = unwrapOutboundIn(data) { responseEnded(context: context) }
         context.write(data, promise: promise)
+    }
+
+    /// Says that a handler after this one wrote a whole response as bytes, past this handler.
+    struct ResponseWritten {}
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is ResponseWritten else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        responseEnded(context: context)
+        promise?.succeed()
+    }
+
+    private func responseEnded(context: ChannelHandlerContext) {
+        requestsOpen -= 1
+        if requestsOpen == 0, !readingBody { move(to: .now() + headTimeout, context: context) }
     }
 
     /// Sets the deadline; the timer is set again only when none is pending or it would fire

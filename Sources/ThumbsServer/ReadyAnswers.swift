@@ -2,8 +2,8 @@ import NIOCore
 import ThumbsSupport
 
 /// The answers one event loop gave to thumbnail targets it answered from memory, ready to
-/// write again: the fields that do not depend on the request, and the image in a `ByteBuffer`
-/// that every response shares rather than copies. A second request for a target costs a
+/// write again: the status line and fields that do not depend on the request, encoded, and the
+/// image, each in a `ByteBuffer` that every response shares rather than copies. A second request for a target costs a
 /// dictionary lookup instead of the asset lookup, the memory tier's lookup (and its lock,
 /// shared by every loop) and a copy of the image.
 ///
@@ -15,12 +15,39 @@ final class ReadyAnswers {
     struct Entry {
         var generation: Int
         var etag: String
-        var cacheControl: String
         /// Whether an If-None-Match naming ``etag`` is answered 304 (not with `delivery=fast`).
         var revalidates: Bool
-        var contentType: String
-        var contentLength: String
+        /// The status line and fields of the 200, encoded; the fields that change with the
+        /// second or the connection follow it (``ResponseFieldsEnd``).
+        var okHead: ByteBuffer
+        /// The same for the 304.
+        var notModifiedHead: ByteBuffer
         var body: ByteBuffer
+
+        init(
+            generation: Int, etag: String, cacheControl: String, revalidates: Bool, contentType: String,
+            body: ByteBuffer
+        ) {
+            self.generation = generation
+            self.etag = etag
+            self.revalidates = revalidates
+            self.body = body
+            // The route's fields, in the route's order.
+            let validators = [("ETag", etag), ("Vary", ThumbnailService.vary), ("Cache-Control", cacheControl)]
+            okHead = Self.encode(
+                "200 OK",
+                validators + [("Content-Type", contentType), ("Content-Length", String(body.readableBytes))])
+            notModifiedHead = Self.encode("304 Not Modified", validators)
+        }
+
+        /// The bytes an entry keeps alive.
+        var size: Int { body.readableBytes + okHead.readableBytes + notModifiedHead.readableBytes }
+
+        private static func encode(_ status: String, _ fields: [(String, String)]) -> ByteBuffer {
+            var text = "HTTP/1.1 \(status)\r\n"
+            for (name, value) in fields { text += "\(name): \(value)\r\n" }
+            return ByteBuffer(string: text)
+        }
     }
 
     let byteLimit: Int
@@ -41,7 +68,7 @@ final class ReadyAnswers {
     }
 
     func insert(_ entry: Entry, for target: String) {
-        let size = entry.body.readableBytes
+        let size = entry.size
         guard size <= byteLimit else { return }
         remove(target)
         while bytes + size > byteLimit, let victim = entries.keys.first { remove(victim) }
@@ -50,7 +77,7 @@ final class ReadyAnswers {
     }
 
     private func remove(_ target: String) {
-        if let old = entries.removeValue(forKey: target) { bytes -= old.body.readableBytes }
+        if let old = entries.removeValue(forKey: target) { bytes -= old.size }
     }
 }
 

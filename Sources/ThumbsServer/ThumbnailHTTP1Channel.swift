@@ -33,10 +33,13 @@ struct ThumbnailHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             limits.maxHeaderFieldCount = 100
             let pipeline = channel.pipeline.syncOperations
             // As Hummingbird's `.http1()`: no pipelining assistance (requests are answered in
-            // order by the one task reading them), errors answered by that task.
-            try pipeline.configureHTTPServerPipeline(
-                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
-                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            // order by the one task reading them), errors answered by that task. The encoder is
+            // not told the requests' methods (as `configureHTTPServerPipeline` would): answers
+            // written past it would leave it misaligned, and Hummingbird answers HEAD without a
+            // body itself.
+            try pipeline.addHandler(HTTPResponseEncoder())
+            try pipeline.addHandler(
+                ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: limits)))
             try pipeline.addHandler(
                 ConnectionTimeoutHandler(headTimeout: configuration.headTimeout, idleTimeout: configuration.idleTimeout)
             )

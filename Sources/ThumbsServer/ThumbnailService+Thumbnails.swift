@@ -100,17 +100,13 @@ extension ThumbnailService {
             ready.insert(made, for: request.uri)
             entry = made
         }
-        var headers = HTTPHeaders([("ETag", entry.etag), ("Vary", Self.vary), ("Cache-Control", entry.cacheControl)])
-        var answer = MemoryHitHandler.Answer(head: HTTPResponseHead(version: .http1_1, status: .notModified))
+        var answer = MemoryHitHandler.Answer(status: 304, head: entry.notModifiedHead)
         if !entry.revalidates || !request.headers["if-none-match"].contains(where: { Self.matches($0, entry.etag) }) {
             metrics.thumbnail(from: .memory)
-            headers.add(name: "Content-Type", value: entry.contentType)
-            headers.add(name: "Content-Length", value: entry.contentLength)
-            answer.head.status = .ok
-            if request.method == .GET { answer.body = entry.body }
+            answer = MemoryHitHandler.Answer(
+                status: 200, head: entry.okHead, body: request.method == .GET ? entry.body : nil)
         }
-        answer.head.headers = headers
-        metrics.response(route: "thumbnail", status: Int(answer.head.status.code), duration: started.duration(to: .now))
+        metrics.response(route: "thumbnail", status: answer.status, duration: started.duration(to: .now))
         return answer
     }
 
@@ -127,8 +123,7 @@ extension ThumbnailService {
         let validated = validators(of: asset, tag: rendition.tag, uri: uri, ifNoneMatch: nil, delivery: delivery)
         return ReadyAnswers.Entry(
             generation: generation, etag: validated.etag, cacheControl: validated.cacheControl,
-            revalidates: delivery != .fast, contentType: hit.format.mimeType, contentLength: String(hit.bytes.count),
-            body: ByteBuffer(bytes: hit.bytes))
+            revalidates: delivery != .fast, contentType: hit.format.mimeType, body: ByteBuffer(bytes: hit.bytes))
     }
 
     /// The asset id and rendition name of a `/thumbnails/{id}/{rendition}` target (with or
