@@ -52,6 +52,17 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        // FFmpeg's libraries (videos) and LibRaw (camera RAW).
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibRaw",
+            pkgConfig: "libraw_r",
+            providers: [.apt(["libraw-dev"])]
+        ),
         // openat2 and O_PATH, which Swift cannot reach through Glibc.
         .target(name: "CFileAccess"),
         // Fixed-arity C wrappers for libvips' variadic API, which Swift cannot call.
@@ -59,16 +70,29 @@ let package = Package(
             name: "CVipsShim",
             dependencies: ["CVips"]
         ),
+        // A video's header and poster frame through FFmpeg, read from an open descriptor. (A
+        // system library's module map links only where Swift imports it; these are C.)
+        .target(
+            name: "CVideoShim",
+            dependencies: ["CFFmpeg"],
+            linkerSettings: [
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+                .linkedLibrary("swscale"),
+            ]
+        ),
+        // A camera RAW's header, embedded preview and half-size decode through LibRaw.
+        .target(name: "CRawShim", dependencies: ["CLibRaw"], linkerSettings: [.linkedLibrary("raw_r")]),
 
         // The layers.
         // Threads for blocking C calls, priorities, locks: what every layer below shares.
         // Paths are FilePaths (swift-system): bytes, as the file system has them.
         .target(name: "ThumbsSupport", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
-        // libvips: probe, render, embedded previews, typed errors.
+        // libvips (with FFmpeg for videos, LibRaw for camera RAW): probe, render, embedded
+        // previews, typed errors.
         .target(
             name: "ThumbsImaging",
             dependencies: [
-                "ThumbsSupport", "CVips", "CVipsShim", "CFileAccess",
+                "ThumbsSupport", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -120,6 +120,29 @@ VipsImage *thumbs_vips_open_buffer(const void *data, size_t length) {
     return image;
 }
 
+VipsImage *thumbs_vips_open_jpeg_buffer(const void *data, size_t length, int shrink) {
+    void *copy = g_memdup2(data, length);
+    VipsImage *image = NULL;
+    if (vips_jpegload_buffer(copy, length, &image,
+            "shrink", shrink,
+            "autorotate", FALSE,
+            "fail_on", VIPS_FAIL_ON_TRUNCATED,
+            NULL)) {
+        g_free(copy);
+        return NULL;
+    }
+    g_signal_connect(image, "postclose", G_CALLBACK(thumbs_free_copy), copy);
+    return image;
+}
+
+VipsImage *thumbs_vips_image_from_rgb(const unsigned char *pixels, int width, int height) {
+    VipsImage *image = vips_image_new_from_memory_copy(pixels, (size_t) width * height * 3,
+        width, height, 3, VIPS_FORMAT_UCHAR);
+    if (image)
+        image->Type = VIPS_INTERPRETATION_sRGB;
+    return image;
+}
+
 int thumbs_vips_heif_thumbnail(int descriptor, VipsImage **out) {
     VipsSource *source = thumbs_source(descriptor);
     if (!source)

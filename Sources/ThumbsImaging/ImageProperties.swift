@@ -1,6 +1,7 @@
 import ThumbsSupport
 
-/// What a probe learns about an image from its header, without decoding its pixels.
+/// What a probe learns about an image, a camera RAW file or a video from its header, without
+/// decoding its pixels.
 public struct ImageProperties: Sendable, Hashable, Codable {
     /// The format, from the file's content.
     public var mediaType: MediaType
@@ -14,18 +15,20 @@ public struct ImageProperties: Sendable, Hashable, Codable {
     public var cameraMake: String?
     public var cameraModel: String?
     /// The size of the preview image stored inside the file (JPEG EXIF thumbnail, HEIF
-    /// thumbnail), upright, when there is one.
+    /// thumbnail, a camera RAW's largest preview), upright, when there is one.
     public var embeddedPreviewSize: PixelSize?
     /// Frames or pages (animated GIF and WebP, multi-page TIFF); thumbnails show the first.
     public var pageCount: Int
     /// The file's size and modification time when it was probed.
     public var fingerprint: FileFingerprint
+    /// What only a video has (nil for photos): codec, duration, frame rate, sound.
+    public var video: VideoProperties?
 
     public init(
         mediaType: MediaType, pixelSize: PixelSize, exifOrientation: Int? = nil,
         captureDate: CaptureDate? = nil, cameraMake: String? = nil,
         cameraModel: String? = nil, embeddedPreviewSize: PixelSize? = nil,
-        pageCount: Int = 1, fingerprint: FileFingerprint
+        pageCount: Int = 1, fingerprint: FileFingerprint, video: VideoProperties? = nil
     ) {
         self.mediaType = mediaType
         self.pixelSize = pixelSize
@@ -36,5 +39,27 @@ public struct ImageProperties: Sendable, Hashable, Codable {
         self.embeddedPreviewSize = embeddedPreviewSize
         self.pageCount = pageCount
         self.fingerprint = fingerprint
+        self.video = video
+    }
+}
+
+/// What a video's container says beyond a photo's properties.
+public struct VideoProperties: Sendable, Hashable, Codable {
+    /// The container as FFmpeg names it ("mov", "matroska", "avi"…).
+    public var container: String
+    /// The video codec as FFmpeg names it ("h264", "hevc", "vp9", "mjpeg"…).
+    public var codec: String
+    /// Seconds, when the container says.
+    public var duration: Double?
+    /// Frames per second, when the container says.
+    public var frameRate: Double?
+    public var hasAudio: Bool
+
+    public init(container: String, codec: String, duration: Double?, frameRate: Double?, hasAudio: Bool) {
+        self.container = container
+        self.codec = codec
+        self.duration = duration
+        self.frameRate = frameRate
+        self.hasAudio = hasAudio
     }
 }

@@ -2,8 +2,8 @@ import Glibc
 import ThumbsSupport
 
 /// A file about to be imaged: opened beneath its root, its fingerprint and content type read
-/// from that descriptor, checked before libvips sees it. Empty files, non-images and camera RAW
-/// files stop here.
+/// from that descriptor, checked before a decoder sees it. Empty files and files that are no
+/// asset (neither an image, a camera RAW file nor a video) stop here.
 struct ImageSource: Sendable {
     let location: ImageLocation
     let file: OpenedFile
@@ -13,15 +13,7 @@ struct ImageSource: Sendable {
     init(_ location: ImageLocation) throws(ImagingError) {
         try self.init(opened: location)
         guard fingerprint.size > 0 else { throw .emptyFile }
-        guard mediaType.isImage else {
-            let detected =
-                switch mediaType {
-                case .unsupported: "not an image"
-                case .cameraRaw: "camera raw"
-                default: "\(mediaType.rawValue) video"
-                }
-            throw .unsupportedFormat(detected)
-        }
+        guard mediaType.isAsset else { throw .unsupportedFormat("not an image or a video") }
     }
 
     /// Opens and sniffs `location`, whatever its type (an empty file is `.unsupported`); fails

@@ -19,6 +19,10 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// whole budget on its own fails with ``ImagingError/tooMuchMemory(needed:budget:)``.
     /// Default: 1 GiB.
     public var decodeMemoryBudget: Int = Self.defaultDecodeMemoryBudget
+    /// How long decoding one video's poster frame or one camera RAW file may take before it is
+    /// stopped and the file fails with ``ImagingError/timedOut(_:)``: a decoder stuck on a
+    /// damaged file costs that file, not the run. Default: 30 seconds.
+    public var decodeTimeLimit: Duration = Self.defaultDecodeTimeLimit
 
     /// The most render threads: beyond it threads only add memory and contention, and a typo
     /// (100000) would start tens of thousands of them.
@@ -26,6 +30,7 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// The largest pixel limit: libvips addresses no image larger.
     public static let maximumPixelLimit = 10_000_000_000
     public static let defaultDecodeMemoryBudget = 1 << 30
+    public static let defaultDecodeTimeLimit = Duration.seconds(30)
     /// The smallest decode memory budget: below it ordinary photos would be refused.
     public static let minimumDecodeMemoryBudget = 64 << 20
 

@@ -31,6 +31,13 @@ public enum ImagingError: Error, Sendable, Hashable {
     case encodingFailed(String)
     /// libvips could not be started.
     case libraryUnavailable(String)
+    /// A container with no video stream to take a poster from (an audio-only file).
+    case noVideoStream
+    /// The video's codec (named) has no decoder in this FFmpeg.
+    case decoderMissing(String)
+    /// Decoding took longer than ``ImagingConfiguration/decodeTimeLimit`` and was stopped: a stuck
+    /// decoder costs one file, not the whole run.
+    case timedOut(Duration)
 
     /// Stable, machine-readable names for reports and the failure memo.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
@@ -44,6 +51,9 @@ public enum ImagingError: Error, Sendable, Hashable {
         case changedWhileRendering = "changed-while-rendering"
         case encodingFailed = "encoding-failed"
         case libraryUnavailable = "library-unavailable"
+        case noVideoStream = "no-video-stream"
+        case decoderMissing = "decoder-missing"
+        case timedOut = "timed-out"
 
         /// Whether the failure is about the machine or the moment rather than the file's content
         /// (unreadable or vanished, being written, libvips missing): such failures are not worth
@@ -69,6 +79,9 @@ public enum ImagingError: Error, Sendable, Hashable {
         case .changedWhileRendering: .changedWhileRendering
         case .encodingFailed: .encodingFailed
         case .libraryUnavailable: .libraryUnavailable
+        case .noVideoStream: .noVideoStream
+        case .decoderMissing: .decoderMissing
+        case .timedOut: .timedOut
         }
     }
 }
@@ -89,6 +102,9 @@ extension ImagingError: CustomStringConvertible {
         case .changedWhileRendering: "file changed while it was being rendered; not cached"
         case .encodingFailed(let message): "could not encode the thumbnail" + Self.detail(message)
         case .libraryUnavailable(let message): "libvips could not start" + Self.detail(message)
+        case .noVideoStream: "no video stream (audio only?)"
+        case .decoderMissing(let codec): "no decoder for the video codec \(codec)"
+        case .timedOut(let limit): "decoding took longer than \(Int(limit.seconds.rounded(.up))) s"
         }
     }
 

@@ -1,20 +1,21 @@
 import ThumbsSupport
 
-/// What enumeration learns about a file: its type from the content and, for images, the header.
+/// What enumeration learns about a file: its type from the content and, for assets (images,
+/// camera RAW, videos), the header.
 public struct Inspection: Sendable, Hashable {
     public var mediaType: MediaType
     /// Size and modification time before the file was read.
     public var fingerprint: FileFingerprint
-    /// The header, for images whose header could be read.
+    /// The header, for assets whose header could be read.
     public var properties: ImageProperties?
-    /// Why an image's header could not be read.
+    /// Why an asset's header could not be read.
     public var problem: ImagingError?
     /// Whether the file changed while it was read (its details are then not to be trusted).
     public var changedWhileRead: Bool
 }
 
 extension VipsRenderer {
-    /// Sniffs the file and, for an image, probes its header; never throws for bad content, only
+    /// Sniffs the file and, for an asset, probes its header; never throws for bad content, only
     /// for a file that cannot be read at all.
     package func inspect(_ location: ImageLocation) throws(ImagingError) -> Inspection {
         var unchecked = location
@@ -23,7 +24,7 @@ extension VipsRenderer {
         var inspection = Inspection(
             mediaType: source.mediaType, fingerprint: source.fingerprint, properties: nil, problem: nil,
             changedWhileRead: false)
-        if source.mediaType.isImage {
+        if source.mediaType.isAsset {
             do throws(ImagingError) {
                 inspection.properties = try probe(source)
             } catch {
@@ -44,7 +45,7 @@ extension VipsRenderer {
 }
 
 extension ThumbnailRenderer {
-    /// The media type of a file from its content and, for images, what the header says,
+    /// The media type of a file from its content and, for assets, what the header says,
     /// without decoding pixels. Throws only when the file cannot be read at all.
     public func inspect(_ path: String) async throws -> Inspection {
         try await inspect(ImageLocation(path: path))

@@ -7,9 +7,9 @@ import ThumbsSupport
 /// ```
 public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case jpeg, png, webp, gif, tiff, heif, avif
-    case mp4, quickTime = "quicktime", matroska, webm
-    /// A camera's raw sensor data (CR2, CR3, NEF, ARW, DNG, ORF, RW2, RAF…). Most are TIFF inside,
-    /// but libvips would read only their small first IFD (or fail), so they are not rendered.
+    case mp4, quickTime = "quicktime", matroska, webm, avi
+    /// A camera's raw sensor data (CR2, CR3, NEF, ARW, DNG, ORF, RW2, RAF, CRW…). Most are TIFF
+    /// inside, but libvips would read only their small first IFD, so LibRaw reads them.
     case cameraRaw = "raw"
     /// Anything else: text, archives, formats Thumbs does not render.
     case unsupported
@@ -26,10 +26,14 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
 
     public var isVideo: Bool {
         switch self {
-        case .mp4, .quickTime, .matroska, .webm: true
+        case .mp4, .quickTime, .matroska, .webm, .avi: true
         default: false
         }
     }
+
+    /// Whether a library lists files of this type as assets, with thumbnails: images, camera
+    /// RAW and videos.
+    public var isAsset: Bool { isImage || isVideo || self == .cameraRaw }
 
     /// Classifies a file from its leading bytes (``sniffLength`` is enough). The name only
     /// tells raw formats from plain TIFF when the content is the same TIFF header.
@@ -41,7 +45,7 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
 
     private static let tiffBasedRawExtensions: Set = [
         "nef", "nrw", "arw", "srf", "sr2", "dng", "pef", "erf", "3fr", "mef", "mos", "kdc", "dcr",
-        "iiq", "rwl", "srw", "raw", "cr2",
+        "iiq", "rwl", "srw", "raw", "cr2", "gpr",
     ]
 
     private static func classify(_ b: [UInt8]) -> MediaType {
@@ -53,6 +57,9 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts(Array("RIFF".utf8)) && starts(Array("AVI ".utf8), at: 8) { return .avi }
+        // Canon's CIFF (CRW): a little-endian heap whose signature follows the header length.
+        if starts([0x49, 0x49, 0x1A, 0x00, 0x00, 0x00]) && starts(Array("HEAPCCDR".utf8), at: 6) { return .cameraRaw }
         if starts([0x49, 0x49, 0x2A, 0x00]) && starts(Array("CR".utf8), at: 8) { return .cameraRaw }  // CR2
         if starts(Array("IIRO".utf8)) || starts(Array("IIRS".utf8)) || starts(Array("MMOR".utf8))
             || starts([0x49, 0x49, 0x55, 0x00]) || starts(Array("FUJIFILMCCD-RAW".utf8))

@@ -25,7 +25,8 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     public init(configuration: ImagingConfiguration = ImagingConfiguration()) {
         self.configuration = configuration
         core = VipsRenderer(
-            pixelLimit: configuration.pixelLimit, decodeMemoryBudget: configuration.decodeMemoryBudget)
+            pixelLimit: configuration.pixelLimit, decodeMemoryBudget: configuration.decodeMemoryBudget,
+            decodeTimeLimit: configuration.decodeTimeLimit)
         pool = BlockingThreadPool(name: "thumbs-render", threadCount: configuration.workers)
     }
 

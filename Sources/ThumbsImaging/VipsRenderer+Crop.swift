@@ -12,38 +12,58 @@ extension VipsRenderer {
         _ location: ImageLocation, spec: RenditionSpec, crop: NormalizedRect
     ) throws(ImagingError) -> Thumbnail {
         let source = try ImageSource(location)
-        let rect = crop.clamped
+        if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
+            return try render(media, spec: spec, crop: crop)
+        }
         return try VipsCallGate.run { () throws(ImagingError) -> Thumbnail in
             let file = try ImageFile(source, pixelLimit: pixelLimit)
-            let full = file.uprightSize
-            let region = PixelSize(
-                width: max(1, Int(Double(full.width) * rect.width)),
-                height: max(1, Int(Double(full.height) * rect.height)))
-            let output = RenditionGeometry.outputSize(source: region, spec: spec)
-            let scale = min(1, RenditionGeometry.scale(source: region, output: output, contentMode: spec.contentMode))
-            let decodeSize = PixelSize(
-                width: max(1, Int((Double(full.width) * scale).rounded(.up))),
-                height: max(1, Int((Double(full.height) * scale).rounded(.up))))
+            let (decodeSize, output) = Self.cropGeometry(full: file.uprightSize, crop: crop, spec: spec)
             let needed = file.decodeMemory(to: decodeSize, renditionPixels: output.pixelCount)
             return try memory.withReservation(needed) { () throws(ImagingError) -> Thumbnail in
                 let base = try shrinkOnLoad(file, to: decodeSize, crop: false, exact: true)
-                let left = min(base.width - 1, Int(Double(base.width) * rect.x))
-                let top = min(base.height - 1, Int(Double(base.height) * rect.y))
-                let cut = try VipsImageHandle.make(file.decodeError) {
-                    thumbs_vips_crop(
-                        base.pointer, $0, Int32(left), Int32(top),
-                        Int32(max(1, min(base.width - left, Int(Double(base.width) * rect.width)))),
-                        Int32(max(1, min(base.height - top, Int(Double(base.height) * rect.height)))))
-                }
-                let fitted = try VipsImageHandle.make(file.decodeError) {
-                    thumbs_vips_thumbnail_image(
-                        cut.pointer, $0, Int32(clamping: output.width), Int32(clamping: output.height),
-                        Self.crop(spec), Self.sizeMode(spec))
-                }
-                let thumbnail = try encode(fitted, spec: spec)
+                let thumbnail = try cropped(base, to: crop, output: output, spec: spec, file.decodeError)
                 try file.ensureUnchanged()
                 return thumbnail
             }
         }
+    }
+
+    /// The size to decode the whole picture at so that `crop` of it covers `spec`, and the size
+    /// of the output.
+    static func cropGeometry(
+        full: PixelSize, crop: NormalizedRect, spec: RenditionSpec
+    ) -> (decodeSize: PixelSize, output: PixelSize) {
+        let rect = crop.clamped
+        let region = PixelSize(
+            width: max(1, Int(Double(full.width) * rect.width)),
+            height: max(1, Int(Double(full.height) * rect.height)))
+        let output = RenditionGeometry.outputSize(source: region, spec: spec)
+        let scale = min(1, RenditionGeometry.scale(source: region, output: output, contentMode: spec.contentMode))
+        let decodeSize = PixelSize(
+            width: max(1, Int((Double(full.width) * scale).rounded(.up))),
+            height: max(1, Int((Double(full.height) * scale).rounded(.up))))
+        return (decodeSize, output)
+    }
+
+    /// `crop` of `base` (the whole upright picture) fitted or filled into `output`, encoded.
+    func cropped(
+        _ base: VipsImageHandle, to crop: NormalizedRect, output: PixelSize, spec: RenditionSpec,
+        _ failure: (String) -> ImagingError
+    ) throws(ImagingError) -> Thumbnail {
+        let rect = crop.clamped
+        let left = min(base.width - 1, Int(Double(base.width) * rect.x))
+        let top = min(base.height - 1, Int(Double(base.height) * rect.y))
+        let cut = try VipsImageHandle.make(failure) {
+            thumbs_vips_crop(
+                base.pointer, $0, Int32(left), Int32(top),
+                Int32(max(1, min(base.width - left, Int(Double(base.width) * rect.width)))),
+                Int32(max(1, min(base.height - top, Int(Double(base.height) * rect.height)))))
+        }
+        let fitted = try VipsImageHandle.make(failure) {
+            thumbs_vips_thumbnail_image(
+                cut.pointer, $0, Int32(clamping: output.width), Int32(clamping: output.height),
+                Self.crop(spec), Self.sizeMode(spec))
+        }
+        return try encode(fitted, spec: spec)
     }
 }

@@ -2,20 +2,26 @@ import CVips
 import CVipsShim
 import ThumbsSupport
 
-/// The synchronous core of the imaging layer: probe, render and extract previews with libvips.
+/// The synchronous core of the imaging layer: probe, render and extract previews with libvips,
+/// and with FFmpeg and LibRaw for videos and camera RAW files (``MediaFile``), whose pictures
+/// libvips then resizes and encodes like a photo's.
 ///
 /// Every call blocks its thread for the whole decode; ``ThumbnailRenderer`` runs them on render
 /// threads. Errors are typed and keep libvips' message.
 package struct VipsRenderer: Sendable {
     package var pixelLimit: Int
+    /// How long one video or RAW decode may take before it is stopped.
+    package var decodeTimeLimit: Duration
     /// Shared by every copy of this renderer (and so by all its render threads).
     let memory: DecodeMemoryBudget
 
     package init(
         pixelLimit: Int = ImagingConfiguration().pixelLimit,
-        decodeMemoryBudget: Int = ImagingConfiguration.defaultDecodeMemoryBudget
+        decodeMemoryBudget: Int = ImagingConfiguration.defaultDecodeMemoryBudget,
+        decodeTimeLimit: Duration = ImagingConfiguration.defaultDecodeTimeLimit
     ) {
         self.pixelLimit = pixelLimit
+        self.decodeTimeLimit = decodeTimeLimit
         memory = DecodeMemoryBudget(bytes: decodeMemoryBudget)
     }
 
@@ -33,6 +39,9 @@ package struct VipsRenderer: Sendable {
     }
 
     func probe(_ source: ImageSource) throws(ImagingError) -> ImageProperties {
+        if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
+            return media.properties
+        }
         return try VipsCallGate.run { () throws(ImagingError) in
             let file = try ImageFile(source, pixelLimit: pixelLimit)
             let header = file.header
@@ -71,6 +80,9 @@ package struct VipsRenderer: Sendable {
     package func render(_ location: ImageLocation, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
         guard !specs.isEmpty else { return [] }
         let source = try ImageSource(location)
+        if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
+            return try render(media, specs: specs)
+        }
         return try VipsCallGate.run { () throws(ImagingError) in
             let file = try ImageFile(source, pixelLimit: pixelLimit)
             let decodeSize = RenditionGeometry.sharedDecodeSize(source: file.uprightSize, specs: specs)
@@ -96,6 +108,9 @@ package struct VipsRenderer: Sendable {
         _ location: ImageLocation, format: ThumbnailFormat = .jpeg, quality: Int = 82
     ) throws(ImagingError) -> Thumbnail? {
         let source = try ImageSource(location)
+        if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
+            return try embeddedPreview(media, format: format, quality: quality)
+        }
         return try VipsCallGate.run { () throws(ImagingError) -> Thumbnail? in
             let file = try ImageFile(source, pixelLimit: pixelLimit)
             // A damaged preview (some phones write truncated ones) is no preview: the caller
@@ -125,10 +140,18 @@ package struct VipsRenderer: Sendable {
             }
         }
         let base = try shrinkOnLoad(file, to: decodeSize, crop: false, exact: true)
+        return try renditions(from: base, upright: file.uprightSize, specs: specs, outputs: outputs, file.decodeError)
+    }
+
+    /// `specs` made from `base`, the whole upright picture decoded at least as large as any
+    /// of them needs; `outputs` are their sizes, in the same order.
+    func renditions(
+        from base: VipsImageHandle, upright: PixelSize, specs: [RenditionSpec], outputs: [PixelSize],
+        _ failure: (String) -> ImagingError
+    ) throws(ImagingError) -> [Thumbnail] {
         // Largest first, each rendition is made from the smallest whole picture made so far that
         // still covers it: a 256 grid cell from the 1024 preview resizes a sixteenth of the
         // pixels it would from the decode.
-        let upright = file.uprightSize
         func scale(_ size: PixelSize, _ mode: ContentMode) -> Double {
             RenditionGeometry.scale(source: upright, output: size, contentMode: mode)
         }
@@ -140,13 +163,13 @@ package struct VipsRenderer: Sendable {
             let spec = specs[index], output = outputs[index]
             let needed = scale(output, spec.contentMode)
             let source = wholePictures.last { $0.scale >= needed }?.image ?? base
-            var derived = try VipsImageHandle.make(file.decodeError) {
+            var derived = try VipsImageHandle.make(failure) {
                 thumbs_vips_thumbnail_image(
                     source.pointer, $0, Int32(clamping: output.width),
                     Int32(clamping: output.height), Self.crop(spec), Self.sizeMode(spec))
             }
             if spec.contentMode == .aspectFit {
-                derived = try derived.inMemory(file.decodeError)
+                derived = try derived.inMemory(failure)
                 wholePictures.append((derived, scale(derived.size, .aspectFit)))
             }
             thumbnails[index] = try encode(derived, spec: spec)

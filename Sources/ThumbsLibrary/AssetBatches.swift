@@ -63,7 +63,7 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 for changing in stillChanging {
                     let file = changing.file
                     batch.issues.append(LibraryIssue(path: file.relativePath, reason: .changing))
-                    if changing.mediaType.isImage || changing.mediaType.isVideo {
+                    if changing.mediaType.isAsset {
                         batch.assets.append(
                             Asset(
                                 root: root, relativeFilePath: file.path,

@@ -5,7 +5,8 @@ extension MediaType {
         "jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "hif", "avif",
     ]
     private static let otherMediaExtensions: Set = [
-        "mp4", "m4v", "mov", "mkv", "webm", "dng", "nef", "cr2", "cr3", "arw", "orf", "rw2", "raf",
+        "mp4", "m4v", "mov", "mkv", "webm", "avi", "dng", "nef", "cr2", "cr3", "crw", "arw", "orf", "rw2", "raf",
+        "kdc", "gpr", "pef", "srw",
     ]
 
     /// Whether a file's name says photo or video (only used to decide whether a non-media file

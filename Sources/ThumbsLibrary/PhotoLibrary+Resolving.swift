@@ -15,8 +15,9 @@ extension PhotoLibrary {
         var misses: [LibraryWalker.File] = []
         for file in files {
             let id = AssetID.make(root: root, relativeFilePath: file.path)
-            if let cached = try store?.metadata(for: id), cached.fingerprint == file.fingerprint {
-                if cached.mediaType.isImage || cached.mediaType.isVideo {
+            if let cached = try store?.metadata(for: id), cached.fingerprint == file.fingerprint, !cached.predatesMedia
+            {
+                if cached.mediaType.isAsset {
                     var asset = Asset(
                         root: root, relativeFilePath: file.path, mediaType: cached.mediaType,
                         fingerprint: file.fingerprint, properties: cached.properties)
@@ -57,7 +58,7 @@ extension PhotoLibrary {
                     metadata: AssetMetadata(
                         fingerprint: inspection.fingerprint, mediaType: inspection.mediaType,
                         properties: inspection.properties)))
-            guard inspection.mediaType.isImage || inspection.mediaType.isVideo else {
+            guard inspection.mediaType.isAsset else {
                 if MediaType.isMediaFileName(file.relativePath) {
                     batch.issues.append(
                         LibraryIssue(

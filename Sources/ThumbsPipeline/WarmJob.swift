@@ -125,7 +125,6 @@ public struct WarmJob: Sendable {
         }
 
         func admit(_ asset: Asset) throws -> BatchRenderLoop.Work? {
-            guard !asset.isVideo else { return nil }
             state.found += 1
             if try keys(of: asset).allSatisfy(store.containsThumbnail) {
                 state.fresh += 1

@@ -9,7 +9,8 @@ import ThumbsSupport
 public struct AssetMetadata: Sendable, Hashable {
     public var fingerprint: FileFingerprint
     public var mediaType: MediaType
-    /// What the imaging probe read from the header, for images; nil for videos.
+    /// What the imaging probe read from the header (photos, camera RAW, videos); nil when it
+    /// could not be read.
     public var properties: ImageProperties?
     /// The photo's placeholder, made from one of its thumbnails of this ``fingerprint``; nil
     /// until one is made (see ``ThumbnailStore/setPlaceholder(_:for:fingerprint:)``).
@@ -28,8 +29,13 @@ public struct AssetMetadata: Sendable, Hashable {
 
     public var fileSize: UInt64 { fingerprint.size }
 
-    /// Version 2 added the placeholder; version 1 records are still read (without one).
-    static let formatVersion: UInt8 = 2
+    /// Version 2 added the placeholder, version 3 the video properties. Older records are still
+    /// read; those of files that were not libvips images then are ``predatesMedia``.
+    static let formatVersion: UInt8 = 3
+
+    /// Whether the record was written before videos, camera RAW and AVI were probed: its
+    /// type and properties say too little, and the file is to be inspected again.
+    package var predatesMedia = false
 
     package func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 128)
@@ -49,6 +55,14 @@ public struct AssetMetadata: Sendable, Hashable {
             writer.u32(UInt32(properties.embeddedPreviewSize?.width ?? 0))
             writer.u32(UInt32(properties.embeddedPreviewSize?.height ?? 0))
             writer.u32(UInt32(properties.pageCount))
+            writer.u8(properties.video == nil ? 0 : 1)
+            if let video = properties.video {
+                writer.string(video.container)
+                writer.string(video.codec)
+                writer.f64(video.duration ?? -1)
+                writer.f64(video.frameRate ?? 0)
+                writer.u8(video.hasAudio ? 1 : 0)
+            }
         } else {
             writer.u8(0)
         }
@@ -60,8 +74,8 @@ public struct AssetMetadata: Sendable, Hashable {
     package init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
         var reader = ByteReader(record, record: "metadata")
         let version = try reader.u8()
-        guard version == 1 || version == Self.formatVersion else {
-            throw .store("metadata record version \(version) is not 1 or \(Self.formatVersion)", "decode metadata")
+        guard (1...Self.formatVersion).contains(version) else {
+            throw .store("metadata record version \(version) is not 1 to \(Self.formatVersion)", "decode metadata")
         }
         fingerprint = FileFingerprint(size: try reader.u64(), modificationTimeNanoseconds: try reader.i64())
         let typeName = try reader.string()
@@ -69,14 +83,15 @@ public struct AssetMetadata: Sendable, Hashable {
             throw .store("unknown media type \(typeName)", "decode metadata")
         }
         mediaType = type
-        properties = try reader.u8() == 1 ? try Self.properties(&reader, type, fingerprint) : nil
+        predatesMedia = version < 3 && !type.isImage
+        properties = try reader.u8() == 1 ? try Self.properties(&reader, type, fingerprint, version: version) : nil
         guard version >= 2, try reader.u8() == 1 else { return }
         // Bytes that are not a whole hash cost the placeholder only: the next warm makes another.
         placeholder = ThumbHash(bytes: Array(try reader.lengthPrefixed()))
     }
 
     private static func properties(
-        _ reader: inout ByteReader, _ type: MediaType, _ fingerprint: FileFingerprint
+        _ reader: inout ByteReader, _ type: MediaType, _ fingerprint: FileFingerprint, version: UInt8
     ) throws(StoreError) -> ImageProperties {
         let size = PixelSize(width: Int(try reader.u32()), height: Int(try reader.u32()))
         let orientation = Int(try reader.u8())
@@ -85,10 +100,19 @@ public struct AssetMetadata: Sendable, Hashable {
         let model = try reader.optionalString()
         let hasPreview = try reader.u8() == 1
         let preview = PixelSize(width: Int(try reader.u32()), height: Int(try reader.u32()))
+        let pageCount = Int(try reader.u32())
+        var video: VideoProperties?
+        if version >= 3, try reader.u8() == 1 {
+            let container = try reader.string(), codec = try reader.string()
+            let duration = try reader.f64(), frameRate = try reader.f64()
+            video = VideoProperties(
+                container: container, codec: codec, duration: duration < 0 ? nil : duration,
+                frameRate: frameRate > 0 ? frameRate : nil, hasAudio: try reader.u8() == 1)
+        }
         return ImageProperties(
             mediaType: type, pixelSize: size, exifOrientation: orientation == 0 ? nil : orientation,
             captureDate: date, cameraMake: make, cameraModel: model,
-            embeddedPreviewSize: hasPreview ? preview : nil, pageCount: Int(try reader.u32()),
-            fingerprint: fingerprint)
+            embeddedPreviewSize: hasPreview ? preview : nil, pageCount: pageCount,
+            fingerprint: fingerprint, video: video)
     }
 }

@@ -35,6 +35,7 @@ package struct ByteReader {
     }
 
     package mutating func i64() throws(StoreError) -> Int64 { Int64(bitPattern: try u64()) }
+    package mutating func f64() throws(StoreError) -> Double { Double(bitPattern: try u64()) }
 
     package mutating func string() throws(StoreError) -> String {
         String(decoding: try lengthPrefixed(), as: UTF8.self)

@@ -15,6 +15,7 @@ package struct ByteWriter {
     package mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
     package mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.bigEndian) { bytes += $0 } }
     package mutating func i64(_ value: Int64) { u64(UInt64(bitPattern: value)) }
+    package mutating func f64(_ value: Double) { u64(value.bitPattern) }
     package mutating func raw(_ value: [UInt8]) { bytes += value }
 
     /// A string of up to 65,535 UTF-8 bytes; a longer one is cut where a scalar starts, as a cut

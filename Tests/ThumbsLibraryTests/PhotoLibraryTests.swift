@@ -27,8 +27,14 @@ import ThumbsTesting
         #expect(types == ["photo.jpg": .jpeg, "png-named.jpg": .png, "clip.mov": .mp4])
         #expect(assets.first { $0.relativePath == "clip.mov" }?.fileSize == UInt64(L.mp4.count))
         #expect(
-            issues.map(\.path) == ["fake.jpg"],
+            issues.map(\.path) == ["fake.jpg", "clip.mov"],
             "text named .jpg is reported; notes.txt is not media and says so by name")
+        // The clip is an MP4 header and nothing more: listed by its content, its header reported.
+        guard case .unreadableHeader(let error) = issues.last?.reason else {
+            Issue.record("the clip's header is not reported")
+            return
+        }
+        #expect(error.kind == .truncated)
     }
 
     @Test func batchesAreBoundedAndTheFirstComesBeforeTheWalkEnds() async throws {

@@ -27,9 +27,15 @@ import ThumbsTestSupport
         var video = AssetMetadata(fingerprint: fingerprint, mediaType: .mp4)
         var withPlaceholder = photo
         withPlaceholder.placeholder = placeholder
-        for metadata in [photo, withPlaceholder, video] {
+        let probedVideo = AssetMetadata(
+            ImageProperties(
+                mediaType: .quickTime, pixelSize: PixelSize(width: 1080, height: 1920),
+                captureDate: CaptureDate(exif: "2020:04:17 10:03:47", offset: "-06:00"), fingerprint: fingerprint,
+                video: VideoProperties(container: "mov", codec: "hevc", duration: 2.9, frameRate: 29.97, hasAudio: true)
+            ))
+        for metadata in [photo, withPlaceholder, video, probedVideo] {
             let record = metadata.encoded()
-            #expect(record[0] == 2)
+            #expect(record[0] == 3)
             #expect(try decoded(record) == metadata)
         }
         video.placeholder = placeholder
@@ -44,13 +50,16 @@ import ThumbsTestSupport
         writer.i64(fingerprint.modificationTimeNanoseconds)
         writer.string("mp4")
         writer.u8(0)
-        #expect(try decoded(writer.bytes) == AssetMetadata(fingerprint: fingerprint, mediaType: .mp4))
+        let video = try decoded(writer.bytes)
+        #expect(video.mediaType == .mp4 && video.properties == nil && video.placeholder == nil)
+        // Written before videos were probed: the file is to be inspected again.
+        #expect(video.predatesMedia)
 
-        // Version 1 of a photo: version 2 without its last byte (no placeholder), as 1.
-        var photoRecord = Array(photo.encoded().dropLast())
+        // Version 1 of a photo: version 3 without its video flag and placeholder flag, as 1.
+        var photoRecord = Array(photo.encoded().dropLast(2))
         photoRecord[0] = 1
         let read = try decoded(photoRecord)
-        #expect(read == photo && read.placeholder == nil)
+        #expect(read == photo && read.placeholder == nil && !read.predatesMedia)
     }
 
     @Test func aDamagedPlaceholderCostsOnlyThePlaceholder() throws {
@@ -63,7 +72,7 @@ import ThumbsTestSupport
         // Cut short, the record is damaged: an error, as for any other field.
         #expect(throws: StoreError.self) { try decoded(Array(metadata.encoded().dropLast(3))) }
         var future = metadata.encoded()
-        future[0] = 3
+        future[0] = 4
         #expect(throws: StoreError.self) { try decoded(future) }
     }
 }

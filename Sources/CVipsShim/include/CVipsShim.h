@@ -45,6 +45,17 @@ VipsImage *thumbs_vips_open_descriptor(int descriptor);
 /// away at once. Returns NULL on failure.
 VipsImage *thumbs_vips_open_buffer(const void *data, size_t length);
 
+/// vips_jpegload_buffer() of a JPEG held in another file (a camera RAW's preview) at 1/`shrink`
+/// scale (1, 2, 4 or 8, by libjpeg's DCT scaling), on a private copy of `data` as
+/// thumbs_vips_open_buffer(), in random access (it is turned after loading, which reads it out
+/// of order). Its own orientation tag, if any, is not applied: the file that holds it says how
+/// it is turned. Returns NULL on failure.
+VipsImage *thumbs_vips_open_jpeg_buffer(const void *data, size_t length, int shrink);
+
+/// A copy of `width` x `height` tightly packed 8-bit RGB pixels (a decoded video frame) as an
+/// sRGB image. Returns NULL on failure.
+VipsImage *thumbs_vips_image_from_rgb(const unsigned char *pixels, int width, int height);
+
 /// vips_heifload() with thumbnail=TRUE: the HEIF's stored thumbnail (or its primary image when
 /// it has none; compare the sizes to tell).
 int thumbs_vips_heif_thumbnail(int descriptor, VipsImage **out);

@@ -37,7 +37,7 @@ struct ContactSheetCommand: AsyncParsableCommand {
         let photoLibrary = opened.library, store = opened.store
         var chosen: [Asset] = []
         for try await batch in photoLibrary.assets() {
-            chosen += batch.assets.filter { !$0.isVideo && matches($0) }
+            chosen += batch.assets.filter(matches)
         }
         chosen.sort { $0.date != $1.date ? $0.date > $1.date : $0.id < $1.id }
         var thumbnails: [Thumbnail] = []

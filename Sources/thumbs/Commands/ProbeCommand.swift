@@ -5,13 +5,15 @@ import Thumbs
 struct ProbeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Print what a photo's header says, without decoding its pixels.",
+        abstract: "Print what a photo's, a RAW file's or a video's header says, without decoding its pixels.",
         discussion: """
             One JSON document per file: media type (from the content), upright size, EXIF \
-            orientation, capture date, camera, embedded preview size, fingerprint.
+            orientation, capture date, camera, embedded preview size, fingerprint; for a video \
+            also its container, codec, duration, frame rate and whether it has sound.
 
-            Example:
+            Examples:
               thumbs probe IMG_0001.HEIC
+              thumbs probe IMG_0002.MOV DSC_0003.NEF
             """)
 
     @Argument(help: ArgumentHelp("Files to probe.", valueName: "FILE"))

@@ -123,7 +123,7 @@ struct FolderRenderJob {
                 }
                 return batch.assets
             },
-            admit: { $0.isVideo ? nil : .render }, absorb: absorb)
+            admit: { _ in .render }, absorb: absorb)
         summary.elapsed = started.duration(to: .now)
         return summary
     }

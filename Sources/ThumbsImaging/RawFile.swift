@@ -1,0 +1,134 @@
+import CRawShim
+import Foundation
+import ThumbsSupport
+
+/// A camera RAW file opened with LibRaw: what its header says, read without decoding the sensor
+/// data. Thumbnails come from the largest embedded preview when it covers them (most cameras
+/// embed a full-size or 1–2 MP JPEG), else from a half-size decode of the sensor data.
+///
+/// LibRaw opens files by path; it is given the descriptor's `/proc/self/fd` link, which reopens
+/// the file already opened beneath its root, never the path the walk saw.
+struct RawFile {
+    let source: ImageSource
+    /// The picture as a full decode would make it, as stored (before orientation).
+    let storedSize: PixelSize
+    /// EXIF orientation (1...8) from LibRaw's `flip`.
+    let orientation: Int
+    /// The largest embedded preview, as stored, and whether it is a JPEG (else a bitmap).
+    let previewSize: PixelSize?
+    /// Whether LibRaw can decode the sensor data (it cannot for some compressions and cameras).
+    let isDecodable: Bool
+    let properties: ImageProperties
+    private let timeLimit: Duration
+
+    var uprightSize: PixelSize { orientation >= 5 ? storedSize.transposed : storedSize }
+
+    init(_ source: ImageSource, pixelLimit: Int, timeLimit: Duration) throws(ImagingError) {
+        self.source = source
+        self.timeLimit = timeLimit
+        var info = thumbs_raw_info()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = thumbs_raw_probe(source.procPath, &info, &message, message.count)
+        guard status == THUMBS_RAW_OK else {
+            throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
+        }
+        storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
+        guard storedSize.pixelCount <= pixelLimit else {
+            throw .tooManyPixels(width: storedSize.width, height: storedSize.height, limit: pixelLimit)
+        }
+        let orientation = (1...8).contains(Int(info.exif_orientation)) ? Int(info.exif_orientation) : 1
+        self.orientation = orientation
+        previewSize =
+            info.preview_format == 0 || info.preview_width <= 0 || info.preview_height <= 0
+            ? nil : PixelSize(width: Int(info.preview_width), height: Int(info.preview_height))
+        isDecodable = info.decodable != 0
+        let upright = orientation >= 5 ? storedSize.transposed : storedSize
+        properties = ImageProperties(
+            mediaType: .cameraRaw, pixelSize: upright, exifOrientation: orientation,
+            captureDate: info.timestamp > 0
+                ? CaptureDate(localTime: Date(timeIntervalSince1970: TimeInterval(info.timestamp))) : nil,
+            cameraMake: String(fixedCString: info.make), cameraModel: String(fixedCString: info.model),
+            embeddedPreviewSize: previewSize.map { orientation >= 5 ? $0.transposed : $0 },
+            fingerprint: source.fingerprint)
+    }
+
+    /// Whether the embedded preview alone makes a picture of at least `covering` (upright): as
+    /// large, and of the photo's shape (a preview of another shape is not the whole photo).
+    func previewCovers(_ covering: PixelSize) -> Bool {
+        guard let previewSize else { return false }
+        let upright = orientation >= 5 ? previewSize.transposed : previewSize
+        let photoAspect = Double(uprightSize.width) / Double(max(1, uprightSize.height))
+        let previewAspect = Double(upright.width) / Double(max(1, upright.height))
+        return upright.width >= covering.width && upright.height >= covering.height
+            && abs(previewAspect / photoAspect - 1) < 0.05
+    }
+
+    /// The picture, at least `covering` (upright) where the file holds that much, to be turned
+    /// upright by libvips: the embedded preview when it covers it (shrunk while the JPEG is
+    /// decoded), else a half-size decode. `degraded` takes the preview whatever its size, when
+    /// there is one.
+    func picture(covering: PixelSize, degraded: Bool) throws(ImagingError) -> DecodedPicture {
+        let usePreview = previewSize != nil && (degraded || previewCovers(covering) || !isDecodable)
+        guard usePreview || isDecodable else {
+            throw .unsupportedFormat("camera raw LibRaw cannot decode, with no embedded preview")
+        }
+        var image = thumbs_raw_image()
+        defer { thumbs_raw_image_free(&image) }
+        var message = [CChar](repeating: 0, count: 256)
+        var status =
+            usePreview
+            ? thumbs_raw_preview(source.procPath, &image, &message, message.count)
+            : thumbs_raw_half_decode(source.procPath, timeLimit.seconds, &image, &message, message.count)
+        if usePreview, status == THUMBS_RAW_NO_PREVIEW, isDecodable, !degraded {
+            // A preview cut short or of a kind LibRaw cannot hand out: the sensor data may
+            // still decode.
+            status = thumbs_raw_half_decode(source.procPath, timeLimit.seconds, &image, &message, message.count)
+        }
+        guard status == THUMBS_RAW_OK, let bytes = image.bytes else {
+            throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
+        }
+        let copied = Array(UnsafeBufferPointer(start: bytes, count: image.size))
+        let size = PixelSize(width: Int(image.width), height: Int(image.height))
+        if image.is_jpeg != 0 {
+            let upright = orientation >= 5 ? covering.transposed : covering
+            let shrink = degraded ? 1 : VipsRenderer.jpegShrink(size, to: upright, cover: true)
+            return DecodedPicture(content: .jpeg(copied, shrink: shrink), orientation: Int(image.exif_orientation))
+        }
+        return DecodedPicture(content: .rgb(copied, size), orientation: Int(image.exif_orientation), shape: uprightSize)
+    }
+
+    /// The memory a picture of at least `covering` takes: a half decode holds the sensor data
+    /// (2 bytes a photosite), the half-size image (four 16-bit channels) and its 8-bit copy; a
+    /// preview much less.
+    func decodeMemory(covering: PixelSize, renditionPixels: Int) -> Int {
+        let pictures = renditionPixels * 4 + covering.pixelCount * 3 * 2
+        guard !previewCovers(covering), isDecodable else { return pictures + (previewSize?.pixelCount ?? 0) * 3 }
+        return pictures + storedSize.pixelCount * 2 + storedSize.pixelCount / 4 * 11
+    }
+
+    static func error(_ status: thumbs_raw_status, message: String, timeLimit: Duration) -> ImagingError {
+        switch status {
+        case THUMBS_RAW_UNREADABLE: .unreadable(message)
+        case THUMBS_RAW_UNSUPPORTED: .unsupportedFormat("camera raw LibRaw cannot decode: \(message)")
+        case THUMBS_RAW_NO_PREVIEW: .unsupportedFormat("camera raw with no preview LibRaw can read: \(message)")
+        case THUMBS_RAW_TIMED_OUT: .timedOut(timeLimit)
+        case THUMBS_RAW_NO_MEMORY: .unreadable("out of memory")
+        default: .corrupt(message)
+        }
+    }
+}
+
+extension ImageSource {
+    /// A path that reopens this very file (the kernel's link to the open descriptor), for
+    /// libraries that open files by path.
+    var procPath: String { "/proc/self/fd/\(descriptor)" }
+}
+
+extension CaptureDate {
+    /// The local wall clock of `instant`, with no offset recorded: for times a library turned
+    /// into an instant by reading them as this machine's local time (LibRaw's `mktime`).
+    init(localTime instant: Date) {
+        self.init(instant: instant, timeZone: .current)
+        utcOffsetSeconds = nil
+    }
+}

@@ -1,0 +1,111 @@
+import CVideoShim
+import Foundation
+import ThumbsSupport
+
+/// A video opened for its poster frame: the container's header read by FFmpeg through the open
+/// descriptor (never the path), checked against the pixel limit. No frame is decoded yet.
+struct VideoFile {
+    let source: ImageSource
+    /// The frame as stored, before the display matrix's rotation.
+    let storedSize: PixelSize
+    /// Clockwise quarter turns that make the stored frame upright (0, 90, 180 or 270 degrees).
+    let rotation: Int
+    /// Whether the display matrix also mirrors the frame (after the turn, left to right).
+    let isMirrored: Bool
+    let properties: ImageProperties
+    private let timeLimit: Duration
+
+    var uprightSize: PixelSize { rotation % 180 == 0 ? storedSize : storedSize.transposed }
+
+    init(_ source: ImageSource, pixelLimit: Int, timeLimit: Duration) throws(ImagingError) {
+        self.source = source
+        self.timeLimit = timeLimit
+        var info = thumbs_video_info()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = thumbs_video_probe(source.descriptor, timeLimit.seconds, &info, &message, message.count)
+        guard status == THUMBS_VIDEO_OK else {
+            throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
+        }
+        storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
+        guard storedSize.pixelCount <= pixelLimit else {
+            throw .tooManyPixels(width: storedSize.width, height: storedSize.height, limit: pixelLimit)
+        }
+        let rotation = (Int(info.rotation) % 360 + 360) % 360
+        self.rotation = rotation
+        isMirrored = info.mirrored != 0
+        let upright = rotation % 180 == 0 ? storedSize : storedSize.transposed
+        properties = ImageProperties(
+            mediaType: source.mediaType, pixelSize: upright,
+            captureDate: CaptureDate(
+                quickTimeCreationDate: String(fixedCString: info.creation_date),
+                creationTime: String(fixedCString: info.creation_time)),
+            fingerprint: source.fingerprint,
+            video: VideoProperties(
+                container: String(fixedCString: info.container) ?? "", codec: String(fixedCString: info.codec) ?? "",
+                duration: info.duration >= 0 ? info.duration : nil,
+                frameRate: info.frame_rate > 0 ? info.frame_rate : nil, hasAudio: info.has_audio != 0))
+    }
+
+    /// The poster frame, at least `covering` (upright) where the frame is that large, to be
+    /// turned upright by libvips. `degraded` asks for the cheapest acceptable picture (the cover
+    /// stored in the container, else the first keyframe) instead of a representative frame.
+    func poster(covering: PixelSize, degraded: Bool) throws(ImagingError) -> DecodedPicture {
+        let minimum = rotation % 180 == 0 ? covering : covering.transposed
+        var frame = thumbs_video_frame()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = thumbs_video_poster(
+            source.descriptor, degraded ? 1 : 0, Int32(clamping: minimum.width), Int32(clamping: minimum.height),
+            timeLimit.seconds, &frame, &message, message.count)
+        defer { thumbs_video_frame_free(&frame) }
+        guard status == THUMBS_VIDEO_OK else {
+            throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
+        }
+        if let encoded = frame.encoded {
+            // A cover picture: an image of its own, upright as stored.
+            return DecodedPicture(
+                content: .encoded(Array(UnsafeBufferPointer(start: encoded, count: frame.encoded_size))),
+                orientation: 1)
+        }
+        guard let pixels = frame.pixels, frame.width > 0, frame.height > 0 else { throw .corrupt("no frame") }
+        let size = PixelSize(width: Int(frame.width), height: Int(frame.height))
+        return DecodedPicture(
+            content: .rgb(Array(UnsafeBufferPointer(start: pixels, count: size.pixelCount * 3)), size),
+            orientation: Self.exifOrientation(clockwise: rotation, mirrored: isMirrored))
+    }
+
+    /// The memory a poster of at least `covering` takes: the decoder's frames (YUV, a few
+    /// references) at the stored size, and the RGB picture.
+    func decodeMemory(covering: PixelSize, renditionPixels: Int) -> Int {
+        storedSize.pixelCount * 6 + covering.pixelCount * 3 * 2 + renditionPixels * 4
+    }
+
+    /// The EXIF orientation that turns a picture `degrees` clockwise, then mirrors it left to
+    /// right when `mirrored`.
+    static func exifOrientation(clockwise degrees: Int, mirrored: Bool) -> Int {
+        switch (degrees, mirrored) {
+        case (90, false): 6
+        case (180, false): 3
+        case (270, false): 8
+        case (0, true): 2
+        case (90, true): 5
+        case (180, true): 4
+        case (270, true): 7
+        default: 1
+        }
+    }
+
+    static func error(_ status: thumbs_video_status, message: String, timeLimit: Duration) -> ImagingError {
+        switch status {
+        case THUMBS_VIDEO_UNREADABLE: .unreadable(message)
+        case THUMBS_VIDEO_NO_VIDEO_STREAM: .noVideoStream
+        case THUMBS_VIDEO_DECODER_MISSING: .decoderMissing(message)
+        case THUMBS_VIDEO_TIMED_OUT: .timedOut(timeLimit)
+        case THUMBS_VIDEO_NO_MEMORY: .unreadable("out of memory")
+        // A file copied in half ends before QuickTime's index (the moov atom) when it is
+        // written last, as cameras and phones do.
+        case _ where message.contains("moov atom not found") || message.lowercased().contains("end of file"):
+            .truncated(message)
+        default: .corrupt(message)
+        }
+    }
+}

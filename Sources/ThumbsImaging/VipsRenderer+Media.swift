@@ -1,0 +1,58 @@
+import ThumbsSupport
+
+/// Videos and camera RAW files: FFmpeg or LibRaw decodes the picture (outside
+/// ``VipsCallGate``: it is no libvips call, and may take seconds), then libvips makes every
+/// rendition from it as from a photo's decode.
+extension VipsRenderer {
+    func render(_ media: MediaFile, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
+        let upright = media.uprightSize
+        let decodeSize = RenditionGeometry.sharedDecodeSize(source: upright, specs: specs)
+        let outputs = specs.map { RenditionGeometry.outputSize(source: upright, spec: $0) }
+        let needed = media.decodeMemory(covering: decodeSize, renditionPixels: outputs.reduce(0) { $0 + $1.pixelCount })
+        return try memory.withReservation(needed) { () throws(ImagingError) in
+            let picture = try media.picture(covering: decodeSize, degraded: false)
+            let thumbnails = try VipsCallGate.run { () throws(ImagingError) in
+                let base = try picture.image(ImagingError.corrupt)
+                return try renditions(
+                    from: base, upright: upright, specs: specs, outputs: outputs, ImagingError.corrupt)
+            }
+            try media.ensureUnchanged()
+            return thumbnails
+        }
+    }
+
+    /// The cheap picture of opportunistic delivery: a video's cover or first keyframe, a RAW's
+    /// embedded preview, encoded at its own size (at most the size of the photo).
+    func embeddedPreview(
+        _ media: MediaFile, format: ThumbnailFormat, quality: Int
+    ) throws(ImagingError) -> Thumbnail? {
+        guard media.hasDegradedPicture else { return nil }
+        let picture: DecodedPicture
+        do throws(ImagingError) {
+            picture = try media.picture(covering: PixelSize(width: 1, height: 1), degraded: true)
+        } catch  where error.kind == .corrupt || error.kind == .truncated {
+            // A damaged preview is no preview: the caller waits for the full render.
+            return nil
+        }
+        return try VipsCallGate.run { () throws(ImagingError) -> Thumbnail? in
+            let image = try picture.image(ImagingError.corrupt)
+            return try encode(image, spec: RenditionSpec(size: image.size, format: format, quality: quality))
+        }
+    }
+
+    /// The part of the picture inside `crop`, fitted or filled into `spec`'s box.
+    func render(_ media: MediaFile, spec: RenditionSpec, crop: NormalizedRect) throws(ImagingError) -> Thumbnail {
+        let full = media.uprightSize
+        let (decodeSize, output) = Self.cropGeometry(full: full, crop: crop, spec: spec)
+        let needed = media.decodeMemory(covering: decodeSize, renditionPixels: output.pixelCount)
+        return try memory.withReservation(needed) { () throws(ImagingError) -> Thumbnail in
+            let picture = try media.picture(covering: decodeSize, degraded: false)
+            let thumbnail = try VipsCallGate.run { () throws(ImagingError) -> Thumbnail in
+                let base = try picture.image(ImagingError.corrupt)
+                return try cropped(base, to: crop, output: output, spec: spec, ImagingError.corrupt)
+            }
+            try media.ensureUnchanged()
+            return thumbnail
+        }
+    }
+}

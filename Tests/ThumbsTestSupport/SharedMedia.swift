@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// The real videos and camera RAW files in ../shared/media (videos in `video/`, RAW files in
+/// `raw/`, damaged ones in `broken/`).
+///
+/// Tests that need them are disabled, with this reason shown, when the folder is absent.
+package enum SharedMedia {
+    package static let skipReason: Comment = "../shared/media is absent: tests on real videos and RAW files skipped"
+
+    /// `$THUMBS_SHARED_MEDIA`, else ../shared/media beside the repository.
+    package static let root: URL =
+        ProcessInfo.processInfo.environment["THUMBS_SHARED_MEDIA"]
+        .map { URL(fileURLWithPath: $0) }
+        ?? SharedPhotos.root.deletingLastPathComponent().appendingPathComponent("media")
+
+    package static var isPresent: Bool {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent("MANIFEST.tsv").path)
+    }
+
+    package static func path(_ relativePath: String) -> String {
+        root.appendingPathComponent(relativePath).path
+    }
+}
+
+/// Media made for a test by the real tools: videos by the `ffmpeg` command, DNG files by
+/// scripts/make-test-dng.py (numpy and tifffile, in the Python `$THUMBS_TEST_PYTHON` names;
+/// scripts/test sets one up).
+package enum GeneratedMedia {
+    package static let ffmpegSkipReason: Comment = "the ffmpeg command is absent: generated-video tests skipped"
+    package static let dngSkipReason: Comment =
+        "no Python with numpy and tifffile ($THUMBS_TEST_PYTHON, set by scripts/test): generated-DNG tests skipped"
+
+    package static let ffmpeg = "/usr/bin/ffmpeg"
+    package static var hasFFmpeg: Bool { FileManager.default.isExecutableFile(atPath: ffmpeg) }
+
+    package static var python: String? {
+        ProcessInfo.processInfo.environment["THUMBS_TEST_PYTHON"].flatMap {
+            FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil
+        }
+    }
+
+    /// Runs `ffmpeg` quietly with `arguments`, failing the test on a non-zero status.
+    package static func ffmpeg(_ arguments: [String]) throws {
+        let outcome = try ThumbsProcess.run(
+            ["-hide_banner", "-loglevel", "error", "-y"] + arguments, executablePath: ffmpeg)
+        guard outcome.status == 0 else { throw GenerationFailure(tool: "ffmpeg", message: outcome.standardError) }
+    }
+
+    /// Writes a DNG with scripts/make-test-dng.py (`arguments` as its own, after the output).
+    package static func dng(at path: String, _ arguments: [String]) throws {
+        guard let python else { throw GenerationFailure(tool: "python", message: "no THUMBS_TEST_PYTHON") }
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/make-test-dng.py").path
+        let outcome = try ThumbsProcess.run([script, path] + arguments, executablePath: python)
+        guard outcome.status == 0 else {
+            throw GenerationFailure(tool: "make-test-dng.py", message: outcome.standardError)
+        }
+    }
+
+    package struct GenerationFailure: Error, CustomStringConvertible {
+        package let tool: String
+        package let message: String
+        package var description: String { "\(tool) failed: \(message)" }
+    }
+}
