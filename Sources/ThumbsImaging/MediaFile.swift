@@ -27,6 +27,13 @@ enum MediaFile {
 
     var uprightSize: PixelSize { properties.pixelSize }
 
+    private var source: ImageSource {
+        switch self {
+        case .video(let video): video.source
+        case .raw(let raw): raw.source
+        }
+    }
+
     /// The whole picture, at least `covering` (upright) where the file holds that much: a
     /// video's poster frame, a RAW's preview or half-size decode. `degraded`: the cheapest
     /// acceptable one (a video's cover or first keyframe, a RAW's preview whatever its size).
@@ -55,10 +62,8 @@ enum MediaFile {
         }
     }
 
+    /// Fails with ``ImagingError/changedWhileRendering`` if the file is not the version opened.
     func ensureUnchanged() throws(ImagingError) {
-        switch self {
-        case .video(let video): try video.source.ensureUnchanged()
-        case .raw(let raw): try raw.source.ensureUnchanged()
-        }
+        try source.ensureUnchanged()
     }
 }

@@ -21,8 +21,6 @@ struct RawFile {
     let properties: ImageProperties
     private let timeLimit: Duration
 
-    var uprightSize: PixelSize { orientation >= 5 ? storedSize.transposed : storedSize }
-
     init(_ source: ImageSource, pixelLimit: Int, timeLimit: Duration) throws(ImagingError) {
         self.source = source
         self.timeLimit = timeLimit
@@ -57,7 +55,8 @@ struct RawFile {
     func previewCovers(_ covering: PixelSize) -> Bool {
         guard let previewSize else { return false }
         let upright = orientation >= 5 ? previewSize.transposed : previewSize
-        let photoAspect = Double(uprightSize.width) / Double(max(1, uprightSize.height))
+        let photo = properties.pixelSize
+        let photoAspect = Double(photo.width) / Double(max(1, photo.height))
         let previewAspect = Double(upright.width) / Double(max(1, upright.height))
         return upright.width >= covering.width && upright.height >= covering.height
             && abs(previewAspect / photoAspect - 1) < 0.05
@@ -90,11 +89,13 @@ struct RawFile {
         let copied = Array(UnsafeBufferPointer(start: bytes, count: image.size))
         let size = PixelSize(width: Int(image.width), height: Int(image.height))
         if image.is_jpeg != 0 {
-            let upright = orientation >= 5 ? covering.transposed : covering
-            let shrink = degraded ? 1 : VipsRenderer.jpegShrink(size, to: upright, cover: true)
+            // The preview is stored as the sensor saw it: the covering size turned the same way.
+            let stored = orientation >= 5 ? covering.transposed : covering
+            let shrink = degraded ? 1 : VipsRenderer.jpegShrink(size, to: stored, cover: true)
             return DecodedPicture(content: .jpeg(copied, shrink: shrink), orientation: Int(image.exif_orientation))
         }
-        return DecodedPicture(content: .rgb(copied, size), orientation: Int(image.exif_orientation), shape: uprightSize)
+        return DecodedPicture(
+            content: .rgb(copied, size), orientation: Int(image.exif_orientation), shape: properties.pixelSize)
     }
 
     /// The memory a picture of at least `covering` takes: a half decode holds the sensor data

@@ -15,8 +15,6 @@ struct VideoFile {
     let properties: ImageProperties
     private let timeLimit: Duration
 
-    var uprightSize: PixelSize { rotation % 180 == 0 ? storedSize : storedSize.transposed }
-
     init(_ source: ImageSource, pixelLimit: Int, timeLimit: Duration) throws(ImagingError) {
         self.source = source
         self.timeLimit = timeLimit

@@ -8,7 +8,7 @@
 // movie) is refused the open. The descriptor stays open: the caller closes it.
 //
 // Thread safety: any number of calls may run at once on different threads. The only process-wide
-// state is FFmpeg's log, which the first call routes away from stderr, once (see CVideoShim.c).
+// state is FFmpeg's log, which the first call routes away from stderr, once (see VideoInput.c).
 // Each call decodes on its own thread only (the caller runs one decode per core already).
 //
 // The probe and the poster write a NUL-terminated reason into `message` (up to `message_size`
