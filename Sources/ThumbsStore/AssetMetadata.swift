@@ -105,9 +105,11 @@ public struct AssetMetadata: Sendable, Hashable {
         if version >= 3, try reader.u8() == 1 {
             let container = try reader.string(), codec = try reader.string()
             let duration = try reader.f64(), frameRate = try reader.f64()
+            // A damaged record may hold any bit pattern: what is not a finite length or rate
+            // (NaN, infinities, negatives) is unknown, as the probe would have said.
             video = VideoProperties(
-                container: container, codec: codec, duration: duration < 0 ? nil : duration,
-                frameRate: frameRate > 0 ? frameRate : nil, hasAudio: try reader.u8() == 1)
+                container: container, codec: codec, duration: duration.isFinite && duration >= 0 ? duration : nil,
+                frameRate: frameRate.isFinite && frameRate > 0 ? frameRate : nil, hasAudio: try reader.u8() == 1)
         }
         return ImageProperties(
             mediaType: type, pixelSize: size, exifOrientation: orientation == 0 ? nil : orientation,

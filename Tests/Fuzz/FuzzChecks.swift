@@ -80,11 +80,17 @@ enum FuzzChecks {
 
     static func metadataRecord(_ bytes: UnsafeRawBufferPointer) {
         guard let metadata = try? AssetMetadata(decoding: bytes) else { return }
-        // A rescan writes the cache's metadata into the library's snapshot, unchanged.
-        let again = metadata.encoded().withUnsafeBytes { try? AssetMetadata(decoding: $0) }
-        let strings = [metadata.properties?.cameraMake, metadata.properties?.cameraModel].compactMap { $0 }
-        expectRewrite(again, metadata, strings: strings) {
-            $0.encoded().withUnsafeBytes { try? AssetMetadata(decoding: $0) }
+        // A rescan writes the cache's metadata into the library's snapshot, unchanged; a record
+        // that predates media is inspected again instead, and what is written then is new.
+        if !metadata.predatesMedia {
+            let again = metadata.encoded().withUnsafeBytes { try? AssetMetadata(decoding: $0) }
+            let video = metadata.properties?.video
+            let strings = [
+                metadata.properties?.cameraMake, metadata.properties?.cameraModel, video?.container, video?.codec,
+            ]
+            expectRewrite(again, metadata, strings: strings.compactMap { $0 }) {
+                $0.encoded().withUnsafeBytes { try? AssetMetadata(decoding: $0) }
+            }
         }
         var asset = Asset(
             root: "/fuzz", relativePath: "a", mediaType: metadata.mediaType, fingerprint: metadata.fingerprint,

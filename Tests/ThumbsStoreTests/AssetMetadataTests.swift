@@ -75,4 +75,18 @@ import ThumbsTestSupport
         future[0] = 4
         #expect(throws: StoreError.self) { try decoded(future) }
     }
+
+    /// A damaged record may hold any bits where a duration or frame rate was: a NaN would make
+    /// the record unequal to itself once read back, so what is not finite reads as unknown.
+    @Test func aDurationOrRateThatIsNotANumberReadsAsUnknown() throws {
+        for damaged in [Double.nan, -.infinity, .infinity] {
+            let video = ImageProperties(
+                mediaType: .mp4, pixelSize: PixelSize(width: 640, height: 360), fingerprint: fingerprint,
+                video: VideoProperties(
+                    container: "mp4", codec: "h264", duration: damaged, frameRate: damaged, hasAudio: false))
+            let read = try decoded(AssetMetadata(video).encoded())
+            #expect(read.properties?.video?.duration == nil && read.properties?.video?.frameRate == nil)
+            #expect(try decoded(read.encoded()) == read)
+        }
+    }
 }
