@@ -378,3 +378,7 @@ void thumbs_raw_image_free(thumbs_raw_image *image) {
     free(image->bytes);
     memset(image, 0, sizeof *image);
 }
+
+const char *thumbs_raw_library_version(void) {
+    return libraw_version();
+}

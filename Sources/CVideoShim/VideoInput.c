@@ -263,3 +263,7 @@ thumbs_video_status video_input_open(video_input *input, int descriptor, double 
     input->video = thumbs_pick_video(input->format);
     return THUMBS_VIDEO_OK;
 }
+
+const char *thumbs_video_library_version(void) {
+    return av_version_info();
+}

@@ -25,6 +25,11 @@ int thumbs_vips_start(const char *program_name, int concurrency) {
     return 0;
 }
 
+int thumbs_vips_has_loader(const char *nickname) {
+    /* Loaders are operations found by nickname; modules register theirs in VIPS_INIT. */
+    return vips_type_find("VipsForeignLoad", nickname) != 0;
+}
+
 /* A pthread mutex rather than a GMutex: GLib's is a futex on Linux, which ThreadSanitizer
  * cannot see, and it would report every access to the warnings as a race. */
 static pthread_mutex_t thumbs_warning_lock = PTHREAD_MUTEX_INITIALIZER;

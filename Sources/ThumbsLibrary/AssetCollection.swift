@@ -21,7 +21,8 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     public var videoCount = 0
     /// Bytes of the assets' files (from the metadata cache when it is warm).
     public var totalBytes: UInt64 = 0
-    /// Up to three assets, newest first, for a poster.
+    /// Up to three assets for a poster: newest first, those whose header could be read (and so
+    /// can be drawn) before those whose could not.
     public private(set) var keyAssets: [Asset] = []
 
     public var id: String {
@@ -62,12 +63,16 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     mutating func add(_ asset: Asset) {
         if asset.isVideo { videoCount += 1 } else { photoCount += 1 }
         totalBytes += asset.fileSize
-        let date = asset.date
-        let position = keyAssets.firstIndex { Self.isNewer(date, asset.id, than: $0) } ?? keyAssets.count
+        let position = keyAssets.firstIndex { Self.isBetterKey(asset, than: $0) } ?? keyAssets.count
         if position < 3 {
             keyAssets.insert(asset, at: position)
             if keyAssets.count > 3 { keyAssets.removeLast() }
         }
+    }
+
+    static func isBetterKey(_ asset: Asset, than other: Asset) -> Bool {
+        let readable = asset.properties != nil, otherReadable = other.properties != nil
+        return readable != otherReadable ? readable : isNewer(asset.date, asset.id, than: other)
     }
 
     /// Newest first; the id breaks ties so the order is total and stable.

@@ -18,6 +18,7 @@ struct ThumbsCommand: AsyncParsableCommand {
             StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self, ResetCommand.self,
             ContactSheetCommand.self,
             ServeCommand.self, ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self, BenchCommand.self,
+            VersionCommand.self,
         ])
 
     /// Runs the command, mapping usage errors to exit code 2 (ArgumentParser's own is 64), so

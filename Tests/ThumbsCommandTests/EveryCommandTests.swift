@@ -50,6 +50,7 @@ import ThumbsTesting
             try run(["render", photo, "--size", "64x64", "-o", folder.path + "/r.webp", "--format", "webp"]).status == 0
         )
         #expect(try run(["config", "--roots"]).status == 0)
+        #expect(try run(["version"]).standardOutput.contains("camera RAW: LibRaw"))
         let rendered = try run(
             ["render", root, "--size", "64x64", "-o", folder.path + "/rendered", "--json"], expect: warmStatus)
         #expect(rendered.standardOutput.contains("\"event\":\"summary\""))
@@ -69,11 +70,39 @@ import ThumbsTesting
             album: "orientation")
     }
 
+    /// Videos and RAW files take every command a photo takes: the iPhone clip is rotated 90°
+    /// in its display matrix, so its 128 × 128 thumbnail is cut from an upright poster.
+    @Test(.enabled(if: SharedMedia.isPresent, SharedMedia.skipReason))
+    func onTheSharedMedia() throws {
+        try everyCommand(
+            on: SharedMedia.root.path, warmStatus: 1, photo: SharedMedia.path("video/iPhone_XR_IMG_3589.mov"),
+            album: "video")
+        let raw = try run(["probe", SharedMedia.path("raw/Canon_PowerShot_G2_CRW_0304.CRW")]).standardOutput
+        #expect(raw.contains("\"cameraModel\" : \"PowerShot G2\""))
+        // The Videos smart album holds the seven videos; its posters are videos that can be
+        // drawn, so never the half-copied clip. Moments count the videos on their days.
+        let albums = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try run(["albums", SharedMedia.root.path, "--json", "--cache", cache]).standardOutput.utf8))
+                as? [[String: Any]])
+        let videos = try #require(albums.first { $0["title"] as? String == "Videos" })
+        #expect(videos["videos"] as? Int == 7 && videos["photos"] as? Int == 0)
+        let keys = try #require(videos["keyAssets"] as? [String])
+        #expect(keys.count == 3 && keys.allSatisfy { $0.hasPrefix("video/") }, "\(keys)")
+        let days = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try run(["moments", SharedMedia.root.path, "--json", "--cache", cache]).standardOutput.utf8))
+                as? [[String: Any]])
+        #expect(days.reduce(0) { $0 + ($1["videos"] as? Int ?? 0) } == 7)
+        // The iPhone clip's QuickTime creation date puts it on its own day, in its own time zone.
+        #expect(days.contains { $0["day"] as? String == "2020-04-17" && $0["videos"] as? Int == 1 })
+    }
+
     @Test func sampleLibraryAndHelp() throws {
         #expect(try run(["sample-library", folder.path + "/sample"]).standardOutput.contains("wrote 15 sample photos"))
         for command in [
             "warm", "watch", "get", "render", "albums", "moments", "sizes", "stats", "evict", "compact",
-            "verify", "contact-sheet", "probe", "config", "sample-library",
+            "verify", "contact-sheet", "probe", "config", "sample-library", "version",
         ] {
             let help = try run([command, "--help"])
             #expect(help.standardOutput.contains("Example"), "\(command) --help has an example")

@@ -49,7 +49,7 @@ import ThumbsTesting
         let outcome = try ThumbsProcess.run(["render", library.path, "-o", folder.path + "/thumbnails"])
         #expect(outcome.status == 1)
         #expect(outcome.standardOutput.contains("empty.jpg: empty-file"))
-        #expect(outcome.standardOutput.contains("rendered 2 of 3 photos (4 thumbnails"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("rendered 2 of 3 files (4 thumbnails"), "\(outcome.standardOutput)")
         let name = URL(fileURLWithPath: library.path).lastPathComponent
         for rendition in ["grid", "preview"] {
             #expect(
@@ -96,7 +96,7 @@ import ThumbsTesting
             "render", library.path + "/photos", "--size", "64x64", "-o", folder.path + "/out",
         ])
         #expect(outcome.status == 0, "\(outcome.standardOutput) \(outcome.standardError)")
-        #expect(outcome.standardOutput.contains("rendered 1 of 1 photos"))
+        #expect(outcome.standardOutput.contains("rendered 1 of 1 files"))
         #expect(outcome.standardError.contains("link.jpg: symbolic link out of the library"))
         let written = try FileManager.default.subpathsOfDirectory(atPath: folder.path + "/out")
         #expect(
@@ -148,6 +148,6 @@ import ThumbsTesting
         #expect(failures.count == expected.count, "\(outcome.standardOutput)")
         #expect(
             outcome.standardOutput.contains(
-                "rendered \(SharedPhotos.entries.count - expected.count) of \(SharedPhotos.entries.count) photos"))
+                "rendered \(SharedPhotos.entries.count - expected.count) of \(SharedPhotos.entries.count) files"))
     }
 }

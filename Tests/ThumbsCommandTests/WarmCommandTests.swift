@@ -117,4 +117,31 @@ import ThumbsTesting
         #expect(again.status == 0, "known failures are skipped, not failed again")
         #expect(again.standardOutput.contains("\"fresh\":66") && again.standardOutput.contains("\"skippedFailures\":7"))
     }
+
+    /// Photos, videos and RAW files in one warm: the photos' counts are those of a warm of
+    /// ../shared/photos alone, and each video and RAW file gets its renditions or a typed failure.
+    @Test(.enabled(if: SharedPhotos.isPresent && SharedMedia.isPresent, "../shared/photos or ../shared/media absent"))
+    func sharedPhotosAndMediaWarmTogether() throws {
+        let roots = [SharedPhotos.root.path, SharedMedia.root.path]
+        let outcome = try ThumbsProcess.run(["warm"] + roots + ["--cache", cache, "--json"])
+        #expect(outcome.status == 1)
+        let lines = outcome.standardOutput.split(separator: "\n")
+        let last = try #require(lines.last)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        // ../shared/media: 6 videos and 2 RAW files rendered; the half-copied iPhone clip, the
+        // GoPro GPR and the JPEG XL DNG fail.
+        #expect(summary["found"] as? Int == 73 + 11)
+        #expect(summary["rendered"] as? Int == 66 + 8 && summary["failed"] as? Int == 7 + 3)
+        let failures = lines.filter { $0.contains("\"event\":\"failed\"") && $0.contains(#"\/media\/"#) }
+        #expect(failures.count == 3)
+        #expect(failures.contains { $0.contains("IMG_3589_truncated.mov") && $0.contains("\"kind\":\"truncated\"") })
+        #expect(failures.contains { $0.contains(".GPR") && $0.contains("\"kind\":\"unsupported-format\"") })
+        #expect(failures.contains { $0.contains("overexposed.dng") && $0.contains("\"kind\":\"unsupported-format\"") })
+        // Every rendition of every rendered asset is in the cache: nothing is left to render.
+        let again = try ThumbsProcess.run(["warm"] + roots + ["--cache", cache, "--json"])
+        #expect(again.status == 0 && again.standardOutput.contains("\"fresh\":74"))
+        #expect(again.standardOutput.contains("\"skippedFailures\":10"))
+        let verify = try ThumbsProcess.run(["verify", "--cache", cache])
+        #expect(verify.status == 0 && verify.standardOutput.contains("consistent"))
+    }
 }

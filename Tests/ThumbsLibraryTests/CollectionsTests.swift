@@ -35,7 +35,7 @@ import ThumbsTesting
         #expect(smart["All Photos"]?.totalBytes == bytes)
     }
 
-    @Test func keyAssetsAreTheNewestThree() async throws {
+    @Test func keyAssetsAreTheNewestThreeThatCanBeDrawn() async throws {
         for (index, date) in [
             "2020:01:01 10:00:00", "2023:05:05 10:00:00", "2021:03:03 10:00:00", "2022:04:04 10:00:00",
         ].enumerated() {
@@ -45,8 +45,9 @@ import ThumbsTesting
         var builder = AlbumBuilder(now: Date(timeIntervalSince1970: 4_102_444_800))  // 2100: nothing is recent
         for try await batch in L.library(folder).assets() { builder.add(batch) }
         let trip = try #require(builder.folderAlbums.first { $0.title == "trip" })
-        // The video has no capture date: its file time (now) makes it the newest.
-        #expect(trip.keyAssets.map(\.relativePath) == ["trip/clip.mp4", "trip/p1.jpg", "trip/p3.jpg"])
+        // The video's file time (now) is the newest, but its header cannot be read (these bytes
+        // are only enough to tell an MP4): a poster of it could not be drawn, so it comes last.
+        #expect(trip.keyAssets.map(\.relativePath) == ["trip/p1.jpg", "trip/p3.jpg", "trip/p2.jpg"])
         #expect(trip.count(of: .photos) == 4 && trip.count(of: .videos) == 1 && trip.count(of: .all) == 5)
         #expect(builder.smartAlbums.first { $0.title == "Recently Added" }?.count(of: .all) == 0)
     }

@@ -27,6 +27,25 @@ import ThumbsTesting
         #expect(try fixture.store.statistics().thumbnails == 1)
     }
 
+    /// A camera RAW file's embedded JPEG preview is its cheap source; the final is resized from
+    /// the same preview, turned by the RAW's orientation (6: the 1200 × 800 sensor stands upright).
+    @Test(.enabled(if: GeneratedMedia.python != nil, GeneratedMedia.dngSkipReason))
+    func opportunisticGivesARawFilesPreviewThenTheFinal() async throws {
+        let fixture = try PipelineFixture()
+        let made = fixture.folder.path + "/made.dng"
+        try GeneratedMedia.dng(at: made, ["--raw", "1200x800", "--preview", "1200x800:jpeg", "--orientation", "6"])
+        let asset = try await fixture.asset("raw.dng", Array(try Data(contentsOf: URL(fileURLWithPath: made))))
+        #expect(asset.mediaType == .cameraRaw)
+        let (results, error) = await fixture.manager.requestImage(
+            for: asset, targetSize: grid, contentMode: .aspectFit
+        ).collect()
+        #expect(error == nil)
+        #expect(results.map(\.isDegraded) == [true, false])
+        #expect(results.map(\.source) == [.embedded, .rendered])
+        #expect(results[1].pixelSize == PixelSize(width: 171, height: 256))
+        #expect(results[0].pixelSize.height > results[0].pixelSize.width, "the preview is turned upright too")
+    }
+
     @Test func opportunisticWithoutACheapSourceGivesOnlyTheFinal() async throws {
         let fixture = try PipelineFixture()
         let asset = try await fixture.photo("plain.jpg")

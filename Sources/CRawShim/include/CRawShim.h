@@ -97,4 +97,7 @@ thumbs_raw_status thumbs_raw_half_decode(const char *path, double time_limit_sec
 /// Frees image->bytes and zeroes the struct; safe on a zeroed or already freed image.
 void thumbs_raw_image_free(thumbs_raw_image *image);
 
+/// The LibRaw version linked at run time, e.g. "0.20.2-Release"; a static string.
+const char *thumbs_raw_library_version(void);
+
 #endif

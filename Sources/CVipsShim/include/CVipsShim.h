@@ -17,6 +17,10 @@
 /// ORC vectorisation off (see the comment in CVipsShim.c).
 int thumbs_vips_start(const char *program_name, int concurrency);
 
+/// 1 when this libvips has the loader operation `nickname` (e.g. "dcrawload", LibRaw's loader
+/// from libvips 8.18, built in or as a module), else 0. Call after thumbs_vips_start.
+int thumbs_vips_has_loader(const char *nickname);
+
 /// Routes libvips' g_warning output (e.g. "IHDR: CRC error") away from stderr: a damaged file
 /// surfaces as a typed error or not at all, never as noise on a user's terminal. While capture
 /// is on (see thumbs_vips_capture_warnings) the warnings are kept instead, for an error message.

@@ -38,7 +38,7 @@ struct FolderRenderJob {
 
         var description: String {
             var text = String(
-                format: "rendered %d of %d photos (%d thumbnails, %d bytes) in %.2f s",
+                format: "rendered %d of %d files (%d thumbnails, %d bytes) in %.2f s",
                 files - failed, files, thumbnails, bytes, elapsed.seconds)
             if failed > 0 {
                 let kinds = failuresByKind.sorted { $0.key.rawValue < $1.key.rawValue }

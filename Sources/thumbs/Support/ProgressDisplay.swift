@@ -67,7 +67,7 @@ final class ProgressDisplay: Sendable {
         }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
         var text =
-            "\(interrupted ? "interrupted: " : "")\(progress.done) of \(progress.found) photos: "
+            "\(interrupted ? "interrupted: " : "")\(progress.done) of \(progress.found) assets: "
             + "\(progress.rendered) rendered, \(progress.fresh) fresh, \(progress.skippedFailures) known failures skipped"
         if progress.failed > 0 {
             let kinds = progress.failuresByKind.sorted { $0.key.rawValue < $1.key.rawValue }

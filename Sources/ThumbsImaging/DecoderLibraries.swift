@@ -1,0 +1,37 @@
+import CRawShim
+import CVideoShim
+import CVipsShim
+
+/// The C libraries that decode for Thumbs, as linked at run time.
+///
+/// Camera RAW files always go to LibRaw directly (``RawFile``): its embedded preview is
+/// extracted without decoding the sensor data, and where no preview covers the target, a
+/// half-size decode skips demosaicing. libvips 8.18 adds a LibRaw loader of its own
+/// (`dcrawload`), but it always demosaics the whole sensor (a half-size option arrives only in
+/// 8.19) and exposes no preview, so Thumbs never hands it a RAW file; ``libvipsReadsRaw``
+/// only reports whether it is there.
+///
+/// ```swift
+/// let libraries = try DecoderLibraries.linked()
+/// print(libraries.libvips, libraries.ffmpeg, libraries.libRaw)
+/// ```
+public struct DecoderLibraries: Sendable, Equatable {
+    /// libvips' version, e.g. "8.14.1".
+    public var libvips: String
+    /// The FFmpeg release of libavformat, libavcodec and libswscale, e.g. "5.1.6-0+deb12u1".
+    public var ffmpeg: String
+    /// LibRaw's version, e.g. "0.20.2-Release".
+    public var libRaw: String
+    /// Whether libvips has a LibRaw loader (`dcrawload`, libvips 8.18 and later).
+    public var libvipsReadsRaw: Bool
+
+    /// What this process links, starting libvips if it has not started yet.
+    public static func linked() throws(ImagingError) -> DecoderLibraries {
+        try VipsRuntime.ensureStarted()
+        return DecoderLibraries(
+            libvips: String(cString: vips_version_string()),
+            ffmpeg: String(cString: thumbs_video_library_version()),
+            libRaw: String(cString: thumbs_raw_library_version()),
+            libvipsReadsRaw: thumbs_vips_has_loader("dcrawload") != 0)
+    }
+}
