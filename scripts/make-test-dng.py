@@ -14,6 +14,10 @@ once turned by the orientation.
 
     scripts/make-test-dng.py out.dng --raw 640x480 --preview 160x120:rgb --preview 1024x768:jpeg
 
+--preview-jpeg FILE stores a JPEG file's bytes, as they are, as the last preview (a camera's
+own JPEG, for benchmarks: a preview of flat quadrants decodes unrealistically fast). Its pixels
+are not the scene's, and its own orientation tag is ignored, as by LibRaw.
+
 Needs numpy, tifffile and imagecodecs (for JPEG previews):
     python3 -m venv /tmp/dngvenv && /tmp/dngvenv/bin/pip install numpy tifffile imagecodecs
 """
@@ -63,6 +67,20 @@ def preview(text):
     return size(dimensions), kind or "jpeg"
 
 
+def jpeg_size(data):
+    """Width and height from a JPEG's first start-of-frame marker."""
+    position = 2
+    while position + 9 < len(data):
+        if data[position] != 0xFF:
+            raise ValueError("not a JPEG marker sequence")
+        marker, length = data[position + 1], int.from_bytes(data[position + 2:position + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return (int.from_bytes(data[position + 7:position + 9], "big"),
+                    int.from_bytes(data[position + 5:position + 7], "big"))
+        position += 2 + length
+    raise ValueError("no start-of-frame marker")
+
+
 def rationals(values, denominator=10000):
     return [v for x in values for v in (round(x * denominator), denominator)]
 
@@ -73,6 +91,8 @@ def main():
     parser.add_argument("--raw", type=size, default=(640, 480), help="sensor WxH, as stored (even)")
     parser.add_argument("--preview", type=preview, action="append",
                         help="WxH[:rgb|:jpeg], as stored; repeat for more (default 160x120:rgb 1024x768:jpeg)")
+    parser.add_argument("--preview-jpeg", metavar="FILE",
+                        help="a JPEG file stored as it is as the last preview")
     parser.add_argument("--orientation", type=int, default=6, choices=range(1, 9))
     parser.add_argument("--datetime", default="2024:05:06 07:08:09",
                         help="DateTime tag, which LibRaw reads as local time")
@@ -122,11 +142,21 @@ def main():
 
     with tifffile.TiffWriter(arguments.output) as tiff:
         (first, first_kind), rest = previews[0], previews[1:]
-        write_preview(tiff, first, first_kind, subifds=1 + len(rest), extratags=dng_tags,
+        write_preview(tiff, first, first_kind, subifds=1 + len(rest) + bool(arguments.preview_jpeg),
+                      extratags=dng_tags,
                       datetime=arguments.datetime)
         tiff.write(mosaic, photometric=32803, subfiletype=0, metadata=None, extratags=raw_tags)
         for dimensions, kind in rest:
             write_preview(tiff, dimensions, kind)
+        if arguments.preview_jpeg:
+            with open(arguments.preview_jpeg, "rb") as file:
+                data = file.read()
+            w, h = jpeg_size(data)
+            # Already compressed: tifffile writes the one strip's bytes as they are.
+            tiff.write(iter([data]), shape=(h, w, 3), dtype=numpy.uint8, photometric="ycbcr",
+                       subsampling=(2, 2), subfiletype=1, rowsperstrip=h, compression="jpeg",
+                       metadata=None)
+            previews.append(((w, h), "jpeg (" + arguments.preview_jpeg + ")"))
     print(f"{arguments.output}: raw {width}x{height}, displayed {upright[0]}x{upright[1]}, "
           f"orientation {arguments.orientation}, previews "
           + ", ".join(f"{w}x{h} {kind}" for (w, h), kind in previews))

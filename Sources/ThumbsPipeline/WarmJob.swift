@@ -69,7 +69,7 @@ public struct WarmJob: Sendable {
         }
 
         public var description: String {
-            var text = "\(done)/\(found)\(walkFinished ? "" : "+") photos, \(rendered) rendered, \(fresh) fresh"
+            var text = "\(done)/\(found)\(walkFinished ? "" : "+") assets, \(rendered) rendered, \(fresh) fresh"
             if skippedFailures > 0 { text += ", \(skippedFailures) known failures skipped" }
             if failed > 0 { text += ", \(failed) failed" }
             return text + String(format: ", %.1f/s", rate)

@@ -17,7 +17,7 @@ struct WarmCommand: AsyncParsableCommand {
             With --rebuild the cache is first moved aside (to CACHE.damaged-TIME, as thumbs reset \
             does) and the library is warmed into a new one: the remedy for a damaged cache.
 
-            Exit status: 0 all fresh or rendered, 1 some photos failed, 2 usage or configuration \
+            Exit status: 0 all fresh or rendered, 1 some files failed, 2 usage or configuration \
             error, 3 cache error, 130 interrupted.
 
             Example:
