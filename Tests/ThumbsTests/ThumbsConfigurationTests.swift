@@ -125,6 +125,7 @@ import ThumbsTestSupport
             (#"{"workers": "two"}"#, ".workers"),
             (#"{"cache": {"budget": "99999999999 TiB"}}"#, ".cache.budget"),
             (#"{"decodeMemoryBudget": "1 MB"}"#, ".decodeMemoryBudget"),
+            (#"{"decodeTimeLimit": 0}"#, ".decodeTimeLimit"), (#"{"decodeTimeLimit": 7200}"#, ".decodeTimeLimit"),
             (#"{"deliveryMode": "fastest"}"#, ".deliveryMode"),
         ] {
             #expect(errorPath(json) == path, "\(json)")
@@ -145,6 +146,11 @@ import ThumbsTestSupport
         #expect(errorPath(#"{"renditions": []}"#) == ".renditions")
         #expect(errorPath(ladder((0...32).map { "r\($0)" })) == ".renditions", "33 renditions")
         #expect(try load(ladder(["grid_2", "preview-large", "x9"])).renditions.count == 3)
+    }
+
+    @Test func decodeTimeLimitReachesTheRenderer() throws {
+        #expect(try load("{}").imaging.decodeTimeLimit == .seconds(30))
+        #expect(try load(#"{"decodeTimeLimit": 2.5}"#).imaging.decodeTimeLimit == .milliseconds(2500))
     }
 
     @Test func decodeMemoryBudgetReachesTheRenderer() throws {

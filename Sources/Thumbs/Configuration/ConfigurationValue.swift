@@ -26,6 +26,19 @@ extension KeyedDecodingContainer {
         return Int(number)
     }
 
+    /// The number of seconds at `key` within `range`, or nil when the key is absent.
+    func decodeSeconds(_ key: Key, in range: ClosedRange<Double>) throws -> Double? {
+        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard range.contains(value) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription:
+                    "expected \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)) seconds, found \(Self.text(value))"
+            )
+        }
+        return value
+    }
+
     private static func text(_ number: Double) -> String {
         number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
     }

@@ -58,8 +58,8 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
         maxPendingRenders =
             try container.decodeInteger(.maxPendingRenders, in: 1...100_000) ?? defaults.maxPendingRenders
         requestHeadTimeout =
-            try Self.seconds(container, .requestHeadTimeout) ?? defaults.requestHeadTimeout
-        idleTimeout = try Self.seconds(container, .idleTimeout) ?? defaults.idleTimeout
+            try container.decodeSeconds(.requestHeadTimeout, in: 0.001...86_400) ?? defaults.requestHeadTimeout
+        idleTimeout = try container.decodeSeconds(.idleTimeout, in: 0.001...86_400) ?? defaults.idleTimeout
         maxConnections = try container.decodeInteger(.maxConnections, in: 1...1_000_000) ?? defaults.maxConnections
         maxTargetLength = try container.decodeInteger(.maxTargetLength, in: 256...1 << 20) ?? defaults.maxTargetLength
         maxHeaderBytes = try container.decodeInteger(.maxHeaderBytes, in: 1024...1 << 20) ?? defaults.maxHeaderBytes
@@ -71,15 +71,6 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
     }
 
     /// A duration in seconds, from a millisecond to a day.
-    private static func seconds(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Double? {
-        guard let value = try container.decodeIfPresent(Double.self, forKey: key) else { return nil }
-        guard (0.001...86_400).contains(value) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: container, debugDescription: "expected 0.001 to 86400 seconds, found \(value)")
-        }
-        return value
-    }
-
     /// ``listen``, parsed.
     public var address: ListenAddress { ListenAddress(listen)! }
 }

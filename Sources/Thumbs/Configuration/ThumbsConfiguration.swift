@@ -74,6 +74,9 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     public var pixelLimit: Int = 100_000_000
     /// Memory all decodes in flight may take together, written like "1 GiB". Default: 1 GiB.
     public var decodeMemoryBudget = ByteCount(Int64(ImagingConfiguration.defaultDecodeMemoryBudget))
+    /// Seconds a video's or a camera RAW file's decode may take before it is stopped and the
+    /// file fails as timed out (a stuck decoder costs one file). Default: 30.
+    public var decodeTimeLimit: Double = 30
     /// Delivery mode of requests that do not name one. Default: opportunistic.
     public var deliveryMode: DeliveryMode = .opportunistic
     /// What `thumbs serve` listens on, and its limits.
@@ -82,7 +85,7 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     public init() {}
 
     enum CodingKeys: String, KnownKeys {
-        case library, cache, renditions, workers, pixelLimit, decodeMemoryBudget, deliveryMode, serve
+        case library, cache, renditions, workers, pixelLimit, decodeMemoryBudget, decodeTimeLimit, deliveryMode, serve
     }
 
     /// The most renditions a ladder may have: each photo is decoded once for all of them, and
@@ -109,6 +112,7 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
                     "expected at least \(ByteCount(Int64(ImagingConfiguration.minimumDecodeMemoryBudget))), found \(decodeMemoryBudget)"
             )
         }
+        decodeTimeLimit = try container.decodeSeconds(.decodeTimeLimit, in: 0.1...3600) ?? defaults.decodeTimeLimit
         deliveryMode = try container.decodeIfPresent(DeliveryMode.self, forKey: .deliveryMode) ?? defaults.deliveryMode
         serve = try container.decodeIfPresent(ServeConfiguration.self, forKey: .serve) ?? defaults.serve
     }
@@ -167,6 +171,7 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
             ? ImagingConfiguration(pixelLimit: pixelLimit, workers: workers)
             : ImagingConfiguration(pixelLimit: pixelLimit)
         imaging.decodeMemoryBudget = Int(clamping: decodeMemoryBudget.bytes)
+        imaging.decodeTimeLimit = .seconds(decodeTimeLimit)
         return imaging
     }
 
