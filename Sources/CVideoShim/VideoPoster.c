@@ -1,3 +1,4 @@
+#include "VideoFrame.h"
 #include "VideoInput.h"
 
 #include <math.h>
@@ -23,56 +24,20 @@
 /* Frames larger than this are refused before anything is allocated for them. */
 #define THUMBS_MAX_PIXELS (16384 * 8192)
 
-/* ---- Sizes ------------------------------------------------------------------------------- */
-
-/* The frame's displayed size with square pixels, never larger than stored: wide pixels shorten
- * the height, narrow ones the width. */
-static void thumbs_square(int width, int height, AVRational aspect, double *square_width,
-    double *square_height) {
-    *square_width = width;
-    *square_height = height;
-    if (aspect.num <= 0 || aspect.den <= 0 || aspect.num == aspect.den)
-        return;
-    if (aspect.num > aspect.den)
-        *square_height = (double) height * aspect.den / aspect.num;
-    else
-        *square_width = (double) width * aspect.num / aspect.den;
-}
-
-/* The output size: the smallest that covers min_width x min_height keeping the aspect ratio,
- * never more than the square-pixel size. */
-static void thumbs_target(double width, double height, int min_width, int min_height,
-    int *target_width, int *target_height) {
-    double scale = 0;
-    if (min_width > 0)
-        scale = fmax(scale, min_width / width);
-    if (min_height > 0)
-        scale = fmax(scale, min_height / height);
-    if (scale <= 0 || scale > 1)
-        scale = 1;
-    /* Round up, less a hair for the floating point, so both sides still cover the minimum. */
-    *target_width = (int) ceil(width * scale - 1e-6);
-    *target_height = (int) ceil(height * scale - 1e-6);
-    if (*target_width < 1)
-        *target_width = 1;
-    if (*target_height < 1)
-        *target_height = 1;
-}
+/* ---- Decoding ---------------------------------------------------------------------------- */
 
 /* The largest lowres (a decode at 1/2^n of the size) whose frame still covers the target. */
 static int thumbs_lowres(const AVCodec *decoder, int width, int height, AVRational aspect,
     int target_width, int target_height) {
     for (int lowres = decoder->max_lowres; lowres > 0; lowres--) {
         double square_width, square_height;
-        thumbs_square(AV_CEIL_RSHIFT(width, lowres), AV_CEIL_RSHIFT(height, lowres), aspect,
+        video_square(AV_CEIL_RSHIFT(width, lowres), AV_CEIL_RSHIFT(height, lowres), aspect,
             &square_width, &square_height);
         if (square_width + 1e-6 >= target_width && square_height + 1e-6 >= target_height)
             return lowres;
     }
     return 0;
 }
-
-/* ---- Decoding ---------------------------------------------------------------------------- */
 
 static thumbs_video_status thumbs_open_decoder(video_input *input, int degraded, int min_width,
     int min_height, char *message, size_t size) {
@@ -114,9 +79,9 @@ static thumbs_video_status thumbs_open_decoder(video_input *input, int degraded,
         AVRational aspect = av_guess_sample_aspect_ratio(input->format, stream, NULL);
         double square_width, square_height;
         int target_width, target_height;
-        thumbs_square(parameters->width, parameters->height, aspect, &square_width,
+        video_square(parameters->width, parameters->height, aspect, &square_width,
             &square_height);
-        thumbs_target(square_width, square_height, min_width, min_height, &target_width,
+        video_target(square_width, square_height, min_width, min_height, &target_width,
             &target_height);
         input->codec->lowres = thumbs_lowres(decoder, parameters->width, parameters->height, aspect,
             target_width, target_height);
@@ -229,113 +194,6 @@ static int thumbs_decode_keyframe(video_input *input, int64_t after, AVFrame *fr
     return error;
 }
 
-/* The standard deviation of luma (0...255) over a grid of samples of the frame. */
-static double thumbs_luma_deviation(const AVFrame *frame) {
-    const AVPixFmtDescriptor *descriptor = av_pix_fmt_desc_get(frame->format);
-    const uint64_t unreadable = AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_BITSTREAM |
-        AV_PIX_FMT_FLAG_FLOAT;
-    if (!descriptor || (descriptor->flags & unreadable) || frame->width <= 0 || frame->height <= 0)
-        return 255;    /* cannot tell: take it as it is */
-    int palette = (descriptor->flags & AV_PIX_FMT_FLAG_PAL) != 0;
-    int rgb = palette ||
-        ((descriptor->flags & AV_PIX_FMT_FLAG_RGB) && descriptor->nb_components >= 3);
-    double maximum[3];
-    for (int c = 0; c < 3; c++)
-        maximum[c] = palette ? 255.0 : (double) ((1 << descriptor->comp[rgb ? c : 0].depth) - 1);
-    const int grid = 48;
-    double sum = 0, squares = 0;
-    int count = 0;
-    for (int row = 0; row < grid; row++) {
-        int y = (int) (((int64_t) row * 2 + 1) * frame->height / (grid * 2));
-        for (int column = 0; column < grid; column++) {
-            int x = (int) (((int64_t) column * 2 + 1) * frame->width / (grid * 2));
-            double luma;
-            uint16_t value[3] = { 0, 0, 0 };
-            for (int c = 0; c < (rgb ? 3 : 1); c++) {
-                av_read_image_line2(&value[c], (const uint8_t **) frame->data, frame->linesize,
-                    descriptor, x, y, c, 1, palette, 2);
-            }
-            /* A palette's entries are read as stored (B, G, R on little-endian machines): close
-             * enough for telling a blank frame. */
-            if (rgb)
-                luma = 255.0 * (0.299 * value[0] / maximum[0] + 0.587 * value[1] / maximum[1] +
-                    0.114 * value[2] / maximum[2]);
-            else
-                luma = 255.0 * value[0] / maximum[0];
-            sum += luma;
-            squares += luma * luma;
-            count++;
-        }
-    }
-    double mean = sum / count;
-    double variance = squares / count - mean * mean;
-    return variance > 0 ? sqrt(variance) : 0;
-}
-
-/* ---- Conversion -------------------------------------------------------------------------- */
-
-/* The full-range "J" formats are deprecated in swscale (it warns): use the plain format with
- * the range set explicitly. */
-static enum AVPixelFormat thumbs_plain_format(enum AVPixelFormat format, int *full_range) {
-    switch (format) {
-    case AV_PIX_FMT_YUVJ420P: *full_range = 1; return AV_PIX_FMT_YUV420P;
-    case AV_PIX_FMT_YUVJ422P: *full_range = 1; return AV_PIX_FMT_YUV422P;
-    case AV_PIX_FMT_YUVJ444P: *full_range = 1; return AV_PIX_FMT_YUV444P;
-    case AV_PIX_FMT_YUVJ440P: *full_range = 1; return AV_PIX_FMT_YUV440P;
-    case AV_PIX_FMT_YUVJ411P: *full_range = 1; return AV_PIX_FMT_YUV411P;
-    default: return format;
-    }
-}
-
-/* The frame to packed RGB24 at target_width x target_height. The YUV matrix and range come
- * from the frame (swscale would otherwise assume BT.601 limited range for everything); an
- * unlabelled one is taken as BT.709 from 720 lines up, BT.601 below, as players do. HDR (PQ,
- * HLG) is converted as it is, without tone mapping: darker and flatter, but recognisable. */
-static thumbs_video_status thumbs_to_rgb(const AVFrame *frame, int target_width,
-    int target_height, thumbs_video_frame *out, char *message, size_t size) {
-    int full_range = frame->color_range == AVCOL_RANGE_JPEG;
-    enum AVPixelFormat format = thumbs_plain_format(frame->format, &full_range);
-    struct SwsContext *scaler = sws_getContext(frame->width, frame->height, format,
-        target_width, target_height, AV_PIX_FMT_RGB24,
-        SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
-    if (!scaler) {
-        video_message(message, size, "cannot convert %s frames to RGB",
-            av_get_pix_fmt_name(frame->format));
-        return THUMBS_VIDEO_NO_FRAME;
-    }
-    int colorspace = frame->colorspace;
-    if (colorspace == AVCOL_SPC_UNSPECIFIED || colorspace == AVCOL_SPC_RESERVED ||
-        colorspace > AVCOL_SPC_BT2020_CL)
-        colorspace = frame->height >= 720 ? SWS_CS_ITU709 : SWS_CS_ITU601;
-    /* Fails (harmlessly) for RGB sources, which have no matrix. */
-    sws_setColorspaceDetails(scaler, sws_getCoefficients(colorspace), full_range,
-        sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
-
-    size_t stride = (size_t) target_width * 3;
-    /* A little slack after the last row: swscale's vector code may store a few bytes past the
-     * end of a row it writes. */
-    uint8_t *pixels = malloc(stride * (size_t) target_height + 64);
-    if (!pixels) {
-        sws_freeContext(scaler);
-        video_message(message, size, "out of memory");
-        return THUMBS_VIDEO_NO_MEMORY;
-    }
-    uint8_t *planes[4] = { pixels, NULL, NULL, NULL };
-    int strides[4] = { (int) stride, 0, 0, 0 };
-    int rows = sws_scale(scaler, (const uint8_t *const *) frame->data, frame->linesize, 0,
-        frame->height, planes, strides);
-    sws_freeContext(scaler);
-    if (rows != target_height) {
-        free(pixels);
-        video_message(message, size, "cannot convert %s frames to RGB",
-            av_get_pix_fmt_name(frame->format));
-        return THUMBS_VIDEO_NO_FRAME;
-    }
-    out->pixels = pixels;
-    out->width = target_width;
-    out->height = target_height;
-    return THUMBS_VIDEO_OK;
-}
 
 /* ---- The poster -------------------------------------------------------------------------- */
 
@@ -431,7 +289,7 @@ thumbs_video_status thumbs_video_poster(int descriptor, int32_t mode, int32_t mi
             after = time + gap;
         if (error < 0)
             continue;    /* a damaged keyframe: try the next */
-        double deviation = degraded ? 255 : thumbs_luma_deviation(candidate);
+        double deviation = degraded ? 255 : video_luma_deviation(candidate);
         if (deviation > best_deviation) {
             best_deviation = deviation;
             best_time = candidate->best_effort_timestamp != AV_NOPTS_VALUE
@@ -461,11 +319,11 @@ thumbs_video_status thumbs_video_poster(int descriptor, int32_t mode, int32_t mi
     double square_width, square_height;
     int target_width, target_height;
     AVRational aspect = av_guess_sample_aspect_ratio(input.format, stream, best);
-    thumbs_square(best->width, best->height, aspect, &square_width, &square_height);
+    video_square(best->width, best->height, aspect, &square_width, &square_height);
     /* With lowres the frame is already smaller than stored, but still covers the minimum. */
-    thumbs_target(square_width, square_height, min_width, min_height, &target_width,
+    video_target(square_width, square_height, min_width, min_height, &target_width,
         &target_height);
-    status = thumbs_to_rgb(best, target_width, target_height, frame, message, message_size);
+    status = video_frame_to_rgb(best, target_width, target_height, frame, message, message_size);
     if (status == THUMBS_VIDEO_OK) {
         double base = av_q2d(stream->time_base);
         frame->time = best_time != AV_NOPTS_VALUE ? (double) best_time * base : -1;
