@@ -16,10 +16,16 @@ import ThumbsSupport
 /// a synthetic test image): a successful operation clears the buffer of the notes it left, so
 /// one running outside the gate could wipe the message of a failure being read alone. Calls
 /// must not nest.
+///
+/// It also starts libvips before the first call: a video's or RAW file's first libvips call
+/// comes after FFmpeg or LibRaw decoded it, with nothing of libvips touched yet, and a call
+/// into libvips before `VIPS_INIT` (while another thread runs it) aborts in libvips' type
+/// registry.
 package enum VipsCallGate {
     private static let gate = SharedExclusiveLock()
 
     package static func run<T>(_ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
+        try VipsRuntime.ensureStarted()
         do {
             return try gate.withShared(body)
         } catch  where error.isLibvipsFailure {

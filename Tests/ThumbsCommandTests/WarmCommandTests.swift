@@ -144,4 +144,22 @@ import ThumbsTesting
         let verify = try ThumbsProcess.run(["verify", "--cache", cache])
         #expect(verify.status == 0 && verify.standardOutput.contains("consistent"))
     }
+
+    /// A library of RAW files alone makes its first libvips calls on the render threads, after
+    /// LibRaw decoded: libvips must be started before them. Started late, by whichever thread
+    /// made a placeholder first, one warm in six aborted in libvips' type registry; the race
+    /// needs several tries to show, so the warm runs a dozen times.
+    @Test(.enabled(if: GeneratedMedia.python != nil, GeneratedMedia.dngSkipReason))
+    func aLibraryOfRawFilesAloneStartsLibvipsFirst() throws {
+        let first = library + "/r0.dng"
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        try GeneratedMedia.dng(at: first, ["--raw", "640x480", "--preview", "1024x768:jpeg", "--orientation", "1"])
+        for index in 1..<24 { try FileManager.default.linkItem(atPath: first, toPath: library + "/r\(index).dng") }
+        for run in 0..<12 {
+            try? FileManager.default.removeItem(atPath: cache)
+            let outcome = try ThumbsProcess.run(["warm", library, "--cache", cache, "--json"])
+            try #require(outcome.status == 0, "run \(run): \(outcome.standardError.prefix(300))")
+            #expect(outcome.standardOutput.contains("\"rendered\":24"))
+        }
+    }
 }
