@@ -65,7 +65,7 @@ public struct DeliveryBenchmark: Sendable {
             .appendingPathComponent("thumbs-bench-delivery-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder))
-        let withPreview = Set(assets.indices.filter { assets[$0].properties?.embeddedPreviewSize != nil })
+        let withPreview = Set(assets.indices.filter { assets[$0].properties?.hasCheapPicture == true })
         let recorder = ScrollRecorder(grid: grid, assetIDs: assets.map(\.id), withPreview: withPreview)
         let manager = CachingImageManager(renderer: renderer, store: store, onRender: recorder.renderEnded)
         var scroll = Scroll(benchmark: self, scenario: scenario, manager: manager, recorder: recorder)

@@ -41,6 +41,10 @@ public struct ImageProperties: Sendable, Hashable, Codable {
         self.fingerprint = fingerprint
         self.video = video
     }
+
+    /// Whether a picture cheaper than the full render exists for opportunistic delivery: the
+    /// embedded preview of a photo or RAW file, a video's cover or first keyframe.
+    public var hasCheapPicture: Bool { embeddedPreviewSize != nil || video != nil }
 }
 
 /// What a video's container says beyond a photo's properties.

@@ -54,7 +54,8 @@ extension CachingImageManager {
         return nil
     }
 
-    /// A cheap stand-in, cheapest source first: memory, the store, the file's embedded preview.
+    /// A cheap stand-in, cheapest source first: memory, the store, the file's embedded preview
+    /// (a video's cover or first keyframe).
     func degraded(for key: ThumbnailKey, asset: Asset, spec: RenditionSpec) async throws -> (
         Thumbnail, ImageResult.Source
     )? {
@@ -62,7 +63,7 @@ extension CachingImageManager {
         if let near = try store.closestThumbnail(to: key, size: spec.size, atLeast: false) {
             return (near.thumbnail, .store)
         }
-        guard asset.properties?.embeddedPreviewSize != nil,
+        guard asset.properties?.hasCheapPicture == true,
             let preview = try? await renderer.embeddedPreview(
                 asset.location, format: spec.format, quality: spec.quality,
                 priority: .immediate)

@@ -101,6 +101,34 @@ struct ThumbnailServerThumbnailTests {
         }
     }
 
+    /// A video is an asset like a photo: listed as one, its poster frame served, its first
+    /// keyframe the stand-in of opportunistic delivery. The clip turns 90° in its display
+    /// matrix: stored 640 × 360, shown 360 × 640.
+    @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason))
+    func aVideoIsServedFromItsPosterFrame() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        let plain = fixture.folder.path + "/plain.mp4"
+        try GeneratedMedia.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=3", plain])
+        try GeneratedMedia.ffmpeg([
+            "-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90", fixture.root + "/clip.mp4",
+        ])
+        try await fixture.run { client, _ in
+            let asset = try #require(try await client.allAssets().first)
+            #expect(asset["mediaType"] as? String == "mp4")
+            let id = try #require(asset["id"] as? String)
+            let response = try await client.get("/thumbnails/\(id)/large?delivery=opportunistic")
+            #expect(response.status == .ok)
+            let parts = try MultipartParts(Array(response.body.readableBytesView))
+            #expect(parts.images.count == 2 && parts.closed)
+            let sizes = try parts.images.map { try DecodedPixels($0).size }
+            #expect(sizes.allSatisfy { $0.height > $0.width }, "upright: \(sizes)")
+            #expect(sizes.last == PixelSize(width: 288, height: 512))
+            let final = try await client.get("/thumbnails/\(id)/large")
+            #expect(final.headers[.contentType] == "image/jpeg")
+            #expect(try DecodedPixels(Array(final.body.readableBytesView)).size == PixelSize(width: 288, height: 512))
+        }
+    }
+
     @Test func fastDeliveryAnswersTheStandInAtOnce() async throws {
         let fixture = try ServerFixture(photos: 0)
         try fixture.photos.addPhotoWithPreview("with-preview.jpg")
