@@ -4,7 +4,7 @@ import CVipsShim
 
 /// The C libraries that decode for Thumbs, as linked at run time.
 ///
-/// Camera RAW files always go to LibRaw directly (``RawFile``): its embedded preview is
+/// Camera RAW files always go to LibRaw directly (`CRawShim`): its embedded preview is
 /// extracted without decoding the sensor data, and where no preview covers the target, a
 /// half-size decode skips demosaicing. libvips 8.18 adds a LibRaw loader of its own
 /// (`dcrawload`), but it always demosaics the whole sensor (a half-size option arrives only in
