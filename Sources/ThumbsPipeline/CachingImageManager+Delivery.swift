@@ -85,10 +85,8 @@ extension CachingImageManager {
             }
             report(key, ticket.priority, .rendered)
             memory.insert(thumbnail, for: key)
-            // Rendered is rendered: the write is not cancelled with the request, and a store
-            // that cannot take it (disk full) costs the cache, not the image.
-            let store = store
-            _ = await Task.detached { try await store.putThumbnails([.init(key: key, thumbnail: thumbnail)]) }.result
+            // Delivered before it is stored: the request does not wait for the commit.
+            writeBehind.enqueue(.init(key: key, thumbnail: thumbnail))
             keepPlaceholder(of: asset, from: thumbnail)
             return thumbnail
         }

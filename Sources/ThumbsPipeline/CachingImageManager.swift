@@ -28,6 +28,7 @@ public final class CachingImageManager: Sendable {
     let memory: MemoryCache
     let coordinator = RenderCoordinator()
     let preheating = LockedValue<[ThumbnailKey: Preheat]>([:])
+    let writeBehind: StoreWriteBehind
     let onRender: RenderEventHandler?
     private let nextRequestID = Atomic<UInt64>(0)
 
@@ -41,7 +42,15 @@ public final class CachingImageManager: Sendable {
         self.store = store
         self.configuration = configuration
         self.onRender = onRender
+        writeBehind = StoreWriteBehind(store: store)
         memory = MemoryCache(costLimit: Int(configuration.memoryCostLimit.bytes))
+    }
+
+    /// Returns once every image rendered so far is in the store. Rendered images are delivered
+    /// first and written after, so call this before the process exits, or before reading the
+    /// store for what was just delivered.
+    public func persisted() async {
+        await writeBehind.flushed()
     }
 
     /// Final renders running or queued now, shared ones counted once (for benchmarks and tests).

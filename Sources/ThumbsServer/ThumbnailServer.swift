@@ -20,6 +20,7 @@ public struct ThumbnailServer: Sendable {
     let service: ThumbnailService
     let watch: LibraryWatchService
     let readyAnswers: ReadyAnswersByLoop
+    let manager: CachingImageManager
 
     /// Enumerates the library (the listing the server starts from) and starts watching it;
     /// nothing listens until ``run(onListening:)``.
@@ -30,6 +31,7 @@ public struct ThumbnailServer: Sendable {
         let (baseline, changes) = try await library.watchWithBaseline()
         let index = LibraryIndex(baseline)
         let manager = CachingImageManager(renderer: library.renderer, store: store, configuration: pipeline)
+        self.manager = manager
         self.configuration = configuration
         // A quarter of the memory tier per event loop: the answers in use, not a second cache.
         readyAnswers = ReadyAnswersByLoop(byteLimitPerLoop: Int(pipeline.memoryCostLimit.bytes) / 4)
@@ -45,7 +47,15 @@ public struct ThumbnailServer: Sendable {
     /// Serves until the calling task is cancelled (or SIGTERM). `onListening` hears the address
     /// bound, with the port the system chose when the configuration asks for port 0.
     public func run(onListening: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
-        try await application(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm])
+        // Renders are answered before they are stored: what was answered is stored before the
+        // server is done, however it stops.
+        do {
+            try await application(onListening: onListening).runService(gracefulShutdownSignals: [.sigterm])
+        } catch {
+            await manager.persisted()
+            throw error
+        }
+        await manager.persisted()
     }
 
     /// The Hummingbird application: the routes, the limits, and the watch as a service beside.

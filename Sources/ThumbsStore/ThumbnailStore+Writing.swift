@@ -159,6 +159,23 @@ extension ThumbnailStore {
         }
     }
 
+    /// Keeps the writer thread busy while `body` runs, so that nothing is committed meanwhile:
+    /// for tests of what must not wait for a commit.
+    package func withWriterHeld<T>(_ body: () async throws -> T) async throws -> T {
+        let release = DispatchSemaphore(value: 0)
+        await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
+            Task { [writer] in
+                // The writer's own thread waits, not a cooperative one.
+                try? await writer.run {
+                    started.resume()
+                    release.wait()
+                }
+            }
+        }
+        defer { release.signal() }
+        return try await body()
+    }
+
     // MARK: Inside a write transaction
 
     /// Runs `body` in a write transaction on the writer thread, with the bookkeeping loaded

@@ -21,7 +21,8 @@ import ThumbsTesting
         #expect(results.map(\.isDegraded) == [true, false])
         #expect(results.map(\.source) == [.embedded, .rendered])
         #expect(results[1].pixelSize == grid)
-        // The final is stored; the degraded one never is.
+        // The final is stored (after it was delivered); the degraded one never is.
+        await fixture.manager.persisted()
         let key = fixture.manager.key(for: asset, targetSize: grid, contentMode: .aspectFill)
         #expect(try fixture.store.thumbnail(for: key)?.thumbnail.bytes == results[1].bytes)
         #expect(try fixture.store.statistics().thumbnails == 1)
@@ -44,6 +45,22 @@ import ThumbsTesting
         #expect(results.map(\.source) == [.embedded, .rendered])
         #expect(results[1].pixelSize == PixelSize(width: 171, height: 256))
         #expect(results[0].pixelSize.height > results[0].pixelSize.width, "the preview is turned upright too")
+    }
+
+    /// The final image is delivered before it is stored: with the store's writer busy (a commit
+    /// taking its time), the request still completes, and the image is stored once the writer
+    /// is free.
+    @Test(.timeLimit(.minutes(1))) func aDisplayRequestDoesNotWaitForTheStoresCommit() async throws {
+        let fixture = try PipelineFixture()
+        let asset = try await fixture.photo("p.jpg")
+        let key = fixture.manager.key(for: asset, targetSize: grid, contentMode: .aspectFit)
+        let image = try await fixture.store.withWriterHeld {
+            let image = try await fixture.manager.image(for: asset, targetSize: grid, contentMode: .aspectFit)
+            #expect(try fixture.store.thumbnail(for: key) == nil, "not committed while the writer is held")
+            return image
+        }
+        await fixture.manager.persisted()
+        #expect(try fixture.store.thumbnail(for: key)?.thumbnail.bytes == image.bytes)
     }
 
     @Test func opportunisticWithoutACheapSourceGivesOnlyTheFinal() async throws {

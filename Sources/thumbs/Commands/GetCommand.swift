@@ -86,6 +86,8 @@ struct GetCommand: AsyncParsableCommand {
         } catch ImageRequestError.store(let error) {
             CommandFailure.cache(nil, error).exit()
         }
+        // The image was delivered before it was stored: keep it for the next request.
+        await manager.persisted()
         try await store.flushAccessTimes()
     }
 
