@@ -70,6 +70,8 @@ public struct DeliveryBenchmark: Sendable {
         let manager = CachingImageManager(renderer: renderer, store: store, onRender: recorder.renderEnded)
         var scroll = Scroll(benchmark: self, scenario: scenario, manager: manager, recorder: recorder)
         let end = try await scroll.run()
+        // Written after delivery: done before the folder is deleted.
+        await manager.persisted()
         return recorder.result(scenario, end: end, frame: configuration.frameSeconds)
     }
 }
