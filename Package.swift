@@ -171,7 +171,9 @@ let package = Package(
         .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
         .executableTarget(
             name: "thumbs-fuzz",
-            dependencies: ["Thumbs", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "CLibFuzzer"],
+            dependencies: [
+                "Thumbs", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "CVips", "CVipsShim", "CLibFuzzer",
+            ],
             path: "Tests/Fuzz",
             exclude: ["thumbs.dict", "regressions"]
         ),

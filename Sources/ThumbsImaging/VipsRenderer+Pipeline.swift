@@ -94,12 +94,14 @@ extension VipsRenderer {
 
     /// Colour-manages to 8-bit sRGB: an embedded profile (Display P3, Adobe RGB, a CMYK press
     /// profile) is converted, since metadata stripping would otherwise drop it and leave the
-    /// colours dull; grey, 16-bit and Lab images are converted by interpretation.
+    /// colours dull; grey, 16-bit and Lab images are converted by interpretation. A profile that
+    /// is sRGB already (most cameras' and phones') is not converted: lcms would build a
+    /// transform for the photo only to map each colour to itself.
     static func srgb(
         _ image: VipsImageHandle, _ failure: (String) -> ImagingError
     ) throws(ImagingError) -> VipsImageHandle {
         var managed = image
-        if image.has("icc-profile-data") {
+        if image.has("icc-profile-data") && thumbs_vips_profile_is_srgb(image.pointer) == 0 {
             managed = try VipsImageHandle.make(failure) { thumbs_vips_icc_transform(image.pointer, $0, "srgb") }
         }
         if managed.interpretation == VIPS_INTERPRETATION_sRGB && managed.bandFormat == VIPS_FORMAT_UCHAR {

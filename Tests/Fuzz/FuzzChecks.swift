@@ -1,3 +1,4 @@
+import CVipsShim
 import Foundation
 import Thumbs
 import ThumbsImaging
@@ -152,6 +153,14 @@ enum FuzzChecks {
         for asset in snapshot {
             _ = asset.albumTitle
         }
+    }
+
+    // MARK: Colour profiles
+
+    static func iccProfile(_ bytes: UnsafeRawBufferPointer) {
+        // Copied to memory of its exact size, so that a read past the end is AddressSanitizer's.
+        let profile = Array(bytes)
+        _ = profile.withUnsafeBufferPointer { thumbs_icc_is_srgb($0.baseAddress, $0.count) }
     }
 
     // MARK: The cache file

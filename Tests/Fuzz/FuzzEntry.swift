@@ -23,6 +23,8 @@ enum FuzzedParser: UInt8, CaseIterable {
     case cursorRecord = 7
     /// `LMDBFileCheck`: the cache's data file, read before LMDB maps it.
     case lmdbFile = 8
+    /// `thumbs_icc_is_srgb`: a photo's embedded ICC profile.
+    case iccProfile = 9
 
     init(selector: UInt8) {
         self = Self.allCases[Int(selector) % Self.allCases.count]
@@ -41,6 +43,7 @@ enum FuzzedParser: UInt8, CaseIterable {
         case .thumbnailRecord: FuzzChecks.thumbnailRecord(bytes)
         case .cursorRecord: FuzzChecks.cursorRecord(bytes)
         case .lmdbFile: FuzzChecks.lmdbFile(bytes)
+        case .iccProfile: FuzzChecks.iccProfile(bytes)
         }
     }
 }

@@ -1,3 +1,5 @@
+import CVips
+import CVipsShim
 import Foundation
 import ThumbsImaging
 import ThumbsLibrary
@@ -37,7 +39,22 @@ enum FuzzSeeds {
             (.thumbnailRecord, ThumbnailFormat.allCases.map(thumbnailRecord)),
             (.cursorRecord, [snapshot.cursorRecord, FetchResult(assets: []).cursorRecord]),
             (.lmdbFile, cacheFile().map { [$0] } ?? []),
+            (.iccProfile, ["srgb", "p3", "cmyk"].compactMap(profile)),
         ]
+    }
+
+    /// The ICC profile libvips ships as `name` ("srgb", "p3", "cmyk"), as a photo would embed it:
+    /// what a one-pixel image carries after a transform to it.
+    private static func profile(_ name: String) -> [UInt8]? {
+        guard (try? VipsRuntime.ensureStarted()) != nil else { return nil }
+        let pixel: [UInt8] = Array("P6 1 1 255\n".utf8) + [200, 40, 40]
+        guard let opened = pixel.withUnsafeBytes({ thumbs_vips_open_buffer($0.baseAddress, $0.count) }) else {
+            return nil
+        }
+        let image = VipsImageHandle(opened)
+        var converted: UnsafeMutablePointer<VipsImage>?
+        guard thumbs_vips_icc_transform(image.pointer, &converted, name) == 0, let converted else { return nil }
+        return VipsImageHandle(converted).blob("icc-profile-data")
     }
 
     /// The data file of a small cache with an entry in every table, as the store writes it.

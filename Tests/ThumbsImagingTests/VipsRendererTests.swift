@@ -114,6 +114,47 @@ import ThumbsTesting
         #expect(converted.meanAbsoluteDifference(to: reference) < 2, "P3 numbers come back as the sRGB colours")
     }
 
+    /// A profile that is sRGB already is recognised (and its photo not converted: the colours
+    /// come out as they are stored); Display P3 and damaged profiles are not.
+    @Test func aProfileThatIsSRGBAlreadyIsRecognised() throws {
+        let plain = try SyntheticImage(width: 300, height: 200).encoded(as: .png)
+        let image = VipsImageHandle(
+            try #require(plain.withUnsafeBytes { thumbs_vips_open_buffer($0.baseAddress, $0.count) }))
+        func profile(_ name: String) throws -> [UInt8] {
+            let tagged = try VipsImageHandle.make(ImagingError.corrupt) {
+                thumbs_vips_icc_transform(image.pointer, $0, name)
+            }
+            return try #require(tagged.blob("icc-profile-data"))
+        }
+        let srgb = try profile("srgb"), p3 = try profile("p3")
+        #expect(thumbs_icc_is_srgb(srgb, srgb.count) == 1)
+        #expect(thumbs_icc_is_srgb(p3, p3.count) == 0)
+        // Cut short, emptied of its tags, or noise: never sRGB, and nothing read past the end.
+        for damaged in [
+            Array(srgb.prefix(srgb.count / 2)), Array(srgb.prefix(140)), Array(repeating: 0xFF, count: 400),
+        ] {
+            #expect(thumbs_icc_is_srgb(damaged, damaged.count) == 0)
+        }
+        var shuffled = srgb
+        shuffled[128..<132] = [0x7F, 0xFF, 0xFF, 0xFF]  // a tag count far past the end
+        #expect(thumbs_icc_is_srgb(shuffled, shuffled.count) == 0)
+
+        // A photo carrying the sRGB profile renders as the same photo without one.
+        let tagged = try VipsImageHandle.make(ImagingError.corrupt) {
+            thumbs_vips_icc_transform(image.pointer, $0, "srgb")
+        }
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        #expect(thumbs_vips_pngsave_buffer(tagged.pointer, &buffer, &length, 1, 0) == 0)
+        let taggedBytes = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        g_free(buffer)
+        let reference = try DecodedPixels(
+            renderer.render(try folder.write(plain, to: "plain.png"), spec: spec(150, 150)))
+        let rendered = try DecodedPixels(
+            renderer.render(try folder.write(taggedBytes, to: "tagged.png"), spec: spec(150, 150)))
+        #expect(rendered.meanAbsoluteDifference(to: reference) < 0.5)
+    }
+
     @Test func stripsMetadata() throws {
         let path = try write(SyntheticImage(width: 300, height: 200), orientation: 6)
         let thumbnail = try renderer.render(path, spec: spec(100, 100, .aspectFit, .jpeg))

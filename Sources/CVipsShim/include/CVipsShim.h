@@ -92,6 +92,15 @@ int thumbs_vips_thumbnail_image(VipsImage *in, VipsImage **out,
 /// embedded previews, which inherit the orientation of the file that holds them.
 int thumbs_vips_orient(VipsImage *in, VipsImage **out, int orientation);
 
+/// 1 when the ICC profile `data` describes sRGB: an RGB matrix/TRC profile whose colorants are
+/// sRGB's (within 0.002) and whose three tone curves follow sRGB's (within 0.0015, under half a
+/// step of 255), however it is written ('curv' table or 'para' function). 0 otherwise, for a
+/// profile built on lookup tables too (IccProfile.c). Reads only inside `length`.
+int thumbs_icc_is_srgb(const unsigned char *data, size_t length);
+
+/// thumbs_icc_is_srgb() of the image's embedded ICC profile; 0 when it has none.
+int thumbs_vips_profile_is_srgb(VipsImage *image);
+
 /// vips_icc_transform() from the image's embedded ICC profile (sRGB when it has none) to
 /// `profile` ("srgb", "p3", "cmyk" or a file), relative intent; the output carries `profile`.
 int thumbs_vips_icc_transform(VipsImage *in, VipsImage **out, const char *profile);
