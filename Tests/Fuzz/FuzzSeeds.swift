@@ -47,10 +47,8 @@ enum FuzzSeeds {
     /// what a one-pixel image carries after a transform to it.
     private static func profile(_ name: String) -> [UInt8]? {
         guard (try? VipsRuntime.ensureStarted()) != nil else { return nil }
-        let pixel: [UInt8] = Array("P6 1 1 255\n".utf8) + [200, 40, 40]
-        guard let opened = pixel.withUnsafeBytes({ thumbs_vips_open_buffer($0.baseAddress, $0.count) }) else {
-            return nil
-        }
+        let pixel: [UInt8] = [200, 40, 40]
+        guard let opened = thumbs_vips_image_from_rgb(pixel, 1, 1) else { return nil }
         let image = VipsImageHandle(opened)
         var converted: UnsafeMutablePointer<VipsImage>?
         guard thumbs_vips_icc_transform(image.pointer, &converted, name) == 0, let converted else { return nil }
