@@ -75,9 +75,11 @@ static int32_t thumbs_orientation(int flip) {
 
 /* A LibRaw instance of its own for one call, with the file open. Its default error callbacks
  * print to stderr, so it is made without them; errors still come back as codes. */
+/* Opens `path` with a LibRaw instance of its own; `message` is cleared, then says why not. */
 static thumbs_raw_status thumbs_open(const char *path, libraw_data_t **out,
     char *message, size_t size) {
     *out = NULL;
+    thumbs_say(message, size, "%s", "");
     libraw_data_t *raw = libraw_init(LIBRAW_OPIONS_NO_MEMERR_CALLBACK |
         LIBRAW_OPIONS_NO_DATAERR_CALLBACK);
     if (!raw) {
@@ -129,7 +131,6 @@ static void thumbs_copy_name(char destination[64], const char *source) {
 thumbs_raw_status thumbs_raw_probe(const char *path, thumbs_raw_info *info,
     char *message, size_t message_size) {
     memset(info, 0, sizeof *info);
-    thumbs_say(message, message_size, "%s", "");
     libraw_data_t *raw;
     thumbs_raw_status status = thumbs_open(path, &raw, message, message_size);
     if (status != THUMBS_RAW_OK)
@@ -243,7 +244,6 @@ static size_t thumbs_jpeg_length(const uint8_t *data, size_t length) {
 thumbs_raw_status thumbs_raw_preview(const char *path, thumbs_raw_image *image,
     char *message, size_t message_size) {
     memset(image, 0, sizeof *image);
-    thumbs_say(message, message_size, "%s", "");
     libraw_data_t *raw;
     thumbs_raw_status status = thumbs_open(path, &raw, message, message_size);
     if (status != THUMBS_RAW_OK)
@@ -319,7 +319,6 @@ static int thumbs_progress(void *deadline, enum LibRaw_progress stage, int itera
 thumbs_raw_status thumbs_raw_half_decode(const char *path, double time_limit_seconds,
     thumbs_raw_image *image, char *message, size_t message_size) {
     memset(image, 0, sizeof *image);
-    thumbs_say(message, message_size, "%s", "");
     double deadline = thumbs_now() + time_limit_seconds;
     libraw_data_t *raw;
     thumbs_raw_status status = thumbs_open(path, &raw, message, message_size);

@@ -33,9 +33,7 @@ struct ImageFile {
         // For multi-page images the header height can be the whole strip; one page is decoded.
         let pageHeight = Int(vips_image_get_page_height(header.pointer))
         let stored = PixelSize(width: header.width, height: pageHeight > 0 ? pageHeight : header.height)
-        guard stored.pixelCount <= pixelLimit else {
-            throw .tooManyPixels(width: stored.width, height: stored.height, limit: pixelLimit)
-        }
+        try stored.ensureWithin(pixelLimit: pixelLimit)
         storedSize = stored
         uprightSize = header.orientation >= 5 ? stored.transposed : stored
     }

@@ -25,3 +25,11 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
         self.init(width: width, height: height)
     }
 }
+
+extension PixelSize {
+    /// Fails with ``ImagingError/tooManyPixels(width:height:limit:)`` when the size exceeds
+    /// `pixelLimit`: checked from a header, before anything is decoded.
+    func ensureWithin(pixelLimit: Int) throws(ImagingError) {
+        guard pixelCount <= pixelLimit else { throw .tooManyPixels(width: width, height: height, limit: pixelLimit) }
+    }
+}

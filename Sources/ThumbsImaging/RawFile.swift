@@ -31,9 +31,7 @@ struct RawFile {
             throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
         }
         storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
-        guard storedSize.pixelCount <= pixelLimit else {
-            throw .tooManyPixels(width: storedSize.width, height: storedSize.height, limit: pixelLimit)
-        }
+        try storedSize.ensureWithin(pixelLimit: pixelLimit)
         let orientation = (1...8).contains(Int(info.exif_orientation)) ? Int(info.exif_orientation) : 1
         self.orientation = orientation
         previewSize =

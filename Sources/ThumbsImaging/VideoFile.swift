@@ -25,9 +25,7 @@ struct VideoFile {
             throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
         }
         storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
-        guard storedSize.pixelCount <= pixelLimit else {
-            throw .tooManyPixels(width: storedSize.width, height: storedSize.height, limit: pixelLimit)
-        }
+        try storedSize.ensureWithin(pixelLimit: pixelLimit)
         let rotation = (Int(info.rotation) % 360 + 360) % 360
         self.rotation = rotation
         isMirrored = info.mirrored != 0
