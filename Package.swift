@@ -83,6 +83,9 @@ let package = Package(
         // A camera RAW's header, embedded preview and half-size decode through LibRaw.
         .target(name: "CRawShim", dependencies: ["CLibRaw"], linkerSettings: [.linkedLibrary("raw_r")]),
 
+        // JPEGs decoded by libjpeg-turbo directly, at a DCT scale (Debian's libjpeg62-turbo-dev).
+        .target(name: "CJpegShim", linkerSettings: [.linkedLibrary("jpeg")]),
+
         // The layers.
         // Threads for blocking C calls, priorities, locks: what every layer below shares.
         // Paths are FilePaths (swift-system): bytes, as the file system has them.
@@ -92,7 +95,7 @@ let package = Package(
         .target(
             name: "ThumbsImaging",
             dependencies: [
-                "ThumbsSupport", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim",
+                "ThumbsSupport", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim", "CJpegShim",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

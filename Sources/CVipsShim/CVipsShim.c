@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <unistd.h>
 /* vips_vector_set_enabled() is not included by vips.h in 8.14. */
@@ -145,6 +146,26 @@ VipsImage *thumbs_vips_image_from_rgb(const unsigned char *pixels, int width, in
         width, height, 3, VIPS_FORMAT_UCHAR);
     if (image)
         image->Type = VIPS_INTERPRETATION_sRGB;
+    return image;
+}
+
+static void thumbs_free_pixels(VipsImage *image, gpointer pixels) {
+    (void) image;
+    free(pixels);
+}
+
+VipsImage *thumbs_vips_image_adopting(unsigned char *pixels, int width, int height, int bands,
+    const unsigned char *icc, size_t icc_length) {
+    VipsImage *image = vips_image_new_from_memory(pixels, (size_t) width * height * bands,
+        width, height, bands, VIPS_FORMAT_UCHAR);
+    if (!image) {
+        free(pixels);
+        return NULL;
+    }
+    g_signal_connect(image, "postclose", G_CALLBACK(thumbs_free_pixels), pixels);
+    image->Type = bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+    if (icc && icc_length > 0)
+        vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, icc, icc_length);
     return image;
 }
 

@@ -41,18 +41,23 @@ struct ImageFile {
     /// The memory decoding this file to `decodeSize` takes, with `renditionPixels` more pixels
     /// kept for the renditions made from it, estimated from the header.
     ///
-    /// What the decoder holds besides its output: a progressive JPEG keeps every DCT coefficient
-    /// of the whole image (2 bytes per sample of each component, at full size whatever the DCT
-    /// scaling), libheif decodes the whole picture (and converts it once more to RGB), and an
-    /// interlaced PNG is read whole. Baseline JPEG, PNG and the rest stream through libvips. The
-    /// decoded image is counted twice (the decode and its sRGB conversion), 8-bit output pixels
-    /// once per rendition.
+    /// What the decoder holds besides its output: a JPEG is decoded whole at its DCT scale
+    /// (``JpegDecoder``), up to four times the pixels of `decodeSize`, and a progressive one
+    /// keeps every DCT coefficient of the whole image besides (2 bytes per sample of each
+    /// component, at full size whatever the scaling); libheif decodes the whole picture (and
+    /// converts it once more to RGB), and an interlaced PNG is read whole. PNG and the rest
+    /// stream through libvips. The decoded image is counted twice (the decode and its sRGB
+    /// conversion), 8-bit output pixels once per rendition.
     func decodeMemory(to decodeSize: PixelSize, renditionPixels: Int) -> Int {
         let stored = storedSize.pixelCount
         let sampleBytes = header.bandFormat == VIPS_FORMAT_UCHAR || header.bandFormat == VIPS_FORMAT_CHAR ? 1 : 2
         let bands = max(1, header.bands)
         let interlaced = header.int("interlaced") == 1
         var decoder = 0
+        if mediaType == .jpeg {
+            let scale = Int(VipsRenderer.jpegShrink(uprightSize, to: decodeSize, cover: true))
+            decoder = storedSize.width / scale * (storedSize.height / scale) * bands
+        }
         switch mediaType {
         case .jpeg where interlaced:
             // Chroma subsampling shrinks the colour components' coefficient planes.
@@ -62,7 +67,7 @@ struct ImageFile {
                 case "4:2:2": 2.0
                 default: Double(bands)
                 }
-            decoder = Int(Double(stored) * samplesPerPixel * 2)
+            decoder += Int(Double(stored) * samplesPerPixel * 2)
         case .heif, .avif: decoder = stored * bands * sampleBytes * 2
         case .png where interlaced: decoder = stored * bands * sampleBytes
         default: break

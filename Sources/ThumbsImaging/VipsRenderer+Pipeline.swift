@@ -13,12 +13,23 @@ extension VipsRenderer {
         let width = Int32(clamping: size.width), height = Int32(clamping: size.height)
         let interesting = Int32(crop ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue)
         let sizing = Int32(exact ? VIPS_SIZE_FORCE.rawValue : VIPS_SIZE_BOTH.rawValue)
-        let shrunk = try VipsImageHandle.make(failure) { out in
-            file.mediaType == .jpeg
-                ? thumbs_vips_thumbnail_jpeg(
-                    file.descriptor, Self.jpegShrink(file.uprightSize, to: size, cover: crop || exact),
-                    out, width, height, interesting, sizing)
-                : thumbs_vips_thumbnail_descriptor(file.descriptor, out, width, height, interesting, sizing)
+        let shrunk: VipsImageHandle
+        let jpegShrink = Self.jpegShrink(file.uprightSize, to: size, cover: crop || exact)
+        if file.mediaType == .jpeg, let decoded = try JpegDecoder.decode(file, shrink: jpegShrink)?.image {
+            // Resized as stored, then turned: the turn then moves the fewest pixels.
+            let orientation = file.header.orientation
+            let stored = try VipsImageHandle.make(failure) {
+                orientation >= 5
+                    ? thumbs_vips_thumbnail_image(decoded.pointer, $0, height, width, interesting, sizing)
+                    : thumbs_vips_thumbnail_image(decoded.pointer, $0, width, height, interesting, sizing)
+            }
+            shrunk = try VipsImageHandle.make(failure) { thumbs_vips_orient(stored.pointer, $0, Int32(orientation)) }
+        } else {
+            shrunk = try VipsImageHandle.make(failure) { out in
+                file.mediaType == .jpeg
+                    ? thumbs_vips_thumbnail_jpeg(file.descriptor, jpegShrink, out, width, height, interesting, sizing)
+                    : thumbs_vips_thumbnail_descriptor(file.descriptor, out, width, height, interesting, sizing)
+            }
         }
         return try Self.srgb(shrunk, failure).inMemory(failure)
     }

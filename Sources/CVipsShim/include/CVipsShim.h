@@ -60,6 +60,13 @@ VipsImage *thumbs_vips_open_jpeg_buffer(const void *data, size_t length, int shr
 /// sRGB image. Returns NULL on failure.
 VipsImage *thumbs_vips_image_from_rgb(const unsigned char *pixels, int width, int height);
 
+/// `width` x `height` packed 8-bit pixels of `bands` (1: grey, 3: RGB) decoded outside libvips
+/// (a JPEG by libjpeg-turbo), as an image that owns them: `pixels`, from malloc, is freed when
+/// the image closes, or at once when it cannot be made. `icc` (NULL for none) is copied in as
+/// its profile. Returns NULL on failure.
+VipsImage *thumbs_vips_image_adopting(unsigned char *pixels, int width, int height, int bands,
+    const unsigned char *icc, size_t icc_length);
+
 /// vips_heifload() with thumbnail=TRUE: the HEIF's stored thumbnail (or its primary image when
 /// it has none; compare the sizes to tell).
 int thumbs_vips_heif_thumbnail(int descriptor, VipsImage **out);

@@ -1,0 +1,44 @@
+#ifndef THUMBS_CJPEGSHIM_H
+#define THUMBS_CJPEGSHIM_H
+
+#include <stddef.h>
+
+/* A JPEG decoded straight with libjpeg-turbo, at a DCT scale: what libvips' jpegload does for a
+ * thumbnail, without its per-image machinery (regions, a thread hand-off per strip). */
+typedef struct {
+    /* 8-bit samples, rows packed, `bands` per pixel (3: RGB, 1: grey); free with thumbs_jpeg_free. */
+    unsigned char *pixels;
+    int width;
+    int height;
+    int bands;
+    /* The embedded ICC profile (APP2 chunks joined), or NULL; free with thumbs_jpeg_free. */
+    unsigned char *icc;
+    unsigned int icc_length;
+    /* 1 when scans of a progressive JPEG were left unread (see thumbs_jpeg_decode). */
+    int scans_skipped;
+    /* Why the decode failed, libjpeg's own words. */
+    char message[200];
+} thumbs_jpeg_picture;
+
+enum {
+    THUMBS_JPEG_DECODED = 0,
+    /* Not for this decoder: CMYK and YCCK (libvips' loader knows Adobe's inverted CMYK), and
+     * files libjpeg warns about (libvips' rule decides whether their damage is too much). */
+    THUMBS_JPEG_NOT_HANDLED = 1,
+    THUMBS_JPEG_FAILED = -1,
+};
+
+/* Decodes the JPEG read from `descriptor` (from its start, with pread: the descriptor's offset
+ * is left alone) at 1/`scale_denominator` (1, 2, 4 or 8), its size rounded down as libvips'
+ * loader rounds it. A file that ends before its last scan fails as truncated, like libvips'
+ * fail_on=truncated. When `skip_unneeded_scans`, a progressive JPEG is read only until the
+ * frequencies the scaled output is made of are complete: at 1/8 that is the DC (and, for
+ * subsampled chroma, three more coefficients), while the last scans, the largest, refine
+ * higher ones. The picture is the same as the full decode's. */
+int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_scans,
+    thumbs_jpeg_picture *picture);
+
+/* Frees what a decode left in `picture` (safe on a failed or empty one). */
+void thumbs_jpeg_free(thumbs_jpeg_picture *picture);
+
+#endif
