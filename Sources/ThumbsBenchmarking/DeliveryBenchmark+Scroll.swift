@@ -17,6 +17,9 @@ extension DeliveryBenchmark {
         private var window: PreheatWindow
         private var requests: [Int: Task<Void, Never>] = [:]
         private var seen = Set<Int>()
+        /// Cells on screen that asked only for a cheap degraded image (or for nothing, having
+        /// none) while the scroll was too fast; they ask for their final once it slows.
+        private var provisional = Set<Int>()
 
         init(
             benchmark: DeliveryBenchmark, scenario: DeliveryScenario, manager: CachingImageManager,
@@ -27,7 +30,7 @@ extension DeliveryBenchmark {
             self.manager = manager
             self.recorder = recorder
             grid = benchmark.grid
-            window = PreheatWindow(grid: grid)
+            window = PreheatWindow(grid: grid, rule: scenario.preheatRule)
             start = clock.now
         }
 
@@ -43,8 +46,8 @@ extension DeliveryBenchmark {
                 let now = elapsed()
                 let offset = min(grid.maximumOffset, now * rowsPerSecond)
                 let visible = grid.indices(in: grid.visibleRect(at: offset))
+                if scenario.preheat, let change = window.update(offset: offset, at: now) { preheat(change) }
                 show(visible, offset: offset, at: now)
-                if scenario.preheat, let change = window.update(offset: offset) { preheat(change) }
                 if offset >= grid.maximumOffset {
                     let deadline = settleUntil ?? now + configuration.settleSeconds
                     settleUntil = deadline
@@ -74,6 +77,9 @@ extension DeliveryBenchmark {
         }
 
         /// Requests images for cells coming into view and cancels those of cells leaving it.
+        /// While the window says the scroll is too fast, a cell coming into view asks only for
+        /// its embedded preview (nothing, when its file has none), and for its final once the
+        /// scroll slows.
         private mutating func show(_ visible: Range<Int>, offset: Double, at now: Double) {
             recorder.scrolled(to: offset)
             for (index, request) in requests where !visible.contains(index) {
@@ -81,18 +87,37 @@ extension DeliveryBenchmark {
                 request.cancel()
                 requests[index] = nil
             }
+            for index in provisional where !visible.contains(index) {
+                recorder.left(index, at: now)
+                provisional.remove(index)
+            }
+            let tooFast = scenario.preheat && window.isTooFast
             for index in visible where !seen.contains(index) {
                 seen.insert(index)
                 recorder.appeared(index, at: now)
-                requests[index] = request(index)
+                if !tooFast {
+                    requests[index] = request(index, scenario.deliveryMode)
+                    continue
+                }
+                provisional.insert(index)
+                if benchmark.assets[index].properties?.hasCheapPicture == true {
+                    requests[index] = request(index, .fastFormat, final: false)
+                }
             }
+            guard !tooFast else { return }
+            for index in provisional {
+                requests[index]?.cancel()
+                requests[index] = request(index, scenario.deliveryMode)
+            }
+            provisional.removeAll()
         }
 
-        private func request(_ index: Int) -> Task<Void, Never> {
+        /// A cell's request; a `final` one settles the cell when it ends.
+        private func request(_ index: Int, _ mode: DeliveryMode, final: Bool = true) -> Task<Void, Never> {
             let request = manager.requestImage(
                 for: benchmark.assets[index], targetSize: configuration.targetSize,
                 contentMode: configuration.contentMode,
-                options: ImageRequestOptions(deliveryMode: scenario.deliveryMode))
+                options: ImageRequestOptions(deliveryMode: mode))
             let recorder = recorder, clock = clock, start = start
             return Task {
                 await withTaskCancellationHandler {
@@ -103,7 +128,7 @@ extension DeliveryBenchmark {
                     } catch {
                         // A failed file or a cancelled request: the cell simply keeps what it has.
                     }
-                    recorder.settled(index)
+                    if final { recorder.settled(index) }
                 } onCancel: {
                     request.cancel()
                 }

@@ -33,14 +33,15 @@ public struct DeliveryReport: Sendable, Codable {
     /// The results as an aligned text table, one row per scenario.
     public var table: String {
         let header = [
-            "delivery", "preheat", "cells", "blank>1 frame", "first p50/p95/p99 ms", "with preview",
+            "delivery", "preheat", "cells", "blank>1 frame", "never shown", "first p50/p95/p99 ms", "with preview",
             "final p50/p95/p99 ms",
             "degraded", "rendered", "cancelled", "wasted", "failed",
         ]
         let rows = results.map { result in
             [
-                result.scenario.deliveryMode.rawValue, result.scenario.preheat ? "on" : "off", "\(result.cellsShown)",
-                String(format: "%.1f%%", result.blankShare * 100), Self.latencies(result.firstImage),
+                result.scenario.deliveryMode.rawValue, result.scenario.preheatName, "\(result.cellsShown)",
+                String(format: "%.1f%%", result.blankShare * 100), "\(result.neverFilled)",
+                Self.latencies(result.firstImage),
                 Self.latencies(result.firstImageWithPreview),
                 Self.latencies(result.finalImage), "\(result.degradedShown)", "\(result.rendersFinished)",
                 "\(result.rendersCancelled)", "\(result.rendersWasted)", "\(result.rendersFailed)",

@@ -3,15 +3,13 @@ import ThumbsLibrary
 import ThumbsPipeline
 import ThumbsSupport
 
-/// Which cells to preheat while a grid scrolls, by the rule of Apple's PhotoKit sample
-/// (`AssetGridViewController.updateCachedAssets`).
+/// Which cells to preheat while a grid scrolls, by a ``PreheatRule``.
 ///
-/// The window is the visible rect extended by half its height above and below. It moves only
-/// when its middle has moved more than a third of the view's height since the last update; then
-/// cells that entered it are to be `startCaching`, those that left it `stopCaching`.
+/// Cells that entered the window in an update are to be `startCaching`, those that left it
+/// `stopCaching`.
 /// ```swift
-/// var window = PreheatWindow(grid: grid)
-/// if let change = window.update(offset: 12.5) {
+/// var window = PreheatWindow(grid: grid, rule: .followingScroll)
+/// if let change = window.update(offset: 12.5, at: seconds) {
 ///     manager.startCaching(assets: change.entered.map { assets[$0] }, targetSize: size, contentMode: .aspectFill)
 ///     manager.stopCaching(assets: change.left.map { assets[$0] }, targetSize: size, contentMode: .aspectFill)
 /// }
@@ -24,28 +22,85 @@ public struct PreheatWindow: Sendable {
     }
 
     public let grid: ScrollGrid
-    /// The window as last updated, or nil before the first update.
+    public let rule: PreheatRule
+    /// ``PreheatRule/followingScroll``: how far ahead the window reaches, in seconds of the
+    /// current speed. Default: 2.
+    public var lookaheadSeconds = 2.0
+    /// ``PreheatRule/followingScroll``: above this speed nothing is preheated. Default: 5 rows a
+    /// second (20 cells of a 4-column grid: about what two render threads render of
+    /// camera-sized photos).
+    public var fastestRowsPerSecond = 5.0
+    /// The window as last updated, or nil before the first update (or while it is empty).
     public private(set) var rect: ClosedRange<Double>?
+    /// The scroll's speed, in rows a second (negative upwards), measured over the last tenth of
+    /// a second or more.
+    public private(set) var rowsPerSecond = 0.0
+    private var lastSample: (offset: Double, seconds: Double)?
 
+    /// A window by Apple's rule.
     public init(grid: ScrollGrid) {
+        self.init(grid: grid, rule: .apple)
+    }
+
+    public init(grid: ScrollGrid, rule: PreheatRule) {
         self.grid = grid
+        self.rule = rule
     }
 
     /// The cells inside the window now.
     public var cells: Range<Int> { rect.map(grid.indices(in:)) ?? 0..<0 }
 
-    /// Moves the window for a view scrolled to `offset`; nil when it moved too little to update.
+    /// Whether the scroll is too fast to keep up with (``PreheatRule/followingScroll`` only):
+    /// while it is, a grid should ask only for cheap degraded images.
+    public var isTooFast: Bool { rule == .followingScroll && abs(rowsPerSecond) > fastestRowsPerSecond }
+
+    /// Moves the window for a view scrolled to `offset` (Apple's rule, which ignores time); nil
+    /// when it moved too little to update.
     public mutating func update(offset: Double) -> Change? {
-        let visible = grid.visibleRect(at: offset)
-        let half = grid.visibleRows / 2
-        let window = (visible.lowerBound - half)...(visible.upperBound + half)
-        // Apple's sample starts from an empty rect at the origin: the first call always updates.
-        let previousMiddle = rect.map { ($0.lowerBound + $0.upperBound) / 2 } ?? 0
-        let middle = (window.lowerBound + window.upperBound) / 2
-        guard rect == nil || abs(middle - previousMiddle) > grid.visibleRows / 3 else { return nil }
+        update(offset: offset, at: 0)
+    }
+
+    /// Moves the window for a view scrolled to `offset` at `seconds` (any clock, in seconds);
+    /// nil when no cell entered or left it.
+    public mutating func update(offset: Double, at seconds: Double) -> Change? {
+        let window: ClosedRange<Double>?
+        switch rule {
+        case .apple:
+            let visible = grid.visibleRect(at: offset)
+            let half = grid.visibleRows / 2
+            let extended = (visible.lowerBound - half)...(visible.upperBound + half)
+            // Apple's sample starts from an empty rect at the origin: the first call always updates.
+            let previousMiddle = rect.map { ($0.lowerBound + $0.upperBound) / 2 } ?? 0
+            let middle = (extended.lowerBound + extended.upperBound) / 2
+            guard rect == nil || abs(middle - previousMiddle) > grid.visibleRows / 3 else { return nil }
+            window = extended
+        case .followingScroll:
+            measureSpeed(offset: offset, at: seconds)
+            window = isTooFast ? nil : following(offset: offset)
+        }
         let before = cells
         rect = window
         let after = cells
+        guard rule == .apple || before != after else { return nil }
         return Change(entered: after.filter { !before.contains($0) }, left: before.filter { !after.contains($0) })
+    }
+
+    /// The view and, in the direction it moves, the rows the scroll reaches in the lookahead.
+    private func following(offset: Double) -> ClosedRange<Double> {
+        let visible = grid.visibleRect(at: offset)
+        let ahead = max(grid.visibleRows / 2, abs(rowsPerSecond) * lookaheadSeconds)
+        return rowsPerSecond >= 0
+            ? visible.lowerBound...(visible.upperBound + ahead) : (visible.lowerBound - ahead)...visible.upperBound
+    }
+
+    private mutating func measureSpeed(offset: Double, at seconds: Double) {
+        guard let last = lastSample else {
+            lastSample = (offset, seconds)
+            return
+        }
+        let interval = seconds - last.seconds
+        guard interval >= 0.1 else { return }
+        rowsPerSecond = (offset - last.offset) / interval
+        lastSample = (offset, seconds)
     }
 }

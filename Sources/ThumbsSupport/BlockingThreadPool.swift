@@ -54,7 +54,10 @@ package final class BlockingThreadPool: Sendable {
 
     /// Runs `work` on one of the pool's threads and returns its result; throws
     /// `CancellationError` if the calling task is cancelled before the work starts. Waiting jobs
-    /// start in priority order, then in the order they came.
+    /// start in priority order. Within a priority, work someone is looking at (``WorkPriority/immediate``,
+    /// ``WorkPriority/interactive``) starts newest first: when display requests pile up during a
+    /// fast scroll, the cell that appeared last is the one that stays on screen longest, and the
+    /// oldest have often scrolled away. Preheat and batch work start in the order they came.
     ///
     /// Everything `work` captured is released before the caller resumes, so a caller that drops
     /// its last reference to something afterwards really is the last (a store can be closed).
@@ -119,10 +122,12 @@ private final class JobQueue: @unchecked Sendable {
     private struct Lane {
         var waiting: [Job?] = []
         var head = 0
+        /// Taken from the back (see ``BlockingThreadPool/run(priority:_:)``).
+        let newestFirst: Bool
         var isEmpty: Bool { head == waiting.count }
     }
 
-    private var lanes = [Lane](repeating: Lane(), count: WorkPriority.allCases.count)
+    private var lanes = WorkPriority.allCases.map { Lane(newestFirst: $0 <= .interactive) }
     private var nextID: UInt64 = 0
     /// IDs handed out whose job is not queued yet (the continuation is being set up).
     private var reserved: Set<UInt64> = []
@@ -200,7 +205,7 @@ private final class JobQueue: @unchecked Sendable {
         }
     }
 
-    /// The loop of one render thread: take the oldest job, run it, repeat; exits once shut down
+    /// The loop of one render thread: take the next job, run it, repeat; exits once shut down
     /// and drained.
     func serve() {
         while runNext() {}
@@ -219,6 +224,8 @@ private final class JobQueue: @unchecked Sendable {
                 condition.wait()
             }
             guard let lane = lanes.firstIndex(where: { !$0.isEmpty }) else { return nil }
+            // Slots from `head` on are never empty: only taken ones, before it, are.
+            if lanes[lane].newestFirst { return lanes[lane].waiting.removeLast() }
             let head = lanes[lane].head
             let job = lanes[lane].waiting[head]
             lanes[lane].waiting[head] = nil

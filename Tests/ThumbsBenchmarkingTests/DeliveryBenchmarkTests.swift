@@ -51,6 +51,20 @@ import ThumbsTesting
         #expect(result.rendersFinished <= 16, "preheat and display share one render per cell")
     }
 
+    @Test func aFlickWithTheFollowingWindowAsksForPreviewsThenFinalsOnceItStops() async throws {
+        let fixture = try PipelineFixture()
+        // 80 cells a second is 20 rows a second: past what the window preheats for, once the
+        // scroll has run a tenth of a second (the first screen and its preheat come before).
+        let benchmark = try await benchmark(fixture, photos: 96)
+        let scenario = DeliveryScenario(deliveryMode: .opportunistic, preheat: true, rule: .followingScroll)
+        let result = try await benchmark.run(scenario)
+        #expect(result.cellsShown == 96)
+        #expect(result.degradedShown >= 80, "every cell asked for its preview")
+        #expect(result.finalImage.count >= 12, "the last screen got its finals once the scroll stopped")
+        #expect(result.rendersFinished <= 48, "no finals for the cells the flick passed: \(result.rendersFinished)")
+        #expect(result.rendersFailed == 0)
+    }
+
     @Test func chartIsAPNG() async throws {
         let fixture = try PipelineFixture()
         let benchmark = try await benchmark(fixture, photos: 8)

@@ -8,7 +8,8 @@ import ThumbsSupport
 import ThumbsTestSupport
 import ThumbsTesting
 
-/// Apple's rule: visible rect ± half its height, moved after a third of the view's height.
+/// Apple's rule: visible rect ± half its height, moved after a third of the view's height. The
+/// rule that follows the scroll: ahead only, by speed, every frame, empty above a speed.
 @Suite struct PreheatWindowTests {
     let grid = ScrollGrid(count: 400, columns: 4, visibleRows: 6)
 
@@ -46,5 +47,57 @@ import ThumbsTesting
         let change = try #require(changeUpdate)
         #expect(change.entered.first == 17 * 4 && change.left.last == 39 * 4 - 1)
         #expect(Set(change.entered).isDisjoint(with: change.left))
+    }
+
+    /// `rect`'s bounds, to a millionth of a row.
+    private func bounds(_ window: PreheatWindow) -> [Double]? {
+        window.rect.map { [$0.lowerBound, $0.upperBound].map { ($0 * 1e6).rounded() / 1e6 } }
+    }
+
+    @Test func theFollowingWindowReachesAheadByTheSpeedAndKeepsNothingBehind() throws {
+        var window = PreheatWindow(grid: grid, rule: .followingScroll)
+        let firstUpdate = window.update(offset: 0, at: 0)
+        let first = try #require(firstUpdate)
+        #expect(bounds(window) == [0, 9], "at rest: the view and half a view ahead, nothing behind")
+        #expect(first.entered == Array(0..<36))
+        // Speed is measured over a tenth of a second or more: not yet.
+        _ = window.update(offset: 0.1, at: 0.05)
+        #expect(window.rowsPerSecond == 0)
+        // 2 rows a second: two seconds ahead is 4 rows, more than half a view.
+        let movingUpdate = window.update(offset: 0.2, at: 0.1)
+        let moving = try #require(movingUpdate)
+        #expect(abs(window.rowsPerSecond - 2) < 1e-9 && !window.isTooFast)
+        #expect(bounds(window) == [0.2, 10.2])
+        #expect(moving.entered == Array(40..<44) && moving.left.isEmpty)
+        // 4 rows a second reaches 8 rows ahead; the row the view has left is dropped at once.
+        let fasterUpdate = window.update(offset: 1.2, at: 0.35)
+        let faster = try #require(fasterUpdate)
+        #expect(abs(window.rowsPerSecond - 4) < 1e-9)
+        #expect(bounds(window) == [1.2, 15.2])
+        #expect(faster.left == Array(0..<4), "row 0 is behind the view: no longer preheated")
+        #expect(faster.entered == Array(44..<64))
+    }
+
+    @Test func theFollowingWindowEmptiesWhileTheScrollIsTooFastAndComesBackWhenItSlows() throws {
+        var window = PreheatWindow(grid: grid, rule: .followingScroll)
+        _ = window.update(offset: 0, at: 0)
+        let flickUpdate = window.update(offset: 2, at: 0.2)
+        let flick = try #require(flickUpdate)
+        #expect(window.isTooFast && window.rect == nil, "10 rows a second is past the 5 it keeps up with")
+        #expect(flick.left == Array(0..<36) && flick.entered.isEmpty)
+        let stillFast = window.update(offset: 2.5, at: 0.25)
+        #expect(stillFast == nil, "nothing changes while it stays fast")
+        let slowedUpdate = window.update(offset: 2.6, at: 0.4)
+        let slowed = try #require(slowedUpdate)
+        #expect(!window.isTooFast && bounds(window) == [2.6, 14.6], "3 rows a second: 6 rows ahead")
+        #expect(slowed.entered == Array(8..<60))
+    }
+
+    @Test func scrollingUpTheFollowingWindowReachesAbove() throws {
+        var window = PreheatWindow(grid: grid, rule: .followingScroll)
+        _ = window.update(offset: 40, at: 0)
+        _ = window.update(offset: 39.6, at: 0.2)
+        #expect(window.rowsPerSecond < 0)
+        #expect(bounds(window) == [35.6, 45.6], "4 rows above, the view itself, nothing below")
     }
 }

@@ -131,7 +131,26 @@ import ThumbsTestSupport
         #expect(preheated.priority == .interactive, "a ticket is never lowered")
         try await held.release()
         for task in waiting { try await task.value }
-        #expect(order.value == ["preview", "display", "joined by a display", "first preheat"])
+        // The display it joined came last, so it starts first among displays.
+        #expect(order.value == ["preview", "joined by a display", "display", "first preheat"])
+    }
+
+    @Test func displayWorkThatPilesUpStartsNewestFirstPreheatOldestFirst() async throws {
+        let pool = BlockingThreadPool(name: "thumbs-test", threadCount: 1)
+        let held = try await HeldThread(pool)
+        let order = Locked<[String]>([])
+        var waiting: [Task<Void, any Error>] = []
+        for (name, priority) in [
+            ("cell 1", WorkPriority.interactive), ("preheat 1", .preheat), ("cell 2", .interactive),
+            ("preheat 2", .preheat), ("cell 3", .interactive),
+        ] {
+            waiting.append(Task { try await pool.run(priority: priority) { order.withLock { $0.append(name) } } })
+            let queued = waiting.count
+            while pool.waitingCount < queued { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        try await held.release()
+        for task in waiting { try await task.value }
+        #expect(order.value == ["cell 3", "cell 2", "cell 1", "preheat 1", "preheat 2"])
     }
 
     @Test func errorsReachTheCaller() async {

@@ -11,9 +11,13 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
             The library's photos are laid out in a grid COLUMNS wide, seen through a view ROWS \
             high, scrolled from top to bottom at SPEED cells a second, frame by frame. A cell \
             coming into view requests its thumbnail, a cell leaving it cancels the request. With \
-            preheating, the window of Apple's PhotoKit sample (the visible rect extended by half \
+            preheating, a window of cells is startCaching'ed and stopCaching'ed as it moves: \
+            "apple" is the window of Apple's PhotoKit sample (the visible rect extended by half \
             its height above and below, moved when the scroll has gone a third of the view's \
-            height) is startCaching'ed and stopCaching'ed as it moves.
+            height); "following" reaches ahead of the view as far as two seconds of the scroll's \
+            speed, keeps nothing behind it and moves every frame, and above 5 rows a second \
+            preheats nothing while the cells ask only for embedded previews, until the scroll \
+            slows.
 
             Every scenario starts from an empty cache of its own in the temporary folder (your \
             cache is only used for the library's metadata). Reported per scenario: the share of \
@@ -45,8 +49,11 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
         help: "Delivery modes to run: opportunistic, highQualityFormat, fastFormat (repeat; default all).")
     var deliveries: [DeliveryMode] = DeliveryMode.allCases
 
-    @Option(help: "Preheating: on, off or both.")
-    var preheat: PreheatChoice = .both
+    @Option(
+        help:
+            "Preheating: apple (the window of Apple's sample), following (the window that follows the scroll), off, or all three."
+    )
+    var preheat: PreheatChoice = .all
 
     @Option(help: ArgumentHelp("Use only the first N photos of the library.", valueName: "N"))
     var limit: Int?
@@ -57,8 +64,16 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
 
     enum PreheatChoice: String, ExpressibleByArgument, CaseIterable {
-        case on, off, both
-        var values: [Bool] { self == .both ? [true, false] : [self == .on] }
+        case apple, following, off, all
+        /// (preheat, rule) of each scenario.
+        var values: [(Bool, PreheatRule)] {
+            switch self {
+            case .apple: [(true, .apple)]
+            case .following: [(true, .followingScroll)]
+            case .off: [(false, .apple)]
+            case .all: [(true, .apple), (true, .followingScroll), (false, .apple)]
+            }
+        }
     }
 
     func validate() throws {
@@ -88,7 +103,7 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
         await benchmark.prepare()
 
         let scenarios = deliveries.flatMap { choice in
-            preheat.values.map { DeliveryScenario(deliveryMode: choice, preheat: $0) }
+            preheat.values.map { DeliveryScenario(deliveryMode: choice, preheat: $0, rule: $1) }
         }
         var results: [DeliveryScenarioResult] = []
         for scenario in scenarios {
