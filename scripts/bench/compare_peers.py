@@ -6,7 +6,7 @@ Every tool makes the same thumbnails of the same files: one rendition (256x256) 
 metadata stripped, JPEG quality 80, into a fresh folder per run, using every core. Reports the
 median wall time, images per second (photos with every thumbnail written, divided by the wall
 time; failures counted apart), peak resident memory of the whole process tree, the ratios to
-Thumbs measured in the same run, and whether the issue's targets are met.
+Thumbs measured in the same run, and whether the speed targets are met.
 
 Normally run through scripts/compare-peers, which installs the peers and builds Thumbs.
 """
@@ -322,7 +322,7 @@ def tables(summary, datasets, tools, photo_counts):
 
 
 def targets(summary):
-    """The issue's targets that this run can judge, as (description, ratio, goal, met) tuples."""
+    """The speed targets that this run can judge, as (description, ratio, goal, met) tuples."""
     checks = []
 
     def ips(dataset, sizes, label):
