@@ -77,9 +77,10 @@ extension DeliveryBenchmark {
         }
 
         /// Requests images for cells coming into view and cancels those of cells leaving it.
-        /// While the window says the scroll is too fast, a cell coming into view asks only for
-        /// its embedded preview (nothing, when its file has none), and for its final once the
-        /// scroll slows.
+        /// While the window says the scroll is too fast, a cell whose file has a cheap picture
+        /// (an embedded preview) asks only for that, leaving the render threads to the cells
+        /// that have nothing else to show, and asks for its final once the scroll slows. A
+        /// high-quality scroll, which shows no degraded images, asks for finals throughout.
         private mutating func show(_ visible: Range<Int>, offset: Double, at now: Double) {
             recorder.scrolled(to: offset)
             for (index, request) in requests where !visible.contains(index) {
@@ -95,14 +96,15 @@ extension DeliveryBenchmark {
             for index in visible where !seen.contains(index) {
                 seen.insert(index)
                 recorder.appeared(index, at: now)
-                if !tooFast {
+                let cheap =
+                    scenario.deliveryMode != .highQualityFormat
+                    && benchmark.assets[index].properties?.hasCheapPicture == true
+                guard tooFast && cheap else {
                     requests[index] = request(index, scenario.deliveryMode)
                     continue
                 }
                 provisional.insert(index)
-                if benchmark.assets[index].properties?.hasCheapPicture == true {
-                    requests[index] = request(index, .fastFormat, final: false)
-                }
+                requests[index] = request(index, .fastFormat, final: false)
             }
             guard !tooFast else { return }
             for index in provisional {

@@ -8,8 +8,9 @@ public enum PreheatRule: String, Sendable, Hashable, Codable, CaseIterable {
     /// ``PreheatWindow/lookaheadSeconds`` of the current speed carry it (at least half a
     /// screen), nothing behind it, moved every frame, so a cell the view has passed stops being
     /// preheated at once. Faster than ``PreheatWindow/fastestRowsPerSecond`` (more cells than the
-    /// render threads can keep up with) the window is empty: the grid then asks only for cheap
-    /// degraded images, and for finals once the scroll slows (the seed idea: no requests above a
-    /// velocity).
+    /// render threads can keep up with) the window is empty, and the cells that have a cheap
+    /// degraded image (an embedded preview) ask only for that until the scroll slows (the seed
+    /// idea: no requests above a velocity), leaving the render threads to the cells that have
+    /// nothing else to show.
     case followingScroll = "following"
 }

@@ -16,8 +16,8 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
             its height above and below, moved when the scroll has gone a third of the view's \
             height); "following" reaches ahead of the view as far as two seconds of the scroll's \
             speed, keeps nothing behind it and moves every frame, and above 5 rows a second \
-            preheats nothing while the cells ask only for embedded previews, until the scroll \
-            slows.
+            preheats nothing while cells with an embedded preview ask only for it, until the \
+            scroll slows.
 
             Every scenario starts from an empty cache of its own in the temporary folder (your \
             cache is only used for the library's metadata). Reported per scenario: the share of \
