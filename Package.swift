@@ -21,6 +21,7 @@ let package = Package(
         ),
         // The cache, the library and the grid page over HTTP: `thumbs serve`.
         .library(name: "ThumbsServer", targets: ["ThumbsServer"]),
+        .library(name: "ThumbsFreedesktop", targets: ["ThumbsFreedesktop"]),
         // Photo-like images made from nothing, for tests and sample libraries.
         .library(name: "ThumbsTesting", targets: ["ThumbsTesting"]),
         // The scroll benchmark behind `thumbs bench delivery`.
@@ -62,6 +63,12 @@ let package = Package(
             name: "CLibRaw",
             pkgConfig: "libraw_r",
             providers: [.apt(["libraw-dev"])]
+        ),
+        // GLib (libvips is built on it): the desktop's own file URIs and their MD5.
+        .systemLibrary(
+            name: "CGLib",
+            pkgConfig: "glib-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
         ),
         // openat2 and O_PATH, which Swift cannot reach through Glibc.
         .target(name: "CFileAccess"),
@@ -139,6 +146,12 @@ let package = Package(
             ]
         ),
 
+        // The desktop's thumbnail cache (freedesktop.org Thumbnail Managing Standard), as a warm's output.
+        .target(
+            name: "ThumbsFreedesktop",
+            dependencies: ["ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "CGLib"]
+        ),
+
         // The extras.
         .target(name: "ThumbsTesting", dependencies: ["ThumbsImaging", "CVips", "CVipsShim"]),
         .target(
@@ -155,6 +168,7 @@ let package = Package(
             dependencies: [
                 "Thumbs",
                 "ThumbsServer",
+                "ThumbsFreedesktop",
                 "ThumbsBenchmarking",
                 "ThumbsProcessTuning",
                 "ThumbsTesting",
@@ -224,6 +238,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ThumbsTestSupport"]),
+        .testTarget(
+            name: "ThumbsFreedesktopTests",
+            dependencies: [
+                "ThumbsFreedesktop", "ThumbsImaging", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore", "ThumbsSupport",
+                "ThumbsTesting", "ThumbsTestSupport",
+            ]
+        ),
         .testTarget(
             name: "ThumbsServerTests",
             dependencies: [

@@ -12,21 +12,33 @@ import ThumbsSupport
 /// a rendered one from the smallest of its new thumbnails, a fresh one that has none from the
 /// smallest of its stored thumbnails, without decoding the file.
 ///
+/// ``outputs`` get their own renditions from the same decode (the desktop's thumbnail cache,
+/// say); with no store, they are all the job writes.
+///
 /// ```swift
 /// let job = WarmJob(store: store, renderer: renderer, renditions: specs)
 /// let summary = try await job.run(over: library) { progress in print(progress) }
 /// ```
 public struct WarmJob: Sendable {
-    public let store: ThumbnailStore
+    /// Where the renditions go; nil when only ``outputs`` are warmed.
+    public let store: ThumbnailStore?
     public let renderer: any ThumbnailRendering
+    /// The store's renditions.
     public let renditions: [RenditionSpec]
+    /// Where else thumbnails go, each with its own renditions. Default: none.
+    public var outputs: [any WarmOutput]
     /// Photos per store transaction. Default: 32.
     public var writeBatch = 32
 
-    public init(store: ThumbnailStore, renderer: any ThumbnailRendering, renditions: [RenditionSpec]) {
+    /// `renditions` are the store's (none without a store); each of `outputs` names its own.
+    public init(
+        store: ThumbnailStore?, renderer: any ThumbnailRendering, renditions: [RenditionSpec],
+        outputs: [any WarmOutput] = []
+    ) {
         self.store = store
         self.renderer = renderer
-        self.renditions = renditions
+        self.renditions = store == nil ? [] : renditions
+        self.outputs = outputs
     }
 
     /// Where a run is.
@@ -111,6 +123,7 @@ public struct WarmJob: Sendable {
             placeholders = []
             // Not cancelled with the job: what was rendered is committed. Placeholders after the
             // thumbnails they were made from.
+            guard let store else { return }
             writing = Task.detached {
                 try await store.putThumbnails(batch)
                 try await store.setPlaceholders(made)
@@ -124,24 +137,37 @@ public struct WarmJob: Sendable {
             writing = nil
         }
 
+        // Assets rendered for the outputs alone: the store has their renditions already.
+        var storeCurrent: Set<String> = []
+
         func admit(_ asset: Asset) throws -> BatchRenderLoop.Work? {
             state.found += 1
-            if try keys(of: asset).allSatisfy(store.containsThumbnail) {
+            let inStore = try store.map { store in try keys(of: asset).allSatisfy(store.containsThumbnail) } ?? true
+            let held = outputs.map { $0.state(of: asset) }
+            if inStore && held.allSatisfy({ $0 == .current }) {
                 state.fresh += 1
                 state.done += 1
                 return try placeholderWork(for: asset)
             }
-            if try store.failure(for: asset.id, fingerprint: asset.fingerprint) != nil {
+            let memo = try store?.failure(for: asset.id, fingerprint: asset.fingerprint)
+            if memo != nil || (store == nil && !held.isEmpty && held.allSatisfy({ $0 == .failed })) {
+                // An output that has no record of the failure gets the store's.
+                if let memo {
+                    for (output, held) in zip(outputs, held) where held == .missing {
+                        try output.recordFailure(memo, of: asset)
+                    }
+                }
                 state.skippedFailures += 1
                 state.done += 1
                 return nil
             }
+            if inStore && store != nil { storeCurrent.insert(asset.id) }
             return .render
         }
 
         func absorb(_ outcome: BatchRenderLoop.Outcome) async throws {
             state.failure = nil
-            if let placeholder = outcome.placeholder {
+            if let placeholder = outcome.placeholder, store != nil {
                 state.placeholders += 1
                 placeholders.append(
                     .init(assetID: outcome.asset.id, fingerprint: outcome.asset.fingerprint, placeholder: placeholder))
@@ -150,18 +176,32 @@ public struct WarmJob: Sendable {
             case .success(let thumbnails)?:
                 state.done += 1
                 state.rendered += 1
-                state.bytesWritten += thumbnails.reduce(0) { $0 + $1.bytes.count }
-                pending += zip(keys(of: outcome.asset), thumbnails).map { .init(key: $0, thumbnail: $1) }
-                pendingPhotos += 1
+                var rest = thumbnails[...]
+                let stored = rest.prefix(renditions.count)
+                rest = rest.dropFirst(renditions.count)
+                for output in outputs {
+                    let written = rest.prefix(output.renditions.count)
+                    rest = rest.dropFirst(output.renditions.count)
+                    try output.write(Array(written), of: outcome.asset)
+                    state.bytesWritten += written.reduce(0) { $0 + $1.bytes.count }
+                }
+                if storeCurrent.remove(outcome.asset.id) == nil, store != nil {
+                    state.bytesWritten += stored.reduce(0) { $0 + $1.bytes.count }
+                    pending += zip(keys(of: outcome.asset), stored).map { .init(key: $0, thumbnail: $1) }
+                    pendingPhotos += 1
+                }
             case .failure(let error)?:
                 state.done += 1
                 state.failuresByKind[error.kind, default: 0] += 1
                 state.failure = Progress.Failure(path: outcome.asset.path, error: error)
                 if !error.kind.isTransient {
-                    let entry = ThumbnailStore.FailureEntry(
-                        assetID: outcome.asset.id, fingerprint: outcome.asset.fingerprint,
-                        failure: FailureRecord(error))
-                    try await Task.detached { try await store.recordFailures([entry]) }.value
+                    let failure = FailureRecord(error)
+                    for output in outputs { try output.recordFailure(failure, of: outcome.asset) }
+                    if let store {
+                        let entry = ThumbnailStore.FailureEntry(
+                            assetID: outcome.asset.id, fingerprint: outcome.asset.fingerprint, failure: failure)
+                        try await Task.detached { try await store.recordFailures([entry]) }.value
+                    }
                 }
             case nil:
                 break  // a placeholder alone (counted when admitted), or cancelled before it rendered
@@ -174,8 +214,8 @@ public struct WarmJob: Sendable {
         }
 
         do {
-            var loop = BatchRenderLoop(renderer: renderer, specs: renditions)
-            loop.makesPlaceholders = true
+            var loop = BatchRenderLoop(renderer: renderer, specs: renditions + outputs.flatMap(\.renditions))
+            loop.makesPlaceholders = store != nil
             try await loop.run(
                 batches,
                 assets: { batch in
@@ -191,18 +231,30 @@ public struct WarmJob: Sendable {
             throw error
         }
         try await commit()
-        try await store.flushAccessTimes()
+        try await store?.flushAccessTimes()
         state.failure = nil
         state.elapsed = started.duration(to: .now)
         progress(state)
         return state
     }
 
+    /// Forgets `assets`, whose files were removed: their thumbnails and metadata in the store,
+    /// and what every output holds of them.
+    public func forget(_ assets: [Asset]) async throws {
+        if let store {
+            for asset in assets { try await store.removeThumbnails(of: asset.id) }
+            try await store.removeMetadata(of: assets.map(\.id))
+        }
+        for output in outputs {
+            for asset in assets { try output.remove(asset) }
+        }
+    }
+
     /// For a photo whose renditions are all stored: its placeholder, from the smallest of them,
     /// when its metadata record (of this version) has none. Nil when it has one, or the store
     /// has no record of this version to keep one in.
     private func placeholderWork(for asset: Asset) throws -> BatchRenderLoop.Work? {
-        guard asset.placeholder == nil, let metadata = try store.metadata(for: asset.id),
+        guard let store, asset.placeholder == nil, let metadata = try store.metadata(for: asset.id),
             metadata.fingerprint == asset.fingerprint, metadata.placeholder == nil,
             let smallest = try store.smallestThumbnail(of: asset.id, fingerprint: asset.fingerprint)
         else { return nil }

@@ -48,9 +48,7 @@ struct LibraryWatchService: Service {
     /// even when the cache cannot (a full disk, say), and the images are rendered on request.
     private func apply(_ change: ChangeDetails) async {
         do {
-            let removed = change.removedAssets.map(\.id)
-            for id in removed { try await job.store.removeThumbnails(of: id) }
-            try await job.store.removeMetadata(of: removed)
+            try await job.forget(change.removedAssets)
             let summary = try await job.run(change.insertedAndChangedAssets)
             logger.info("library changed: \(change); \(summary.rendered) rendered, \(summary.failed) failed")
         } catch {

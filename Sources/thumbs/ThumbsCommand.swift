@@ -17,7 +17,8 @@ struct ThumbsCommand: AsyncParsableCommand {
             MomentsCommand.self, SizesCommand.self,
             StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self, ResetCommand.self,
             ContactSheetCommand.self,
-            ServeCommand.self, ProbeCommand.self, ConfigCommand.self, SampleLibraryCommand.self, BenchCommand.self,
+            ServeCommand.self, FreedesktopCommand.self, ProbeCommand.self, ConfigCommand.self,
+            SampleLibraryCommand.self, BenchCommand.self,
             VersionCommand.self,
         ])
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Thumbs
+import ThumbsFreedesktop
 
 struct WarmCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,22 +15,34 @@ struct WarmCommand: AsyncParsableCommand {
             On a terminal a progress line is kept up to date; otherwise (or with --json) progress \
             is printed as JSON lines.
 
+            With --freedesktop, each photo's thumbnails also go into the desktop's thumbnail \
+            cache (~/.cache/thumbnails, the freedesktop.org standard that GNOME Files, Nemo, \
+            Caja, Thunar, Dolphin and GIMP read), made from the same decode; with \
+            --freedesktop-only, only there. Current desktop thumbnails are skipped; a file that \
+            cannot be read gets the standard's failure entry.
+
             With --rebuild the cache is first moved aside (to CACHE.damaged-TIME, as thumbs reset \
             does) and the library is warmed into a new one: the remedy for a damaged cache.
 
             Exit status: 0 all fresh or rendered, 1 some files failed, 2 usage or configuration \
             error, 3 cache error, 130 interrupted.
 
-            Example:
+            Examples:
               thumbs warm ~/Pictures
+              thumbs warm --freedesktop-only --freedesktop-size normal --freedesktop-size large ~/Pictures
             """)
 
     @OptionGroup var library: LibraryOptions
+
+    @OptionGroup(title: "Desktop thumbnail cache") var desktop: DesktopCacheOptions
 
     @Flag(help: "Move the cache aside first (it is kept, renamed) and warm into a new one.")
     var rebuild = false
 
     func run() async throws {
+        if rebuild && desktop.freedesktopOnly {
+            CommandFailure.usage("--rebuild moves Thumbs' cache aside, which --freedesktop-only does not use").exit()
+        }
         if rebuild {
             let path = try loadOrExit(library.options).store(path: library.options.cache).path
             do {
@@ -39,10 +52,10 @@ struct WarmCommand: AsyncParsableCommand {
                 CommandFailure.cache(path, error).exit()
             }
         }
-        let opened = try library.open()
+        let opened = try library.open(opensStore: !desktop.freedesktopOnly)
         let job = WarmJob(
-            store: opened.store, renderer: opened.renderer,
-            renditions: opened.configuration.renditions.map(\.spec))
+            store: opened.store, renderer: opened.library.renderer,
+            renditions: opened.configuration.renditions.map(\.spec), outputs: desktop.cache.map { [$0] } ?? [])
         let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0)
         CommandLog.logger.debug("renditions: \(job.renditions.map(\.description).joined(separator: ", "))")
         let photoLibrary = opened.library

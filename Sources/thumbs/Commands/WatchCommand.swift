@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Thumbs
+import ThumbsFreedesktop
 
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,19 +12,24 @@ struct WatchCommand: AsyncParsableCommand {
             inserted and changed photos get every rendition of config.json and removed ones lose \
             theirs. One line (or JSON event) per change set. A file still being copied in is \
             listed once it is readable and rendered again when it settles. Ctrl-C stops (exit \
-            status 130).
+            status 130). With --freedesktop (or --freedesktop-only) the desktop's thumbnail \
+            cache is kept in sync too, as thumbs warm --freedesktop writes it.
 
-            Example:
+            Examples:
               thumbs watch ~/Pictures
+              thumbs watch --freedesktop ~/Pictures
             """)
 
     @OptionGroup var library: LibraryOptions
 
+    @OptionGroup(title: "Desktop thumbnail cache") var desktop: DesktopCacheOptions
+
     func run() async throws {
-        let opened = try library.open()
-        let photoLibrary = opened.library, store = opened.store
+        let opened = try library.open(opensStore: !desktop.freedesktopOnly)
+        let photoLibrary = opened.library
         let job = WarmJob(
-            store: store, renderer: opened.renderer, renditions: opened.configuration.renditions.map(\.spec))
+            store: opened.store, renderer: photoLibrary.renderer,
+            renditions: opened.configuration.renditions.map(\.spec), outputs: desktop.cache.map { [$0] } ?? [])
         let json = library.json
         try await Interrupt.run {
             let changes = try await photoLibrary.watch()
@@ -43,9 +49,8 @@ struct WatchCommand: AsyncParsableCommand {
     /// Forgets what was removed, warms what was inserted or changed (the warm job's render,
     /// store and failure memo), and says so.
     private func apply(_ change: ChangeDetails, job: WarmJob, json: Bool) async throws {
-        let removed = change.removedAssets.map(\.id)
-        for id in removed { try await job.store.removeThumbnails(of: id) }
-        try await job.store.removeMetadata(of: removed)
+        let removed = change.removedAssets
+        try await job.forget(removed)
         let failed = LockedValue<[String]>([])
         let summary = try await job.run(change.insertedAndChangedAssets) { progress in
             if let failure = progress.failure {

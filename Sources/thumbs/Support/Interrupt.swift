@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Thumbs
+import ThumbsFreedesktop
 
 /// The first Ctrl-C (SIGINT) runs `handler` (a clean stop) instead of killing the process; a
 /// second one exits at once with status 130, in case the clean stop itself is stuck (waiting
@@ -35,7 +36,7 @@ final class Interrupt {
     }
 
     /// Runs `work` so that Ctrl-C stops it cleanly: then `onInterrupt` runs and the command
-    /// exits with status 130. A cache failure exits with status 3.
+    /// exits with status 130. A cache failure (the store's or the desktop's) exits with status 3.
     static func run<T: Sendable>(
         onInterrupt: () -> Void = {}, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
@@ -51,6 +52,8 @@ final class Interrupt {
             ThumbsCommand.exit(withError: ExitCode(130))
         case .failure(let error as StoreError):
             CommandFailure.cache(nil, error).exit()
+        case .failure(let error as DesktopCacheError):
+            CommandFailure.cache("desktop thumbnail cache: \(error)").exit()
         case .failure(let error):
             throw error
         }

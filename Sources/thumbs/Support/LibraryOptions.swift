@@ -23,26 +23,37 @@ struct LibraryOptions: ParsableArguments {
     /// Opens the metadata cache and the library, or ends the command with a clear line. With
     /// `requireRoots` false, roots that do not exist are left out instead.
     func open(requireRoots: Bool = true) throws -> Opened {
+        let opened = try open(requireRoots: requireRoots, opensStore: true)
+        return Opened(configuration: opened.configuration, library: opened.library, store: opened.store!)
+    }
+
+    /// The library, with the store (its metadata cache) only when `opensStore`: a command that
+    /// writes elsewhere than the cache leaves it untouched.
+    func open(requireRoots: Bool = true, opensStore: Bool) throws
+        -> (configuration: ThumbsConfiguration, library: PhotoLibrary, store: ThumbnailStore?)
+    {
         let configuration = try loadOrExit(options)
         var folders = roots.isEmpty ? configuration.library.roots.map(configuration.resolve) : roots
         if !requireRoots { folders = folders.filter { FileManager.default.fileExists(atPath: $0) } }
         for folder in folders where !FileManager.default.fileExists(atPath: folder) {
             CommandFailure.usage("\(folder): no such folder (set library.roots in config.json, or name one)").exit()
         }
-        let storeConfiguration = configuration.store(path: options.cache)
-        CommandLog.logger.debug("cache: \(storeConfiguration.path), budget \(storeConfiguration.budget)")
         CommandLog.logger.debug("library roots: \(folders.joined(separator: ", "))")
-        let store: ThumbnailStore
-        do {
-            store = try ThumbnailStore(configuration: storeConfiguration)
-        } catch {
-            CommandFailure.cache(storeConfiguration.path, error).exit()
+        var store: ThumbnailStore?
+        if opensStore {
+            let storeConfiguration = configuration.store(path: options.cache)
+            CommandLog.logger.debug("cache: \(storeConfiguration.path), budget \(storeConfiguration.budget)")
+            do {
+                store = try ThumbnailStore(configuration: storeConfiguration)
+            } catch {
+                CommandFailure.cache(storeConfiguration.path, error).exit()
+            }
         }
         let renderer = ThumbnailRenderer(configuration: configuration.imaging)
         let library = PhotoLibrary(
             roots: folders, includeHidden: configuration.library.includeHidden,
             renderer: renderer, store: store)
-        return Opened(configuration: configuration, library: library, store: store)
+        return (configuration, library, store)
     }
 
     func printJSON<T: Encodable>(_ value: T) throws {

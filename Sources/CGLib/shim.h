@@ -1,0 +1,4 @@
+#ifndef THUMBS_CGLIB_H
+#define THUMBS_CGLIB_H
+#include <glib.h>
+#endif

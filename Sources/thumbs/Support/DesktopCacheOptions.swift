@@ -1,0 +1,38 @@
+import ArgumentParser
+import Thumbs
+import ThumbsFreedesktop
+
+/// The options of the commands that can warm the desktop's thumbnail cache (freedesktop.org
+/// Thumbnail Managing Standard), which file managers read.
+struct DesktopCacheOptions: ParsableArguments {
+    @Flag(help: "Also write each photo's thumbnails into the desktop's thumbnail cache, which file managers read.")
+    var freedesktop = false
+
+    @Flag(help: "Write only into the desktop's thumbnail cache, not into Thumbs' cache.")
+    var freedesktopOnly = false
+
+    @Option(
+        name: .customLong("freedesktop-size"),
+        help: ArgumentHelp(
+            "A size to write: normal (128 px), large (256), x-large (512) or xx-large (1024); repeat for several. Default: normal and large.",
+            valueName: "SIZE"))
+    var sizes: [ThumbnailFlavor] = []
+
+    @Option(
+        name: .customLong("freedesktop-folder"),
+        help: ArgumentHelp(
+            "The desktop's thumbnail folder (default: $XDG_CACHE_HOME/thumbnails, else ~/.cache/thumbnails).",
+            valueName: "DIR"))
+    var folder: String?
+
+    /// Whether the desktop's cache is written.
+    var isEnabled: Bool { freedesktop || freedesktopOnly || !sizes.isEmpty }
+
+    /// The desktop's cache to write, when asked for.
+    var cache: DesktopThumbnailCache? {
+        guard isEnabled else { return nil }
+        return DesktopThumbnailCache(
+            folder: folder ?? DesktopThumbnailCache.defaultFolder(),
+            flavors: sizes.isEmpty ? ThumbnailFlavor.defaults : sizes)
+    }
+}
