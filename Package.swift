@@ -189,7 +189,8 @@ let package = Package(
         .executableTarget(
             name: "thumbs-fuzz",
             dependencies: [
-                "Thumbs", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "CVips", "CVipsShim", "CLibFuzzer",
+                "Thumbs", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "ThumbsFreedesktop", "CVips", "CVipsShim",
+                "CLibFuzzer",
             ],
             path: "Tests/Fuzz",
             exclude: ["thumbs.dict", "regressions"]
@@ -264,7 +265,9 @@ let package = Package(
         .testTarget(
             name: "ThumbsCommandTests",
             // The executable is listed so the process the tests run is built first.
-            dependencies: ["Thumbs", "ThumbsBenchmarking", "ThumbsTesting", "ThumbsTestSupport", "thumbs"]
+            dependencies: [
+                "Thumbs", "ThumbsBenchmarking", "ThumbsFreedesktop", "ThumbsTesting", "ThumbsTestSupport", "thumbs",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -93,7 +93,9 @@ extension VipsRenderer {
             switch spec.format {
             case .jpeg: thumbs_vips_jpegsave_buffer(source.pointer, &buffer, &length, quality, 1, 0)
             case .webp: thumbs_vips_webpsave_buffer(source.pointer, &buffer, &length, quality, 1)
-            case .png: thumbs_vips_pngsave_buffer(source.pointer, &buffer, &length, 6, 1)
+            // zlib's fastest level: a thumbnail of a photo compresses as small at level 1 as at
+            // 6 (within 1 %, on the desktop thumbnails of ../shared/photos), in two thirds of the time.
+            case .png: thumbs_vips_pngsave_buffer(source.pointer, &buffer, &length, 1, 1)
             }
         guard status == 0, let buffer else { throw .encodingFailed(VipsError.takeMessage()) }
         defer { g_free(buffer) }

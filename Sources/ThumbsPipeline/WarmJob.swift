@@ -221,7 +221,10 @@ public struct WarmJob: Sendable {
                 assets: { batch in
                     state.elapsed = started.duration(to: .now)
                     progress(state)
-                    return assets(batch)
+                    // Largest first: a photo many times the others' size, left to the end of a
+                    // batch, would have one render thread working alone while the others wait for
+                    // the next batch (or the run ends).
+                    return assets(batch).sorted { ($0.pixelSize?.pixelCount ?? 0) > ($1.pixelSize?.pixelCount ?? 0) }
                 },
                 admit: admit, absorb: absorb)
             state.walkFinished = true

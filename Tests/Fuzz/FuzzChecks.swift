@@ -1,6 +1,7 @@
 import CVipsShim
 import Foundation
 import Thumbs
+import ThumbsFreedesktop
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsStore
@@ -161,6 +162,28 @@ enum FuzzChecks {
         // Copied to memory of its exact size, so that a read past the end is AddressSanitizer's.
         let profile = Array(bytes)
         _ = profile.withUnsafeBufferPointer { thumbs_icc_is_srgb($0.baseAddress, $0.count) }
+    }
+
+    // MARK: The desktop's thumbnails
+
+    static func desktopThumbnail(_ bytes: UnsafeRawBufferPointer) {
+        let png = Array(bytes)
+        guard let fields = PNGText.fields(of: png) else { return }
+        // What clean does with a thumbnail's URI: a path that never climbs out of its folder.
+        if let uri = fields["Thumb::URI"].flatMap(FileURI.init(string:)), let path = uri.path {
+            let components = path.split(separator: UInt8(ascii: "/"))
+            expect(!components.contains { $0.elementsEqual([0x2E, 0x2E]) }, "a path with .. from \(uri)")
+        }
+        // Text put back in is read back as it was.
+        let latin1 = fields.filter { key, value in
+            (1...79).contains(key.unicodeScalars.count) && !key.contains("\0") && !value.contains("\0")
+        }
+        let pairs = latin1.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+        if let tagged = try? PNGText.inserting(pairs, into: png) {
+            let again = PNGText.fields(of: tagged)
+            expect(again != nil, "a PNG with text added does not read back")
+            for (key, value) in latin1 { expect(again?[key] == value, "\(key) did not read back") }
+        }
     }
 
     // MARK: The cache file

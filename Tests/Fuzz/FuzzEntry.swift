@@ -25,6 +25,9 @@ enum FuzzedParser: UInt8, CaseIterable {
     case lmdbFile = 8
     /// `thumbs_icc_is_srgb`: a photo's embedded ICC profile.
     case iccProfile = 9
+    /// `PNGText.fields(of:)` and `FileURI`: a thumbnail of the desktop's cache, which any
+    /// program may have written.
+    case desktopThumbnail = 10
 
     init(selector: UInt8) {
         self = Self.allCases[Int(selector) % Self.allCases.count]
@@ -44,6 +47,7 @@ enum FuzzedParser: UInt8, CaseIterable {
         case .cursorRecord: FuzzChecks.cursorRecord(bytes)
         case .lmdbFile: FuzzChecks.lmdbFile(bytes)
         case .iccProfile: FuzzChecks.iccProfile(bytes)
+        case .desktopThumbnail: FuzzChecks.desktopThumbnail(bytes)
         }
     }
 }

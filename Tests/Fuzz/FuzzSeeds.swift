@@ -3,6 +3,7 @@ import CVipsShim
 import Foundation
 import ThumbsImaging
 import ThumbsLibrary
+import ThumbsFreedesktop
 import ThumbsStore
 
 /// Seed inputs that only the program can make well: the store's binary records, written by its
@@ -40,6 +41,7 @@ enum FuzzSeeds {
             (.cursorRecord, [snapshot.cursorRecord, FetchResult(assets: []).cursorRecord]),
             (.lmdbFile, cacheFile().map { [$0] } ?? []),
             (.iccProfile, ["srgb", "p3", "cmyk"].compactMap(profile)),
+            (.desktopThumbnail, desktopThumbnails()),
         ]
     }
 
@@ -53,6 +55,19 @@ enum FuzzSeeds {
         var converted: UnsafeMutablePointer<VipsImage>?
         guard thumbs_vips_icc_transform(image.pointer, &converted, name) == 0, let converted else { return nil }
         return VipsImageHandle(converted).blob("icc-profile-data")
+    }
+
+    /// A failure entry of the desktop's cache, as Thumbs writes it.
+    private static func desktopThumbnails() -> [[UInt8]] {
+        let folder = FileManager.default.temporaryDirectory.path + "/thumbs-fuzz-desktop-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        guard let uri = FileURI(path: "/p/café a.jpg") else { return [] }
+        let cache = DesktopThumbnailCache(folder: folder)
+        let source = ThumbnailSource(uri: uri, modificationTime: 1_700_000_000, fileSize: 1234)
+        guard (try? cache.writeFailure(of: source, damaged: false)) != nil,
+            let entry = FileManager.default.contents(atPath: cache.failurePath(of: uri))
+        else { return [] }
+        return [Array(entry)]
     }
 
     /// The data file of a small cache with an entry in every table, as the store writes it.
