@@ -43,7 +43,9 @@ package struct PipelineFixture {
 
     /// A PNG large enough that decoding it takes a while (PNG has no shrink-on-load).
     package func slowPhoto(_ name: String) async throws -> Asset {
-        try await asset(name, try SyntheticImage(width: 4000, height: 3000).encoded(as: .png))
+        // 24 MP of PNG, which has no reduced-size decode: a few hundred milliseconds of decode, so
+        // that a test's task, resumed late on a busy machine, still finds the render under way.
+        try await asset(name, try SyntheticImage(width: 6000, height: 4000).encoded(as: .png))
     }
 }
 
