@@ -34,12 +34,7 @@ struct FreedesktopCleanCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also remove thumbnails not read for this many days.", valueName: "DAYS"))
     var olderThan: Int?
 
-    @Option(
-        name: .customLong("freedesktop-folder"),
-        help: ArgumentHelp(
-            "The desktop's thumbnail folder (default: $XDG_CACHE_HOME/thumbnails, else ~/.cache/thumbnails).",
-            valueName: "DIR"))
-    var folder: String?
+    @OptionGroup var folder: DesktopFolderOption
 
     @Flag(help: "Print one JSON document.")
     var json = false
@@ -53,7 +48,7 @@ struct FreedesktopCleanCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try loadOrExit(options)
         let folders = roots.isEmpty ? configuration.library.roots.map(configuration.resolve) : roots
-        let cache = DesktopThumbnailCache(folder: folder ?? DesktopThumbnailCache.defaultFolder())
+        let cache = DesktopThumbnailCache(folder: folder.path)
         CommandLog.logger.debug("desktop thumbnails: \(cache.folder); roots: \(folders.joined(separator: ", "))")
         let unusedFor = olderThan.map { Duration.seconds($0 * 86_400) }
         // Many small reads and stats: off the cooperative threads.

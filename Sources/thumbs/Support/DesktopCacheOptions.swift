@@ -18,12 +18,7 @@ struct DesktopCacheOptions: ParsableArguments {
             valueName: "SIZE"))
     var sizes: [ThumbnailFlavor] = []
 
-    @Option(
-        name: .customLong("freedesktop-folder"),
-        help: ArgumentHelp(
-            "The desktop's thumbnail folder (default: $XDG_CACHE_HOME/thumbnails, else ~/.cache/thumbnails).",
-            valueName: "DIR"))
-    var folder: String?
+    @OptionGroup var folder: DesktopFolderOption
 
     /// Whether the desktop's cache is written.
     var isEnabled: Bool { freedesktop || freedesktopOnly || !sizes.isEmpty }
@@ -32,7 +27,19 @@ struct DesktopCacheOptions: ParsableArguments {
     var cache: DesktopThumbnailCache? {
         guard isEnabled else { return nil }
         return DesktopThumbnailCache(
-            folder: folder ?? DesktopThumbnailCache.defaultFolder(),
+            folder: folder.path,
             flavors: sizes.isEmpty ? ThumbnailFlavor.defaults : sizes)
     }
+}
+
+/// Where the desktop's thumbnail cache is: `--freedesktop-folder`, else the standard's folder.
+struct DesktopFolderOption: ParsableArguments {
+    @Option(
+        name: .customLong("freedesktop-folder"),
+        help: ArgumentHelp(
+            "The desktop's thumbnail folder (default: $XDG_CACHE_HOME/thumbnails, else ~/.cache/thumbnails).",
+            valueName: "DIR"))
+    var folder: String?
+
+    var path: String { folder ?? DesktopThumbnailCache.defaultFolder() }
 }
