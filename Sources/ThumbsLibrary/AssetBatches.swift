@@ -40,12 +40,19 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 }
                 var batch = LibraryBatch()
                 batch.issues = step.issues
-                for file in step.files where MediaType.isMediaFileName(file.relativePath) {
+                // Another shard's files are left before anything is read of them.
+                let files =
+                    library.shard.map { shard in
+                        step.files.filter {
+                            shard.contains(assetID: AssetID.make(root: root, relativeFilePath: $0.path))
+                        }
+                    } ?? step.files
+                for file in files where MediaType.isMediaFileName(file.relativePath) {
                     let slash = file.relativePath.lastIndex(of: "/")
                     let folder = slash.map { String(file.relativePath[..<$0]) } ?? ""
                     batch.estimatedByFolder[LibraryBatch.Folder(root: root, path: folder), default: 0] += 1
                 }
-                changing += try await library.resolve(step.files, root: root, into: &batch)
+                changing += try await library.resolve(files, root: root, into: &batch)
                 if !batch.assets.isEmpty || !batch.issues.isEmpty { return batch }
             }
         }

@@ -15,17 +15,31 @@ public final class PhotoLibrary: Sendable {
     public let includeHidden: Bool
     public let renderer: ThumbnailRenderer
     let store: ThumbnailStore?
+    /// When set, the library is only the assets of this shard: the walk still lists every file,
+    /// but reads (and caches the metadata of) only this shard's.
+    public let shard: LibraryShard?
     /// File-system walking blocks on every call (on a NAS, for milliseconds), so it runs on a
     /// thread of its own rather than on the cooperative pool.
     let io = BlockingThreadPool(name: "thumbs-walk", threadCount: 1)
 
     /// `roots` are folders (resolved to absolute paths); `store`, when given, provides and keeps
     /// the metadata cache.
-    public init(roots: [String], includeHidden: Bool = false, renderer: ThumbnailRenderer, store: ThumbnailStore?) {
+    public convenience init(
+        roots: [String], includeHidden: Bool = false, renderer: ThumbnailRenderer, store: ThumbnailStore?
+    ) {
+        self.init(roots: roots, includeHidden: includeHidden, renderer: renderer, store: store, shard: nil)
+    }
+
+    /// The part of the library in `shard` (all of it when nil).
+    public init(
+        roots: [String], includeHidden: Bool, renderer: ThumbnailRenderer, store: ThumbnailStore?,
+        shard: LibraryShard?
+    ) {
         self.roots = roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         self.includeHidden = includeHidden
         self.renderer = renderer
         self.store = store
+        self.shard = shard
     }
 
     /// Every asset of the library, `batchSize` at a time, as the walk finds them: the first

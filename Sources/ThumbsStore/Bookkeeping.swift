@@ -12,6 +12,9 @@ struct Bookkeeping {
 
     private static let names = ["liveBytes", "entries", "hits", "misses"]
 
+    /// Totals of nothing, for a new cache.
+    init() {}
+
     init(_ transaction: LMDBTransaction, _ info: LMDBDatabase) throws(StoreError) {
         var values: [Int64] = []
         for name in Self.names {

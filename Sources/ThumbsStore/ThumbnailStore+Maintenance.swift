@@ -164,7 +164,7 @@ extension ThumbnailStore {
         try environment.copyCompacted(to: folder)
     }
 
-    private static func syncFile(_ path: String, _ operation: String) throws(StoreError) {
+    static func syncFile(_ path: String, _ operation: String) throws(StoreError) {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw StoreError(lmdb: errno, operation) }
         defer { close(descriptor) }

@@ -15,7 +15,8 @@ struct ThumbsCommand: AsyncParsableCommand {
         subcommands: [
             WarmCommand.self, WatchCommand.self, GetCommand.self, RenderCommand.self, AlbumsCommand.self,
             MomentsCommand.self, SizesCommand.self,
-            StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self, ResetCommand.self,
+            StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self, MergeCommand.self,
+            ResetCommand.self,
             ContactSheetCommand.self,
             ServeCommand.self, FreedesktopCommand.self, ProbeCommand.self, ConfigCommand.self,
             SampleLibraryCommand.self, BenchCommand.self,

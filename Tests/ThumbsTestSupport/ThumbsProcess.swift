@@ -17,15 +17,19 @@ package struct ThumbsProcess {
             .appendingPathComponent(".build/debug/\(name)")
     }
 
-    /// Runs `name` (or the program at `executablePath`) with `arguments` to completion.
+    /// Runs `name` (or the program at `executablePath`) with `arguments` to completion, with
+    /// `environment` added to the test's own.
     package static func run(
         _ arguments: [String], executable name: String = "thumbs", executablePath: String? = nil,
-        in folder: String? = nil
+        in folder: String? = nil, environment: [String: String] = [:]
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = executablePath.map { URL(fileURLWithPath: $0) } ?? executable(name)
         process.arguments = arguments
         if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         let output = Pipe(), error = Pipe()
         process.standardOutput = output
         process.standardError = error

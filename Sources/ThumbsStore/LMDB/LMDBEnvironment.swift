@@ -77,8 +77,9 @@ final class LMDBEnvironment: @unchecked Sendable {
             // Every process using the cache holds this shared lock; compaction takes it exclusively.
             if options.takesProcessLock {
                 try Self.lock(processLock, LOCK_SH, "lock \(path)/thumbs.lock")
-                // Holding the shared lock, no compaction runs: a scratch folder is a killed one's.
-                Self.removeCompactionScratch(in: path)
+                // Holding the shared lock, no compaction or merge runs: a scratch folder is a
+                // killed one's.
+                Self.removeScratch(in: path)
             }
             // The file is checked before LMDB maps it (LMDBFileCheck), with writers held off so
             // that no meta page is caught half-written.
@@ -117,12 +118,14 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    /// The prefix of the folder compaction copies into, inside the cache folder.
+    /// The prefixes of the folders compaction copies into and a merge writes into, inside the
+    /// cache folder.
     static let compactionScratchPrefix = "compacting-"
+    static let mergeScratchPrefix = "merging-"
 
-    private static func removeCompactionScratch(in path: String) {
+    private static func removeScratch(in path: String) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        for name in names where name.hasPrefix(compactionScratchPrefix) {
+        for name in names where name.hasPrefix(compactionScratchPrefix) || name.hasPrefix(mergeScratchPrefix) {
             try? FileManager.default.removeItem(atPath: path + "/" + name)
         }
     }

@@ -21,6 +21,13 @@ struct WarmCommand: AsyncParsableCommand {
             --freedesktop-only, only there. Current desktop thumbnails are skipped; a file that \
             cannot be read gets the standard's failure entry.
 
+            With --shard K/N, only the assets whose id hashes to shard K of N are warmed (the \
+            others are listed but not read), into the cache named by --cache, where {shard} \
+            stands for K; with --shards N, K comes from JOB_COMPLETION_INDEX or \
+            SLURM_ARRAY_TASK_ID, so that one command line serves every task of a Kubernetes \
+            Indexed Job or a Slurm job array. `thumbs merge` then combines the shards' caches \
+            (docs/SCALING.md).
+
             With --rebuild the cache is first moved aside (to CACHE.damaged-TIME, as thumbs reset \
             does) and the library is warmed into a new one: the remedy for a damaged cache.
 
@@ -30,11 +37,14 @@ struct WarmCommand: AsyncParsableCommand {
             Examples:
               thumbs warm ~/Pictures
               thumbs warm --freedesktop-only --freedesktop-size normal --freedesktop-size large ~/Pictures
+              thumbs warm --shards 4 --cache '/scratch/thumbs-{shard}' /srv/photos
             """)
 
     @OptionGroup var library: LibraryOptions
 
     @OptionGroup(title: "Desktop thumbnail cache") var desktop: DesktopCacheOptions
+
+    @OptionGroup(title: "Shards") var sharding: ShardOptions
 
     @Flag(help: "Move the cache aside first (it is kept, renamed) and warm into a new one.")
     var rebuild = false
@@ -43,8 +53,10 @@ struct WarmCommand: AsyncParsableCommand {
         if rebuild && desktop.freedesktopOnly {
             CommandFailure.usage("--rebuild moves Thumbs' cache aside, which --freedesktop-only does not use").exit()
         }
+        let shard = sharding.resolveOrExit()
         if rebuild {
-            let path = try loadOrExit(library.options).store(path: library.options.cache).path
+            let path = ShardOptions.cachePathOrExit(
+                try loadOrExit(library.options).store(path: library.options.cache).path, shard: shard)
             do {
                 let movedTo = try ThumbnailStore.moveAside(path: path)
                 if !CommandLog.isQuiet { printError("moved \(path) to \(movedTo); warming a new cache") }
@@ -52,11 +64,11 @@ struct WarmCommand: AsyncParsableCommand {
                 CommandFailure.cache(path, error).exit()
             }
         }
-        let opened = try library.open(opensStore: !desktop.freedesktopOnly)
+        let opened = try library.open(opensStore: !desktop.freedesktopOnly, shard: shard)
         let job = WarmJob(
             store: opened.store, renderer: opened.library.renderer,
             renditions: opened.configuration.renditions.map(\.spec), outputs: desktop.cache.map { [$0] } ?? [])
-        let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0)
+        let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0, shard: shard)
         CommandLog.logger.debug("renditions: \(job.renditions.map(\.description).joined(separator: ", "))")
         let photoLibrary = opened.library
         let summary = try await Interrupt.run(onInterrupt: {

@@ -28,8 +28,9 @@ struct LibraryOptions: ParsableArguments {
     }
 
     /// The library, with the store (its metadata cache) only when `opensStore`: a command that
-    /// writes elsewhere than the cache leaves it untouched.
-    func open(requireRoots: Bool = true, opensStore: Bool) throws
+    /// writes elsewhere than the cache leaves it untouched. With a `shard`, the library is that
+    /// shard's part, and `{shard}` in the cache path is its index.
+    func open(requireRoots: Bool = true, opensStore: Bool, shard: LibraryShard? = nil) throws
         -> (configuration: ThumbsConfiguration, library: PhotoLibrary, store: ThumbnailStore?)
     {
         let configuration = try loadOrExit(options)
@@ -41,7 +42,8 @@ struct LibraryOptions: ParsableArguments {
         CommandLog.logger.debug("library roots: \(folders.joined(separator: ", "))")
         var store: ThumbnailStore?
         if opensStore {
-            let storeConfiguration = configuration.store(path: options.cache)
+            var storeConfiguration = configuration.store(path: options.cache)
+            storeConfiguration.path = ShardOptions.cachePathOrExit(storeConfiguration.path, shard: shard)
             CommandLog.logger.debug("cache: \(storeConfiguration.path), budget \(storeConfiguration.budget)")
             do {
                 store = try ThumbnailStore(configuration: storeConfiguration)
@@ -52,7 +54,7 @@ struct LibraryOptions: ParsableArguments {
         let renderer = ThumbnailRenderer(configuration: configuration.imaging)
         let library = PhotoLibrary(
             roots: folders, includeHidden: configuration.library.includeHidden,
-            renderer: renderer, store: store)
+            renderer: renderer, store: store, shard: shard)
         return (configuration, library, store)
     }
 

@@ -4,12 +4,15 @@ import Thumbs
 /// Progress as a live line on a terminal, or JSON lines.
 final class ProgressDisplay: Sendable {
     private let json: Bool
+    /// The part of the library being warmed, named in the summary.
+    private let shard: LibraryShard?
     /// The last progress seen, and when the display last changed.
     private let state = LockedValue<(latest: WarmJob.Progress?, shown: ContinuousClock.Instant)>(
         (nil, .now - .seconds(1)))
 
-    init(json: Bool) {
+    init(json: Bool, shard: LibraryShard? = nil) {
         self.json = json
+        self.shard = shard
     }
 
     var last: WarmJob.Progress? { state.withLock { $0.latest } }
@@ -62,12 +65,13 @@ final class ProgressDisplay: Sendable {
 
     func finish(_ progress: WarmJob.Progress, interrupted: Bool) {
         if json {
-            print(Self.json(progress, event: interrupted ? "interrupted" : "summary"))
+            print(Self.json(progress, event: interrupted ? "interrupted" : "summary", shard: shard))
             return
         }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
         var text =
-            "\(interrupted ? "interrupted: " : "")\(progress.done) of \(progress.found) assets: "
+            "\(interrupted ? "interrupted: " : "")\(shard.map { "shard \($0): " } ?? "")"
+            + "\(progress.done) of \(progress.found) assets: "
             + "\(progress.rendered) rendered, \(progress.fresh) fresh, \(progress.skippedFailures) known failures skipped"
         if progress.failed > 0 {
             let kinds = progress.failuresByKind.sorted { $0.key.rawValue < $1.key.rawValue }
@@ -78,7 +82,7 @@ final class ProgressDisplay: Sendable {
         print(text)
     }
 
-    private static func json(_ progress: WarmJob.Progress, event: String) -> String {
+    private static func json(_ progress: WarmJob.Progress, event: String, shard: LibraryShard? = nil) -> String {
         var fields: [String: Any] = [
             "event": event, "done": progress.done, "found": progress.found, "rendered": progress.rendered,
             "fresh": progress.fresh, "placeholders": progress.placeholders,
@@ -88,6 +92,10 @@ final class ProgressDisplay: Sendable {
                 uniqueKeysWithValues: progress.failuresByKind.map { ($0.key.rawValue, $0.value) }),
         ]
         if let left = progress.estimatedSecondsLeft { fields["secondsLeft"] = left.rounded() }
+        if let shard {
+            fields["shard"] = shard.index
+            fields["shards"] = shard.count
+        }
         return JSONLine.encode(fields)
     }
 }

@@ -1,0 +1,240 @@
+import CLMDB
+import Foundation
+import ThumbsImaging
+import ThumbsSupport
+
+/// Merges the tables of several caches into an empty environment, in one write transaction, in
+/// key order (every insert an append). See ``ThumbnailStore/merge(into:from:)`` for the rules.
+///
+/// Thumbnails are decided an asset at a time: of the versions of its file the inputs hold, the
+/// one with the most recently made thumbnail is kept (a cache keeps one version per asset); of
+/// several thumbnails under one key, the most recently made, with the latest access time any
+/// input recorded for that key. When the result would pass the budget, a first pass adds up the
+/// kept bytes by access time and the second leaves out the least recently used, down to the
+/// low-water mark, exactly as eviction would.
+struct StoreMerge {
+    let inputs: [LMDBEnvironment]
+    /// The input whose cursors (fetch results) are kept: the destination's own, when it had any.
+    let keepsCursorsOf: Int?
+    let output: LMDBEnvironment
+    let budget: Int64
+    let lowWaterMark: Int64
+
+    /// A thumbnail the merge keeps.
+    private struct Kept {
+        let key: UnsafeRawBufferPointer
+        let record: UnsafeRawBufferPointer
+        let second: UInt32
+        var cost: Int64 { Bookkeeping.cost(keyCount: key.count, recordCount: record.count) }
+    }
+
+    /// Which of the kept thumbnails eviction leaves out: every one used before `second`, and at
+    /// `second` the first in key order (LRU order) until `bytesAtSecond` are left out.
+    private struct Eviction {
+        var second: UInt32 = 0
+        var bytesAtSecond: Int64 = 0
+    }
+
+    func run() throws(StoreError) -> ThumbnailStore.MergeReport {
+        try withReadTransactions(inputs[...]) { transactions throws(StoreError) in
+            var eviction: Eviction?
+            var inputBytes: Int64 = 0
+            for index in transactions.indices {
+                inputBytes += try Bookkeeping(transactions[index], table(StoreTables.info, index)).liveBytes
+            }
+            if inputBytes > budget { eviction = try plan(transactions) }
+            return try output.write { out throws(StoreError) in
+                var report = ThumbnailStore.MergeReport(inputs: inputs.count)
+                var book = Bookkeeping()
+                try mergeThumbnails(transactions, into: out, eviction, &book, &report)
+                try mergeMetadata(transactions, into: out, &report)
+                try mergeFailures(transactions, into: out, &report)
+                if let keepsCursorsOf {
+                    try transactions[keepsCursorsOf].forEach(table(StoreTables.cursors, keepsCursorsOf)) {
+                        key, value throws(StoreError) in
+                        try out.append(output[StoreTables.cursors], key, count: value.count) {
+                            $0.copyMemory(from: value)
+                        }
+                        return true
+                    }
+                }
+                for index in transactions.indices {
+                    let counts = try Bookkeeping(transactions[index], table(StoreTables.info, index))
+                    book.hits += counts.hits
+                    book.misses += counts.misses
+                }
+                try book.save(out, output[StoreTables.info])
+                report.liveBytes = book.liveBytes
+                return report
+            }
+        }
+    }
+
+    private func table(_ name: String, _ input: Int) -> LMDBDatabase { inputs[input][name] }
+
+    /// Walks every input's thumbnails an asset at a time, handing `body` what is kept.
+    private func forEachKept(
+        _ transactions: [LMDBTransaction], _ report: inout ThumbnailStore.MergeReport,
+        _ body: (Kept) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        try withCursors(transactions, { table(StoreTables.thumbnails, $0) }) { cursors throws(StoreError) in
+            var walk = MergeWalk(cursors: cursors, groupLength: MergeWalk.throughFirstNUL)
+            while let group = try walk.next() {
+                for kept in try decide(group, transactions, &report) { try body(kept) }
+            }
+        }
+    }
+
+    /// What is kept of one asset's thumbnails, in key order.
+    private func decide(
+        _ group: [MergeWalk.Entry], _ transactions: [LMDBTransaction], _ report: inout ThumbnailStore.MergeReport
+    ) throws(StoreError) -> [Kept] {
+        let prefixLength = MergeWalk.throughFirstNUL(group[0].key)
+        let versionEnd = prefixLength + 16
+        var made: [(entry: MergeWalk.Entry, createdAt: Date)] = []
+        for entry in group {
+            guard entry.key.count > versionEnd, let header = try? StoredThumbnail.Header(decoding: entry.value) else {
+                report.unreadable += 1
+                continue
+            }
+            made.append((entry, header.createdAt))
+        }
+        // The version of the file with the most recently made thumbnail; the first input's on a tie.
+        guard let newest = made.max(by: { $0.createdAt < $1.createdAt })?.entry else { return [] }
+        let version = Array(newest.key[prefixLength..<versionEnd])
+        let current = made.filter { $0.entry.key[prefixLength..<versionEnd].elementsEqual(version) }
+        report.superseded += made.count - current.count
+        // The inputs' entries interleave: gathered by key, then taken in LMDB's key order.
+        let byKey = Dictionary(grouping: current) { Array($0.entry.key) }
+        var kept: [Kept] = []
+        for key in byKey.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let candidates = byKey[key, default: []]
+            // The most recently made; of equal ones, the first input's (`max` keeps the first).
+            guard let winner = candidates.max(by: { $0.createdAt < $1.createdAt }) else { continue }
+            var second: UInt32 = 0
+            for candidate in candidates {
+                let input = candidate.entry.input
+                let access = try transactions[input].withValue(table(StoreTables.access, input), key) {
+                    bytes throws(StoreError) in
+                    var reader = ByteReader(bytes, record: "access time")
+                    return try reader.u32()
+                }
+                second = max(second, access ?? UInt32(clamping: Int64(candidate.createdAt.timeIntervalSince1970)))
+            }
+            report.superseded += candidates.count - 1
+            kept.append(Kept(key: winner.entry.key, record: winner.entry.value, second: second))
+        }
+        return kept
+    }
+
+    /// The first pass, when the inputs together pass the budget: what eviction will leave out.
+    private func plan(_ transactions: [LMDBTransaction]) throws(StoreError) -> Eviction? {
+        var bytesBySecond: [UInt32: Int64] = [:]
+        var total: Int64 = 0
+        var report = ThumbnailStore.MergeReport(inputs: 0)
+        try forEachKept(transactions, &report) { kept in
+            bytesBySecond[kept.second, default: 0] += kept.cost
+            total += kept.cost
+        }
+        guard total > budget else { return nil }
+        var toFree = total - lowWaterMark
+        for second in bytesBySecond.keys.sorted() {
+            let bytes = bytesBySecond[second, default: 0]
+            if bytes >= toFree { return Eviction(second: second, bytesAtSecond: toFree) }
+            toFree -= bytes
+        }
+        return Eviction(second: .max, bytesAtSecond: .max)
+    }
+
+    private func mergeThumbnails(
+        _ transactions: [LMDBTransaction], into out: LMDBTransaction, _ eviction: Eviction?,
+        _ book: inout Bookkeeping, _ report: inout ThumbnailStore.MergeReport
+    ) throws(StoreError) {
+        var atSecondLeft = eviction?.bytesAtSecond ?? 0
+        var written = Bookkeeping()
+        var evicted = 0
+        try forEachKept(transactions, &report) { kept throws(StoreError) in
+            if let eviction, kept.second < eviction.second || (kept.second == eviction.second && atSecondLeft > 0) {
+                if kept.second == eviction.second { atSecondLeft -= kept.cost }
+                evicted += 1
+                return
+            }
+            try out.append(output[StoreTables.thumbnails], kept.key, count: kept.record.count) {
+                $0.copyMemory(from: kept.record)
+            }
+            var second = ByteWriter(capacity: 4)
+            second.u32(kept.second)
+            try out.append(output[StoreTables.access], kept.key, count: 4) { target in
+                second.bytes.withUnsafeBytes { target.copyMemory(from: $0) }
+            }
+            try out.put(output[StoreTables.lru], ThumbnailStore.lruKey(kept.second, Array(kept.key)), [])
+            written.liveBytes += kept.cost
+            written.entries += 1
+        }
+        book.liveBytes = written.liveBytes
+        book.entries = written.entries
+        report.thumbnails = Int(written.entries)
+        report.evicted = evicted
+    }
+
+    /// One record per asset: the newest version of its file (latest modification time), and of
+    /// equal ones the first holding a placeholder.
+    private func mergeMetadata(
+        _ transactions: [LMDBTransaction], into out: LMDBTransaction, _ report: inout ThumbnailStore.MergeReport
+    ) throws(StoreError) {
+        try withCursors(transactions, { table(StoreTables.metadata, $0) }) { cursors throws(StoreError) in
+            var walk = MergeWalk(cursors: cursors, groupLength: { $0.count })
+            while let group = try walk.next() {
+                var best: (entry: MergeWalk.Entry, metadata: AssetMetadata)?
+                for entry in group {
+                    guard let metadata = try? AssetMetadata(decoding: entry.value) else {
+                        report.unreadable += 1
+                        continue
+                    }
+                    guard let current = best else {
+                        best = (entry, metadata)
+                        continue
+                    }
+                    let newer =
+                        metadata.fingerprint.modificationTimeNanoseconds
+                        > current.metadata.fingerprint.modificationTimeNanoseconds
+                    let same = metadata.fingerprint == current.metadata.fingerprint
+                    if newer || (same && current.metadata.placeholder == nil && metadata.placeholder != nil) {
+                        best = (entry, metadata)
+                    }
+                }
+                guard let best else { continue }
+                report.superseded += group.count - 1
+                try out.append(output[StoreTables.metadata], best.entry.key, count: best.entry.value.count) {
+                    $0.copyMemory(from: best.entry.value)
+                }
+                report.metadata += 1
+            }
+        }
+    }
+
+    /// One failure per asset, as the memo keeps: the most recent.
+    private func mergeFailures(
+        _ transactions: [LMDBTransaction], into out: LMDBTransaction, _ report: inout ThumbnailStore.MergeReport
+    ) throws(StoreError) {
+        try withCursors(transactions, { table(StoreTables.failures, $0) }) { cursors throws(StoreError) in
+            var walk = MergeWalk(cursors: cursors, groupLength: MergeWalk.throughFirstNUL)
+            while let group = try walk.next() {
+                var best: (entry: MergeWalk.Entry, failedAt: Date)?
+                for entry in group {
+                    guard let record = try? FailureRecord(decoding: entry.value) else {
+                        report.unreadable += 1
+                        continue
+                    }
+                    if record.failedAt > best?.failedAt ?? .distantPast { best = (entry, record.failedAt) }
+                }
+                guard let best else { continue }
+                report.superseded += group.count - 1
+                try out.append(output[StoreTables.failures], best.entry.key, count: best.entry.value.count) {
+                    $0.copyMemory(from: best.entry.value)
+                }
+                report.failures += 1
+            }
+        }
+    }
+}
