@@ -5,7 +5,7 @@ import Foundation
 import Thumbs
 
 /// The thumbnail store against raw LMDB, in one run: hit latency for a 20 KB thumbnail, batched
-/// writes, and the cost of eviction.
+/// writes, the cost of eviction, and the rate of a merge.
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .mallocCountTotal],
@@ -100,6 +100,63 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.startMeasurement()
             try! await store.evict(downTo: ByteCount(live - perEntry * 100))
             benchmark.stopMeasurement()
+        }
+    }
+
+    // MARK: Merge
+
+    // Four caches written once, before any merge is measured, and closed (their writes reach the
+    // disk at each commit): the merges then measure reading them and writing the result.
+    let perSource = 2_500
+    let mergeSources = (0..<4).map { folder("merge-source-\($0)") }
+    let sourcesWritten = DispatchSemaphore(value: 0)
+    Task.detached {
+        for (source, path) in mergeSources.enumerated() {
+            let store = try! ThumbnailStore(configuration: StoreConfiguration(path: path))
+            for batch in 0..<(perSource / 100) {
+                try! await store.putThumbnails(
+                    (0..<100).map {
+                        ThumbnailStore.ThumbnailEntry(
+                            key: key(source * perSource + batch * 100 + $0), thumbnail: thumbnail)
+                    })
+            }
+        }
+        sourcesWritten.signal()
+    }
+    sourcesWritten.wait()
+
+    Benchmark(
+        "Merge 4 caches of 2,500 × 20 KB into a new one",
+        configuration: .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(20), maxIterations: 10)
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let destination = StoreConfiguration(path: folder("merged"), budget: ByteCount(4 << 30))
+            benchmark.startMeasurement()
+            let report = try! ThumbnailStore.merge(into: destination, from: mergeSources)
+            benchmark.stopMeasurement()
+            precondition(report.thumbnails == 4 * perSource)
+            try? FileManager.default.removeItem(atPath: destination.path)
+        }
+    }
+
+    // The floor for the same bytes: the four cache files copied as they are, each synced to the disk.
+    Benchmark(
+        "Copy the 4 caches' files (copyItem + fsync)",
+        configuration: .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(20), maxIterations: 10)
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let target = folder("copied")
+            try! FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+            benchmark.startMeasurement()
+            for (index, source) in mergeSources.enumerated() {
+                let copy = target + "/data-\(index).mdb"
+                try! FileManager.default.copyItem(atPath: source + "/data.mdb", toPath: copy)
+                let descriptor = open(copy, O_RDONLY)
+                fsync(descriptor)
+                close(descriptor)
+            }
+            benchmark.stopMeasurement()
+            try? FileManager.default.removeItem(atPath: target)
         }
     }
 }
