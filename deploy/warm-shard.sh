@@ -5,23 +5,24 @@
 #
 # Environment:
 #   LIBRARY      the library's folder, at the same path on every node (asset ids depend on it)
-#   SHARDS       how many shards (default: the array's task count, SLURM_ARRAY_TASK_COUNT)
+#   SHARDS       how many shards
 #   SHARDS_DIR   shared folder where each shard's cache is kept, as SHARDS_DIR/thumbs-K
 #   SCRATCH      node-local folder for the cache being written (default: $TMPDIR, else /tmp)
 #   THUMBS       the thumbs program (default: thumbs on the PATH)
-# The shard's index comes from JOB_COMPLETION_INDEX (Kubernetes) or SLURM_ARRAY_TASK_ID (Slurm).
+# The shard's index is JOB_COMPLETION_INDEX (Kubernetes) or SLURM_ARRAY_TASK_ID (Slurm) as it is:
+# the array is numbered 0 to SHARDS-1, and a rerun of some of its tasks keeps their numbers
+# (`sbatch --array=5,17` warms shards 5 and 17 again).
 #
 # Run again (a requeued task, a replaced pod), it resumes: from its scratch cache when it is
 # still there (same node), else from the copy kept by an earlier run, else from nothing.
 set -uo pipefail
 : "${LIBRARY:?LIBRARY names the library folder}" "${SHARDS_DIR:?SHARDS_DIR names the shared folder for shard caches}"
 THUMBS="${THUMBS:-thumbs}"
-SHARDS="${SHARDS:-${SLURM_ARRAY_TASK_COUNT:?SHARDS is the number of shards}}"
-if [ -n "${JOB_COMPLETION_INDEX:-}" ]; then
-    index="$JOB_COMPLETION_INDEX"
-else
-    # Counted from the array's first task, whatever its numbering (--array=1-4, --array=0-15:4).
-    index=$(( (SLURM_ARRAY_TASK_ID - ${SLURM_ARRAY_TASK_MIN:-0}) / ${SLURM_ARRAY_TASK_STEP:-1} ))
+: "${SHARDS:?SHARDS is the number of shards}"
+index="${JOB_COMPLETION_INDEX:-${SLURM_ARRAY_TASK_ID:?neither JOB_COMPLETION_INDEX nor SLURM_ARRAY_TASK_ID is set}}"
+if ! [ "$index" -ge 0 ] 2>/dev/null || [ "$index" -ge "$SHARDS" ]; then
+    echo "warm-shard: task $index is not one of the shards 0 to $((SHARDS - 1))" >&2
+    exit 2
 fi
 scratch="${SCRATCH:-${TMPDIR:-/tmp}}/thumbs-shard-$index-of-$SHARDS"
 kept="$SHARDS_DIR/thumbs-$index"

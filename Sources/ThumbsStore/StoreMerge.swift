@@ -119,12 +119,18 @@ struct StoreMerge {
                     var reader = ByteReader(bytes, record: "access time")
                     return try reader.u32()
                 }
-                second = max(second, access ?? UInt32(clamping: Int64(candidate.createdAt.timeIntervalSince1970)))
+                second = max(second, access ?? Self.second(candidate.createdAt))
             }
             report.superseded += candidates.count - 1
             kept.append(Kept(key: winner.entry.key, record: winner.entry.value, second: second))
         }
         return kept
+    }
+
+    /// A time as the access table keeps it; any time a damaged record may hold is brought in range.
+    private static func second(_ date: Date) -> UInt32 {
+        let seconds = date.timeIntervalSince1970
+        return seconds.isFinite ? UInt32(min(max(seconds, 0), Double(UInt32.max))) : 0
     }
 
     /// The first pass, when the inputs together pass the budget: what eviction will leave out.

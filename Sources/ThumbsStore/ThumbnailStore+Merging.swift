@@ -41,8 +41,9 @@ extension ThumbnailStore {
     /// then replaces the destination's data file in one rename: a merge killed at any point
     /// leaves the destination as it was (a new one: empty), never half-merged. Like compaction,
     /// it needs the destination to itself (it fails with `EBUSY` if another process has it
-    /// open); the sources may be in use, and are read from one snapshot each. A source that is
-    /// not a cache, or is damaged, fails the merge before anything is written.
+    /// open); the sources may be in use, and are read from one snapshot each (a source being
+    /// compacted or merged into fails with `EBUSY`). A source that is not a cache, is named
+    /// twice, or is damaged fails the merge before anything is written.
     public static func merge(into destination: StoreConfiguration, from sources: [String]) throws(StoreError)
         -> MergeReport
     {
@@ -51,13 +52,18 @@ extension ThumbnailStore {
         guard !LMDBEnvironment.isOpen(path: path) else {
             throw .store("the cache is open in this process; close it first", operation)
         }
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+        func canonical(_ path: String) -> String {
+            URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+        }
+        let target = canonical(path)
+        var named: Set<String> = []
         for source in sources {
             guard FileManager.default.fileExists(atPath: source + "/data.mdb") else {
                 throw .store("\(source) is not a Thumbs cache (it has no data.mdb)", operation)
             }
-            guard URL(fileURLWithPath: source).resolvingSymlinksInPath().standardizedFileURL.path != target else {
-                throw .store("\(source) is the destination itself", operation)
+            guard canonical(source) != target else { throw .store("\(source) is the destination itself", operation) }
+            guard named.insert(canonical(source)).inserted else {
+                throw .store("\(source) is named twice", operation)
             }
             try checkFile(path: source)
         }
@@ -101,7 +107,9 @@ extension ThumbnailStore {
                     path: destination, options: .init(databaseNames: StoreTables.all, takesProcessLock: false)))
         }
         for source in sources {
-            inputs.append(try LMDBEnvironment.open(path: source, options: .init(databaseNames: StoreTables.all)))
+            inputs.append(
+                try LMDBEnvironment.open(
+                    path: source, options: .init(databaseNames: StoreTables.all, waitsForProcessLock: false)))
         }
         // A map the size of every input together, so that the one long transaction never fills it
         // (a full map would start it again from the beginning, twice as large).

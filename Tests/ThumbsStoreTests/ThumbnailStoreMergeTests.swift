@@ -161,13 +161,16 @@ import ThumbsTestSupport
         #expect(try open("dest").statistics().thumbnails == 5)
     }
 
-    @Test func whatIsNotACacheOrIsInUseIsRefused() async throws {
+    @Test func whatIsNotACacheIsNamedTwiceOrIsInUseIsRefused() async throws {
         try await fill("a") { try await $0.putThumbnails(entries(0..<2)) }
         #expect(throws: StoreError.self) {
             try ThumbnailStore.merge(into: configuration("dest"), from: [folder.path + "/nothing"])
         }
         #expect(throws: StoreError.self) {
             try ThumbnailStore.merge(into: configuration("a"), from: [folder.path + "/a"])
+        }
+        #expect(throws: StoreError.self, "named twice") {
+            try ThumbnailStore.merge(into: configuration("dest"), from: [folder.path + "/a", folder.path + "/a/"])
         }
         let open = try open("dest")
         #expect(throws: StoreError.self) {

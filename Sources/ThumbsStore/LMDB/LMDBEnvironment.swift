@@ -26,6 +26,10 @@ final class LMDBEnvironment: @unchecked Sendable {
         /// Whether to hold the shared `thumbs.lock` while open. Only compaction, which holds it
         /// exclusively itself, opens without.
         var takesProcessLock = true
+        /// Whether to wait for the process lock while a compaction or a merge into the cache
+        /// holds it, rather than fail with `EBUSY`. A merge reads its sources without waiting:
+        /// two merges into each other's sources would otherwise wait for each other forever.
+        var waitsForProcessLock = true
     }
 
     /// Read transactions kept for reuse; more are aborted when returned, so that a burst of
@@ -76,7 +80,13 @@ final class LMDBEnvironment: @unchecked Sendable {
             guard processLock >= 0, writerLock >= 0 else { throw StoreError(lmdb: errno, "open \(path)/thumbs.lock") }
             // Every process using the cache holds this shared lock; compaction takes it exclusively.
             if options.takesProcessLock {
-                try Self.lock(processLock, LOCK_SH, "lock \(path)/thumbs.lock")
+                if options.waitsForProcessLock {
+                    try Self.lock(processLock, LOCK_SH, "lock \(path)/thumbs.lock")
+                } else if flock(processLock, LOCK_SH | LOCK_NB) != 0 {
+                    throw StoreError(
+                        resultCode: EBUSY, message: "a compaction or a merge into it is under way",
+                        operation: "open \(path)")
+                }
                 // Holding the shared lock, no compaction or merge runs: a scratch folder is a
                 // killed one's.
                 Self.removeScratch(in: path)
