@@ -188,59 +188,67 @@ struct StoreMerge {
     private func mergeMetadata(
         _ transactions: [LMDBTransaction], into out: LMDBTransaction, _ report: inout ThumbnailStore.MergeReport
     ) throws(StoreError) {
-        try withCursors(transactions, { table(StoreTables.metadata, $0) }) { cursors throws(StoreError) in
-            var walk = MergeWalk(cursors: cursors, groupLength: { $0.count })
-            while let group = try walk.next() {
-                var best: (entry: MergeWalk.Entry, metadata: AssetMetadata)?
-                for entry in group {
-                    guard let metadata = try? AssetMetadata(decoding: entry.value) else {
-                        report.unreadable += 1
-                        continue
-                    }
-                    guard let current = best else {
-                        best = (entry, metadata)
-                        continue
-                    }
-                    let newer =
-                        metadata.fingerprint.modificationTimeNanoseconds
-                        > current.metadata.fingerprint.modificationTimeNanoseconds
-                    let same = metadata.fingerprint == current.metadata.fingerprint
-                    if newer || (same && current.metadata.placeholder == nil && metadata.placeholder != nil) {
-                        best = (entry, metadata)
-                    }
-                }
-                guard let best else { continue }
-                report.superseded += group.count - 1
-                try out.append(output[StoreTables.metadata], best.entry.key, count: best.entry.value.count) {
-                    $0.copyMemory(from: best.entry.value)
-                }
-                report.metadata += 1
-            }
+        let kept = try keepOnePerGroup(
+            StoreTables.metadata, transactions, into: out, groupLength: { $0.count },
+            decode: { bytes throws(StoreError) in try AssetMetadata(decoding: bytes) },
+            prefers: Self.prefers, &report)
+        report.metadata = kept
+    }
+
+    /// Whether `candidate` replaces `current`: a newer version of the file, or the same version
+    /// with a placeholder where `current` has none.
+    private static func prefers(_ candidate: AssetMetadata, to current: AssetMetadata) -> Bool {
+        guard candidate.fingerprint == current.fingerprint else {
+            return candidate.fingerprint.modificationTimeNanoseconds > current.fingerprint.modificationTimeNanoseconds
         }
+        return current.placeholder == nil && candidate.placeholder != nil
     }
 
     /// One failure per asset, as the memo keeps: the most recent.
     private func mergeFailures(
         _ transactions: [LMDBTransaction], into out: LMDBTransaction, _ report: inout ThumbnailStore.MergeReport
     ) throws(StoreError) {
-        try withCursors(transactions, { table(StoreTables.failures, $0) }) { cursors throws(StoreError) in
-            var walk = MergeWalk(cursors: cursors, groupLength: MergeWalk.throughFirstNUL)
+        let kept = try keepOnePerGroup(
+            StoreTables.failures, transactions, into: out, groupLength: MergeWalk.throughFirstNUL,
+            decode: { bytes throws(StoreError) in try FailureRecord(decoding: bytes) },
+            prefers: { (candidate: FailureRecord, current: FailureRecord) in candidate.failedAt > current.failedAt },
+            &report)
+        report.failures = kept
+    }
+
+    /// Walks the table `name` of every input a group at a time and appends the one entry of each
+    /// group kept: the first that decodes, replaced by any later one it `prefers` to the one kept
+    /// so far. Records that do not decode are left out. Returns how many entries were kept.
+    private func keepOnePerGroup<Record>(
+        _ name: String, _ transactions: [LMDBTransaction], into out: LMDBTransaction,
+        groupLength: @escaping (UnsafeRawBufferPointer) -> Int,
+        decode: (UnsafeRawBufferPointer) throws(StoreError) -> Record,
+        prefers: (_ candidate: Record, _ current: Record) -> Bool,
+        _ report: inout ThumbnailStore.MergeReport
+    ) throws(StoreError) -> Int {
+        var kept = 0, superseded = 0, unreadable = 0
+        try withCursors(transactions, { table(name, $0) }) { cursors throws(StoreError) in
+            var walk = MergeWalk(cursors: cursors, groupLength: groupLength)
             while let group = try walk.next() {
-                var best: (entry: MergeWalk.Entry, failedAt: Date)?
+                var best: (entry: MergeWalk.Entry, record: Record)?
                 for entry in group {
-                    guard let record = try? FailureRecord(decoding: entry.value) else {
-                        report.unreadable += 1
+                    guard let record = try? decode(entry.value) else {
+                        unreadable += 1
                         continue
                     }
-                    if record.failedAt > best?.failedAt ?? .distantPast { best = (entry, record.failedAt) }
+                    if let current = best?.record, !prefers(record, current) { continue }
+                    best = (entry, record)
                 }
                 guard let best else { continue }
-                report.superseded += group.count - 1
-                try out.append(output[StoreTables.failures], best.entry.key, count: best.entry.value.count) {
+                superseded += group.count - 1
+                try out.append(output[name], best.entry.key, count: best.entry.value.count) {
                     $0.copyMemory(from: best.entry.value)
                 }
-                report.failures += 1
+                kept += 1
             }
         }
+        report.superseded += superseded
+        report.unreadable += unreadable
+        return kept
     }
 }

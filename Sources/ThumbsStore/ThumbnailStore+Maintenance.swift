@@ -141,24 +141,42 @@ extension ThumbnailStore {
         guard !LMDBEnvironment.isOpen(path: path) else {
             throw .store("the cache is open in this process; close it first", operation)
         }
+        let dataFile = path + "/data.mdb"
+        let before = try replacingDataFile(
+            of: path, scratchPrefix: LMDBEnvironment.compactionScratchPrefix, operation: operation
+        ) { scratch throws(StoreError) in
+            let before = Self.fileSize(dataFile)
+            try copyCompacted(path: path, to: scratch)
+            return before
+        }
+        return CompactionReport(bytesBefore: before, bytesAfter: Self.fileSize(dataFile))
+    }
+
+    /// Holds the process lock of the cache at `path` exclusively (`EBUSY` when another process
+    /// uses it) while `write` makes a new data file in a scratch folder inside it (named
+    /// `scratchPrefix`…, removed however this ends), then puts that file in place of the
+    /// cache's in one rename: a process killed at any point leaves the cache as it was, or
+    /// replaced whole. What compaction and merging share.
+    static func replacingDataFile<T>(
+        of path: String, scratchPrefix: String, operation: String,
+        _ write: (_ scratch: String) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
         let lock = Glibc.open(path + "/thumbs.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw StoreError(lmdb: errno, operation) }
         defer { close(lock) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             throw StoreError(resultCode: EBUSY, message: "another process is using the cache", operation: operation)
         }
-        var template = Array((path + "/" + LMDBEnvironment.compactionScratchPrefix + "XXXXXX").utf8CString)
+        var template = Array((path + "/" + scratchPrefix + "XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw StoreError(lmdb: errno, operation) }
         let scratch = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let dataFile = path + "/data.mdb"
-        let before = Self.fileSize(dataFile)
-        try copyCompacted(path: path, to: scratch)
-        // The copy reaches the disk before it replaces the original, and the rename after it.
+        let result = try write(scratch)
+        // The new file reaches the disk before it replaces the old one, and the rename after it.
         try syncFile(scratch + "/data.mdb", operation)
-        guard rename(scratch + "/data.mdb", dataFile) == 0 else { throw StoreError(lmdb: errno, operation) }
+        guard rename(scratch + "/data.mdb", path + "/data.mdb") == 0 else { throw StoreError(lmdb: errno, operation) }
         try syncFile(path, operation)
-        return CompactionReport(bytesBefore: before, bytesAfter: Self.fileSize(dataFile))
+        return result
     }
 
     /// Opens the environment (without the process lock the caller holds), copies it compacted,
@@ -169,7 +187,7 @@ extension ThumbnailStore {
         try environment.copyCompacted(to: folder)
     }
 
-    static func syncFile(_ path: String, _ operation: String) throws(StoreError) {
+    private static func syncFile(_ path: String, _ operation: String) throws(StoreError) {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw StoreError(lmdb: errno, operation) }
         defer { close(descriptor) }

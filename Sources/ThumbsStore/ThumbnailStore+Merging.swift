@@ -1,6 +1,4 @@
-import CLMDB
 import Foundation
-import Glibc
 import ThumbsImaging
 import ThumbsSupport
 
@@ -61,8 +59,9 @@ extension ThumbnailStore {
             guard FileManager.default.fileExists(atPath: source + "/data.mdb") else {
                 throw .store("\(source) is not a Thumbs cache (it has no data.mdb)", operation)
             }
-            guard canonical(source) != target else { throw .store("\(source) is the destination itself", operation) }
-            guard named.insert(canonical(source)).inserted else {
+            let resolved = canonical(source)
+            guard resolved != target else { throw .store("\(source) is the destination itself", operation) }
+            guard named.insert(resolved).inserted else {
                 throw .store("\(source) is named twice", operation)
             }
             try checkFile(path: source)
@@ -72,26 +71,14 @@ extension ThumbnailStore {
         } catch {
             throw .store("cannot create the cache folder: \(error.localizedDescription)", operation)
         }
-        let lock = Glibc.open(path + "/thumbs.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw StoreError(lmdb: errno, operation) }
-        defer { close(lock) }
-        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            throw StoreError(resultCode: EBUSY, message: "another process is using the cache", operation: operation)
+        return try replacingDataFile(of: path, scratchPrefix: LMDBEnvironment.mergeScratchPrefix, operation: operation)
+        {
+            scratch throws(StoreError) in
+            let hadCache = FileManager.default.fileExists(atPath: path + "/data.mdb")
+            if hadCache { try checkFile(path: path) }
+            return try mergeIntoScratch(
+                scratch, destination: hadCache ? path : nil, sources: sources, configuration: destination)
         }
-        let hadCache = FileManager.default.fileExists(atPath: path + "/data.mdb")
-        if hadCache { try checkFile(path: path) }
-        var template = Array((path + "/" + LMDBEnvironment.mergeScratchPrefix + "XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw StoreError(lmdb: errno, operation) }
-        let scratch = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let report = try mergeIntoScratch(
-            scratch, destination: hadCache ? path : nil, sources: sources, configuration: destination)
-        // The merged file reaches the disk before it replaces the destination's, and the rename
-        // after it.
-        try syncFile(scratch + "/data.mdb", operation)
-        guard rename(scratch + "/data.mdb", path + "/data.mdb") == 0 else { throw StoreError(lmdb: errno, operation) }
-        try syncFile(path, operation)
-        return report
     }
 
     /// Opens the inputs and the scratch environment, merges, and closes them all on return (the

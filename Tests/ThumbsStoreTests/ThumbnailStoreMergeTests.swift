@@ -41,24 +41,22 @@ import ThumbsTestSupport
                 fingerprint: FileFingerprint(size: 1000, modificationTimeNanoseconds: version), mediaType: .jpeg))
     }
 
+    private func failure(_ asset: String, _ kind: ImagingError.Kind) -> ThumbnailStore.FailureEntry {
+        .init(
+            assetID: asset, fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1),
+            failure: FailureRecord(kind: kind, message: kind.rawValue))
+    }
+
     @Test func theMergeHoldsEveryShardsThumbnailsMetadataAndFailures() async throws {
         try await fill("a") { store in
             try await store.putThumbnails(entries(0..<10))
             try await store.putMetadata((0..<10).map { metadata("asset\($0)", version: 1) })
-            try await store.recordFailures([
-                .init(
-                    assetID: "broken-a", fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1),
-                    failure: FailureRecord(kind: .corrupt, message: "bad"))
-            ])
+            try await store.recordFailures([failure("broken-a", .corrupt)])
         }
         try await fill("b") { store in
             try await store.putThumbnails(entries(10..<25))
             try await store.putMetadata((10..<25).map { metadata("asset\($0)", version: 1) })
-            try await store.recordFailures([
-                .init(
-                    assetID: "broken-b", fingerprint: FileFingerprint(size: 1, modificationTimeNanoseconds: 1),
-                    failure: FailureRecord(kind: .truncated, message: "short"))
-            ])
+            try await store.recordFailures([failure("broken-b", .truncated)])
         }
         let report = try ThumbnailStore.merge(
             into: configuration("merged"), from: [folder.path + "/a", folder.path + "/b"])
