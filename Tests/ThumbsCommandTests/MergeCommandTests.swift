@@ -85,9 +85,10 @@ import ThumbsTesting
         }
     }
 
-    /// Killed at a fifth, two fifths... of its usual time (its scratch file half-written), a merge
-    /// leaves the destination as it was, consistent; the next open removes the scratch, and the
-    /// next merge completes it.
+    /// Killed as soon as its scratch file appears, then a quarter, half and three quarters of
+    /// the way through writing it, a merge leaves the destination as it was, consistent; the next
+    /// open removes the scratch, and the next merge completes it. The kills follow the scratch
+    /// folder rather than a clock, so a slow machine moves them without missing the write.
     @Test func aKilledMergeLeavesTheDestinationAsItWas() async throws {
         let thumbnail = Thumbnail(
             bytes: (0..<16_000).map { UInt8(truncatingIfNeeded: $0 &* 7) },
@@ -111,9 +112,32 @@ import ThumbsTesting
         try await fill("a", 50..<2050)
         try await fill("b", 2050..<4050)
         let sources = [folder.path + "/a", folder.path + "/b"]
-        let started = Date()
-        #expect(try ThumbsProcess.run(["merge", folder.path + "/timed"] + sources).status == 0)
-        let usual = Date().timeIntervalSince(started)
+
+        func startMerge(into destination: String) throws -> Process {
+            let process = Process()
+            process.executableURL = ThumbsProcess.executable()
+            process.arguments = ["merge", destination] + sources
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        /// Waits until `process` has created its scratch folder in `destination`; false if it
+        /// ended first.
+        func scratchAppears(in destination: String, of process: Process) async throws -> Bool {
+            while process.isRunning {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []
+                if names.contains(where: { $0.hasPrefix("merging-") }) { return true }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            return false
+        }
+        let timed = try startMerge(into: folder.path + "/timed")
+        #expect(try await scratchAppears(in: folder.path + "/timed", of: timed))
+        let writeStarted = Date()
+        timed.waitUntilExit()
+        let writing = Date().timeIntervalSince(writeStarted)
+        #expect(timed.terminationStatus == 0)
 
         func count() throws -> Int {
             let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/dest"))
@@ -121,20 +145,16 @@ import ThumbsTesting
             return try store.statistics().thumbnails
         }
         var killedMidMerge = 0
-        for fifth in 1...4 {
-            let process = Process()
-            process.executableURL = ThumbsProcess.executable()
-            process.arguments = ["merge", folder.path + "/dest"] + sources
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            try await Task.sleep(for: .seconds(usual * Double(fifth) / 5))
+        for quarter in 0...3 {
+            let process = try startMerge(into: folder.path + "/dest")
+            let writingStarted = try await scratchAppears(in: folder.path + "/dest", of: process)
+            if writingStarted { try await Task.sleep(for: .seconds(writing * Double(quarter) / 4)) }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let contents = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/dest")
             if contents.contains(where: { $0.hasPrefix("merging-") }) { killedMidMerge += 1 }
             let thumbnails = try count()
-            #expect(thumbnails == 50 || thumbnails == 4050, "killed at \(fifth)/5: \(thumbnails) thumbnails")
+            #expect(thumbnails == 50 || thumbnails == 4050, "killed at \(quarter)/4: \(thumbnails) thumbnails")
             if thumbnails == 4050 { break }
         }
         #expect(killedMidMerge >= 1, "at least one kill came while the merge was writing")
