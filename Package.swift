@@ -64,6 +64,12 @@ let package = Package(
             pkgConfig: "libraw_r",
             providers: [.apt(["libraw-dev"])]
         ),
+        // libheif, which libvips reads HEIF with: its decoder-plugin interface.
+        .systemLibrary(
+            name: "CHeif",
+            pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]
+        ),
         // GLib (libvips is built on it): the desktop's own file URIs and their MD5.
         .systemLibrary(
             name: "CGLib",
@@ -87,6 +93,13 @@ let package = Package(
                 .linkedLibrary("swscale"),
             ]
         ),
+        // HEIC pictures decoded by FFmpeg's HEVC decoder inside libheif (a libheif decoder
+        // plugin); libheif, from Debian's libheif-dev, still reads the container.
+        .target(
+            name: "CHeifShim",
+            dependencies: ["CHeif", "CFFmpeg", "CVideoShim"],
+            linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]
+        ),
         // A camera RAW's header, embedded preview and half-size decode through LibRaw.
         .target(name: "CRawShim", dependencies: ["CLibRaw"], linkerSettings: [.linkedLibrary("raw_r")]),
 
@@ -103,6 +116,7 @@ let package = Package(
             name: "ThumbsImaging",
             dependencies: [
                 "ThumbsSupport", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim", "CJpegShim",
+                "CHeifShim",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

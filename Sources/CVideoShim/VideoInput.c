@@ -41,6 +41,10 @@ static void thumbs_log_setup(void) {
     av_log_set_callback(thumbs_log);
 }
 
+void thumbs_ffmpeg_quiet_log(void) {
+    pthread_once(&thumbs_log_once, thumbs_log_setup);
+}
+
 /* ---- Time and messages ------------------------------------------------------------------- */
 
 static double thumbs_now(void) {
@@ -207,7 +211,7 @@ static int thumbs_needs_stream_info(const AVFormatContext *format) {
 
 thumbs_video_status video_input_open(video_input *input, int descriptor, double time_limit,
     char *message, size_t size) {
-    pthread_once(&thumbs_log_once, thumbs_log_setup);
+    thumbs_ffmpeg_quiet_log();
     memset(input, 0, sizeof *input);
     input->video = -1;
     input->io.descriptor = descriptor;

@@ -1,3 +1,4 @@
+import CHeifShim
 import CRawShim
 import CVideoShim
 import CVipsShim
@@ -10,6 +11,10 @@ import CVipsShim
 /// (`dcrawload`), but it always demosaics the whole sensor (a half-size option arrives only in
 /// 8.19) and exposes no preview, so Thumbs never hands it a RAW file; ``libvipsReadsRaw``
 /// only reports whether it is there.
+///
+/// HEIC pictures are read by libheif through libvips, but their HEVC bitstreams go to FFmpeg's
+/// decoder (`CHeifShim`, a libheif decoder plugin): the same pixels as libde265's, in two thirds
+/// of the time. ``heicDecoder`` names the decoder libheif picks.
 ///
 /// ```swift
 /// let libraries = try DecoderLibraries.linked()
@@ -24,6 +29,8 @@ public struct DecoderLibraries: Sendable, Equatable {
     public var libRaw: String
     /// Whether libvips has a LibRaw loader (`dcrawload`, libvips 8.18 and later).
     public var libvipsReadsRaw: Bool
+    /// The decoder libheif uses for HEIC pictures, e.g. "FFmpeg HEVC decoder (Thumbs)".
+    public var heicDecoder: String
 
     /// What this process links, starting libvips if it has not started yet.
     public static func linked() throws(ImagingError) -> DecoderLibraries {
@@ -32,6 +39,7 @@ public struct DecoderLibraries: Sendable, Equatable {
             libvips: String(cString: vips_version_string()),
             ffmpeg: String(cString: thumbs_video_library_version()),
             libRaw: String(cString: thumbs_raw_library_version()),
-            libvipsReadsRaw: thumbs_vips_has_loader("dcrawload") != 0)
+            libvipsReadsRaw: thumbs_vips_has_loader("dcrawload") != 0,
+            heicDecoder: String(cString: thumbs_heif_hevc_decoder_name()))
     }
 }

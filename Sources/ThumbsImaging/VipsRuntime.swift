@@ -1,3 +1,4 @@
+import CHeifShim
 import CVipsShim
 import ThumbsSupport
 
@@ -20,6 +21,9 @@ package enum VipsRuntime {
         // The operation cache is turned off in the shim: it is keyed by file name, so it would
         // serve a stale decode after a file changes on disk, and it holds memory Thumbs budgets
         // itself.
+        // HEIC pictures then go to FFmpeg's HEVC decoder, a third faster than libde265 for the
+        // same pixels (docs/BENCHMARKS.md); when it cannot be had, libde265 stays in use.
+        _ = thumbs_heif_use_ffmpeg_hevc()
         guard thumbs_vips_start("thumbs", threadsPerImage) == 0 else {
             return .failure(.libraryUnavailable(VipsError.takeMessage()))
         }

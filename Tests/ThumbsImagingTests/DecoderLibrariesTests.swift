@@ -1,6 +1,7 @@
+import CVipsShim
 import Foundation
 import Testing
-import ThumbsImaging
+@testable import ThumbsImaging
 import ThumbsTestSupport
 
 /// What ``DecoderLibraries`` reports against what the libraries' own programs say.
@@ -22,6 +23,46 @@ import ThumbsTestSupport
         let libraries = try DecoderLibraries.linked()
         let banner = try ThumbsProcess.run(["-version"], executablePath: GeneratedMedia.ffmpeg).standardOutput
         #expect(banner.hasPrefix("ffmpeg version \(libraries.ffmpeg) "))
+    }
+
+    /// libheif picks FFmpeg's HEVC decoder over libde265.
+    @Test func heicPicturesAreDecodedByFFmpeg() throws {
+        #expect(try DecoderLibraries.linked().heicDecoder.hasPrefix("FFmpeg HEVC decoder"))
+    }
+
+    private static let heifConvert = "/usr/bin/heif-convert"
+
+    /// FFmpeg's HEVC decoder gives libde265's pixels: every shared HEIC decoded whole in this
+    /// process equals what `heif-convert` (libheif with libde265, in a process of its own)
+    /// writes, byte for byte.
+    @Test(
+        .enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason),
+        .enabled(if: FileManager.default.isExecutableFile(atPath: heifConvert), "heif-convert is absent"))
+    func everySharedHEICDecodesToLibde265sPixels() throws {
+        let folder = TemporaryFolder()
+        let heics = SharedPhotos.entries.filter { $0.note("content_type") == "HEIC" && $0.expectedError == nil }
+        #expect(heics.count >= 3)
+        for (index, entry) in heics.enumerated() {
+            let png = folder.path + "/\(index).png"
+            let converted = try ThumbsProcess.run([entry.path, png], executablePath: Self.heifConvert)
+            try #require(converted.status == 0, "\(entry): \(converted.standardError)")
+            let reference = try Self.decoded(png)
+            let ours = try Self.decoded(entry.path)
+            #expect(ours.size == reference.size, "\(entry)")
+            #expect(ours.pixels == reference.pixels, "\(entry)")
+        }
+    }
+
+    /// The whole picture as libvips' loader gives it (libheif's for a HEIC), not resized.
+    private static func decoded(_ path: String) throws -> (pixels: [UInt8], size: PixelSize) {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        return try VipsCallGate.run { () throws(ImagingError) in
+            try VipsRuntime.ensureStarted()
+            guard let opened = bytes.withUnsafeBytes({ thumbs_vips_open_buffer($0.baseAddress, $0.count) })
+            else { throw .corrupt(VipsError.takeMessage()) }
+            let image = VipsImageHandle(opened)
+            return (try image.pixelBytes(), image.size)
+        }
     }
 
     @Test func libRawNamesItsRelease() throws {

@@ -139,6 +139,11 @@ thumbs_video_status thumbs_video_poster(int descriptor, int32_t mode, int32_t mi
 /// Frees the frame's buffers and zeroes it. Safe on a zeroed frame and twice.
 void thumbs_video_frame_free(thumbs_video_frame *frame);
 
+/// Routes FFmpeg's log, process-wide, through Thumbs' callback, which prints nothing: a damaged
+/// file surfaces as a status, never as noise on a user's terminal. Every use of FFmpeg calls it
+/// first; later calls do nothing.
+void thumbs_ffmpeg_quiet_log(void);
+
 /// The FFmpeg release the libraries linked at run time belong to, e.g. "5.1.6-0+deb12u1"
 /// (av_version_info); a static string.
 const char *thumbs_video_library_version(void);

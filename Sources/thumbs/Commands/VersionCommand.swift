@@ -5,7 +5,8 @@ import Thumbs
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "version",
-        abstract: "Print the decoding libraries this build links, and which one reads camera RAW files.",
+        abstract:
+            "Print the decoding libraries this build links, and which ones read camera RAW files and HEIC pictures.",
         discussion: """
             Versions are those loaded at run time (libvips, FFmpeg, LibRaw), which may differ \
             from the ones the build was compiled against.
@@ -25,6 +26,7 @@ struct VersionCommand: ParsableCommand {
             let document = [
                 "libvips": libraries.libvips, "ffmpeg": libraries.ffmpeg, "libraw": libraries.libRaw,
                 "libvipsRawLoader": libraries.libvipsReadsRaw ? "dcrawload" : "none",
+                "heicDecoder": libraries.heicDecoder,
             ]
             return print(String(decoding: try encoder.encode(document), as: UTF8.self))
         }
@@ -34,5 +36,6 @@ struct VersionCommand: ParsableCommand {
             ? "libvips' dcrawload is present and left unused: it demosaics every file in full"
             : "libvips has no LibRaw loader"
         print("camera RAW: LibRaw, embedded preview else half-size decode (\(vipsLoader))")
+        print("HEIC: libheif, its HEVC pictures decoded by \(libraries.heicDecoder)")
     }
 }
