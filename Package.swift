@@ -105,6 +105,8 @@ let package = Package(
 
         // JPEGs decoded by libjpeg-turbo directly, at a DCT scale (Debian's libjpeg62-turbo-dev).
         .target(name: "CJpegShim", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Thumbnails as PNG through zlib directly (Debian's zlib1g-dev).
+        .target(name: "CPNGEncoder", linkerSettings: [.linkedLibrary("z")]),
 
         // The layers.
         // Threads for blocking C calls, priorities, locks: what every layer below shares.
@@ -116,7 +118,7 @@ let package = Package(
             name: "ThumbsImaging",
             dependencies: [
                 "ThumbsSupport", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim", "CJpegShim",
-                "CHeifShim",
+                "CHeifShim", "CPNGEncoder",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -93,6 +93,30 @@ import ThumbsTesting
         }
     }
 
+    /// Thumbs' PNG encoder is lossless: grey, grey and alpha, RGB and RGBA, down to one pixel,
+    /// libvips reads back the very samples encoded.
+    @Test func pngThumbnailsKeepEverySample() throws {
+        for bands in 1...4 {
+            for (width, height) in [(1, 1), (7, 3), (257, 64)] {
+                let samples = (0..<(width * height * bands)).map { UInt8(truncatingIfNeeded: ($0 * 37) ^ ($0 >> 5)) }
+                let decoded = try VipsCallGate.run { () throws(ImagingError) -> (pixels: [UInt8], bands: Int) in
+                    guard
+                        let made = samples.withUnsafeBytes({
+                            vips_image_new_from_memory_copy(
+                                $0.baseAddress, $0.count, Int32(width), Int32(height), Int32(bands), VIPS_FORMAT_UCHAR)
+                        })
+                    else { throw .corrupt(VipsError.takeMessage()) }
+                    let png = try VipsRenderer.png(of: VipsImageHandle(made))
+                    guard let opened = png.withUnsafeBytes({ thumbs_vips_open_buffer($0.baseAddress, $0.count) })
+                    else { throw .corrupt(VipsError.takeMessage()) }
+                    let image = VipsImageHandle(opened)
+                    return (try image.pixelBytes(), image.bands)
+                }
+                #expect(decoded.bands == bands && decoded.pixels == samples, "\(bands) bands, \(width)x\(height)")
+            }
+        }
+    }
+
     @Test func embeddedColourProfileIsConvertedToSRGB() throws {
         // The same colours, stored as Display P3 numbers with a P3 profile attached.
         let srgb = try SyntheticImage(width: 300, height: 200).encoded(as: .png)
