@@ -18,12 +18,12 @@ package enum VipsRuntime {
     package static let threadsPerImage: Int32 = 1
 
     private static let startResult: Result<Void, ImagingError> = {
+        // HEIC pictures go to FFmpeg's HEVC decoder, a third faster than libde265 for the same
+        // pixels (docs/BENCHMARKS.md); when it cannot be had, libde265 stays in use.
+        _ = thumbs_heif_use_ffmpeg_hevc()
         // The operation cache is turned off in the shim: it is keyed by file name, so it would
         // serve a stale decode after a file changes on disk, and it holds memory Thumbs budgets
         // itself.
-        // HEIC pictures then go to FFmpeg's HEVC decoder, a third faster than libde265 for the
-        // same pixels (docs/BENCHMARKS.md); when it cannot be had, libde265 stays in use.
-        _ = thumbs_heif_use_ffmpeg_hevc()
         guard thumbs_vips_start("thumbs", threadsPerImage) == 0 else {
             return .failure(.libraryUnavailable(VipsError.takeMessage()))
         }
