@@ -94,11 +94,14 @@ let package = Package(
             ]
         ),
         // HEIC pictures decoded by FFmpeg's HEVC decoder inside libheif (a libheif decoder
-        // plugin); libheif, from Debian's libheif-dev, still reads the container.
+        // plugin); libheif, from Debian's libheif-dev, still reads the container. HEIF pictures
+        // for thumbnails decoded as stored, shrunk and converted here.
         .target(
             name: "CHeifShim",
             dependencies: ["CHeif", "CFFmpeg", "CVideoShim"],
-            linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("avcodec"), .linkedLibrary("avutil")]
+            linkerSettings: [
+                .linkedLibrary("heif"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("m"),
+            ]
         ),
         // A camera RAW's header, embedded preview and half-size decode through LibRaw.
         .target(name: "CRawShim", dependencies: ["CLibRaw"], linkerSettings: [.linkedLibrary("raw_r")]),
@@ -231,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "ThumbsImagingTests",
             dependencies: [
-                "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "CVips", "CVipsShim",
+                "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "CVips", "CVipsShim", "CHeif",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

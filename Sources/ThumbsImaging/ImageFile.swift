@@ -55,7 +55,7 @@ struct ImageFile {
         let interlaced = header.int("interlaced") == 1
         var decoder = 0
         if mediaType == .jpeg {
-            let scale = Int(VipsRenderer.jpegShrink(uprightSize, to: decodeSize, cover: true))
+            let scale = Int(VipsRenderer.decodeShrink(uprightSize, to: decodeSize, cover: true))
             decoder = storedSize.width / scale * (storedSize.height / scale) * bands
         }
         switch mediaType {

@@ -89,7 +89,7 @@ struct RawFile {
         if image.is_jpeg != 0 {
             // The preview is stored as the sensor saw it: the covering size turned the same way.
             let stored = orientation >= 5 ? covering.transposed : covering
-            let shrink = degraded ? 1 : VipsRenderer.jpegShrink(size, to: stored, cover: true)
+            let shrink = degraded ? 1 : VipsRenderer.decodeShrink(size, to: stored, cover: true)
             return DecodedPicture(content: .jpeg(copied, shrink: shrink), orientation: Int(image.exif_orientation))
         }
         return DecodedPicture(

@@ -15,32 +15,59 @@ extension VipsRenderer {
         let interesting = Int32(crop ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue)
         let sizing = Int32(exact ? VIPS_SIZE_FORCE.rawValue : VIPS_SIZE_BOTH.rawValue)
         let shrunk: VipsImageHandle
-        let jpegShrink = Self.jpegShrink(file.uprightSize, to: size, cover: crop || exact)
-        if file.mediaType == .jpeg, let decoded = try JpegDecoder.decode(file, shrink: jpegShrink)?.image {
+        if let decoded = try storedPicture(file, target: size, cover: crop || exact) {
             // Resized as stored, then turned: the turn then moves the fewest pixels.
-            let orientation = file.header.orientation
-            let stored = try VipsImageHandle.make(failure) {
+            let orientation = decoded.orientation
+            let resized = try VipsImageHandle.make(failure) {
                 orientation >= 5
-                    ? thumbs_vips_thumbnail_image(decoded.pointer, $0, height, width, interesting, sizing)
-                    : thumbs_vips_thumbnail_image(decoded.pointer, $0, width, height, interesting, sizing)
+                    ? thumbs_vips_thumbnail_image(decoded.image.pointer, $0, height, width, interesting, sizing)
+                    : thumbs_vips_thumbnail_image(decoded.image.pointer, $0, width, height, interesting, sizing)
             }
-            shrunk = try VipsImageHandle.make(failure) { thumbs_vips_orient(stored.pointer, $0, Int32(orientation)) }
+            shrunk = try VipsImageHandle.make(failure) { thumbs_vips_orient(resized.pointer, $0, orientation) }
         } else {
             shrunk = try VipsImageHandle.make(failure) { out in
                 file.mediaType == .jpeg
-                    ? thumbs_vips_thumbnail_jpeg(file.descriptor, jpegShrink, out, width, height, interesting, sizing)
+                    ? thumbs_vips_thumbnail_jpeg(
+                        file.descriptor, Self.decodeShrink(file.uprightSize, to: size, cover: crop || exact), out,
+                        width, height, interesting, sizing)
                     : thumbs_vips_thumbnail_descriptor(file.descriptor, out, width, height, interesting, sizing)
             }
         }
         return try Self.srgb(shrunk, failure).inMemory(failure)
     }
 
-    /// The DCT scaling (1, 2, 4 or 8) that decodes a JPEG of `upright` size straight to the
-    /// smallest size still at least `target` (covering it when `cover`, else fitting it): the
-    /// choice of Pillow's `draft`. libvips' own thumbnail stops a factor of two short, for a
-    /// sharper final resize, and decodes up to four times the pixels; the Lanczos resize that
-    /// follows keeps thumbnails sharp enough that the difference does not show.
-    static func jpegShrink(_ upright: PixelSize, to target: PixelSize, cover: Bool) -> Int32 {
+    /// The picture decoded outside libvips' loaders for a thumbnail of `target` (covering it
+    /// when `cover`), shrunk on load, as stored, with the EXIF orientation that turns it
+    /// upright: a JPEG by libjpeg-turbo (``JpegDecoder``), a HEIF picture by libheif
+    /// (``HeifDecoder``). Nil for the files libvips' loaders read.
+    private func storedPicture(
+        _ file: ImageFile, target: PixelSize, cover: Bool
+    ) throws(ImagingError) -> (image: VipsImageHandle, orientation: Int32)? {
+        switch file.mediaType {
+        case .jpeg:
+            let shrink = Self.decodeShrink(file.uprightSize, to: target, cover: cover)
+            return try JpegDecoder.decode(file, shrink: shrink).map { ($0.image, Int32(file.header.orientation)) }
+        case .heif, .avif:
+            // A block's mean is a rougher filter than a JPEG's DCT scaling: the picture is kept
+            // at least twice the target, so that the Lanczos resize after it does most of the
+            // shrinking, as in libvips' own resize.
+            let twice = PixelSize(width: target.width * 2, height: target.height * 2)
+            let shrink = Self.decodeShrink(file.uprightSize, to: twice, cover: cover)
+            return try HeifDecoder.decode(file, shrink: shrink, target: target, cover: cover).map {
+                ($0.image, $0.orientation)
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The scale (1, 2, 4 or 8) that decodes a picture of `upright` size straight to the
+    /// smallest size still at least `target` (covering it when `cover`, else fitting it): a
+    /// JPEG's DCT scaling (Pillow's `draft` choice), or the block a HEIF picture is averaged
+    /// over for twice its target. For a JPEG, libvips' own thumbnail stops a factor of two
+    /// short, for a sharper final resize, and decodes up to four times the pixels; the Lanczos
+    /// resize that follows keeps thumbnails sharp enough that the difference does not show.
+    static func decodeShrink(_ upright: PixelSize, to target: PixelSize, cover: Bool) -> Int32 {
         let across = Double(upright.width) / Double(max(1, target.width))
         let down = Double(upright.height) / Double(max(1, target.height))
         let factor = cover ? min(across, down) : max(across, down)

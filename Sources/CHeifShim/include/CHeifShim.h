@@ -1,6 +1,8 @@
 #ifndef THUMBS_CHEIFSHIM_H
 #define THUMBS_CHEIFSHIM_H
 
+#include <stddef.h>
+
 /* Makes FFmpeg's HEVC decoder (libavcodec) the one libheif uses for HEIC pictures, in this whole
  * process: libvips' HEIF loader included, since libheif keeps one list of decoders. libheif still
  * reads the container (grid, rotation, colour, alpha); only the HEVC bitstreams go to FFmpeg,
@@ -13,5 +15,38 @@ int thumbs_heif_use_ffmpeg_hevc(void);
 /* The name of the decoder libheif picks for HEVC (the first of its list, by priority), e.g.
  * "libde265 HEVC decoder, version 1.0.11"; an empty string when it has none. */
 const char *thumbs_heif_hevc_decoder_name(void);
+
+/* A HEIF picture (HEIC or AVIF) decoded by libheif without its transformations, to planar RGB,
+ * and averaged down here: for thumbnails, what libvips' loader gives, without libheif turning
+ * the whole picture and interleaving it first. */
+typedef struct {
+    /* 8-bit RGB, rows packed, as stored (not yet turned upright); free with thumbs_heif_free. */
+    unsigned char *pixels;
+    int width;
+    int height;
+    /* The EXIF orientation (1...8) that turns it upright: the file's rotation and mirroring. */
+    int orientation;
+    /* The ICC profile of the file, or NULL; free with thumbs_heif_free. */
+    unsigned char *icc;
+    size_t icc_length;
+} thumbs_heif_picture;
+
+enum {
+    THUMBS_HEIF_DECODED = 0,
+    /* For libvips' loader: alpha, more than 8 bits, a crop, a stored thumbnail libvips would
+     * use, or a file libheif cannot read (whose error libvips' loader then reports). */
+    THUMBS_HEIF_NOT_HANDLED = 1,
+};
+
+/* Decodes the primary image of the HEIF file read from `descriptor` (with pread: its offset is
+ * left alone) to 1/`shrink` of its size (each pixel the mean of a `shrink`-square block, the
+ * last ones of partial blocks). `target_width` × `target_height` (upright) and `cover` (fill
+ * rather than fit) are the thumbnail's: a file whose first stored thumbnail libvips would
+ * shrink to it is not handled, so that libvips' choice stands. */
+int thumbs_heif_decode(int descriptor, int shrink, int target_width, int target_height, int cover,
+    thumbs_heif_picture *picture);
+
+/* Frees what a decode left in `picture` (safe on an empty one). */
+void thumbs_heif_free(thumbs_heif_picture *picture);
 
 #endif

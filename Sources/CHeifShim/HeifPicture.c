@@ -1,0 +1,169 @@
+#include "CHeifShim.h"
+
+#include "HeifOrientation.h"
+
+#include <errno.h>
+#include <libheif/heif.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The whole file, read with pread (the descriptor's offset is left alone); NULL when it cannot be. */
+static uint8_t *read_whole(int descriptor, size_t *length) {
+    struct stat status;
+    if (fstat(descriptor, &status) != 0 || status.st_size <= 0)
+        return NULL;
+    size_t size = (size_t) status.st_size;
+    uint8_t *bytes = malloc(size);
+    size_t done = 0;
+    while (bytes && done < size) {
+        ssize_t got = pread(descriptor, bytes + done, size - done, (off_t) done);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            free(bytes);
+            return NULL;
+        }
+        done += (size_t) got;
+    }
+    *length = size;
+    return bytes;
+}
+
+/* Whether libvips' thumbnail would be made from the file's first stored thumbnail: when that
+ * thumbnail is larger than the target (it would shrink, not grow), by libvips' own rule. */
+static int thumbnail_covers(struct heif_image_handle *primary, int target_width, int target_height, int cover) {
+    heif_item_id first;
+    if (heif_image_handle_get_list_of_thumbnail_IDs(primary, &first, 1) < 1)
+        return 0;
+    struct heif_image_handle *thumbnail = NULL;
+    if (heif_image_handle_get_thumbnail(primary, first, &thumbnail).code != heif_error_Ok)
+        return 0;
+    double across = (double) heif_image_handle_get_width(thumbnail) / target_width;
+    double down = (double) heif_image_handle_get_height(thumbnail) / target_height;
+    heif_image_handle_release(thumbnail);
+    return (cover ? fmin(across, down) : fmax(across, down)) > 1.0;
+}
+
+/* The mean of a plane's samples over columns [x0, x1) of rows [y0, y1). */
+static uint8_t block_mean(const uint8_t *plane, int stride, int x0, int x1, int y0, int y1) {
+    uint32_t sum = 0;
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *row = plane + (size_t) y * (size_t) stride;
+        for (int x = x0; x < x1; x++)
+            sum += row[x];
+    }
+    uint32_t count = (uint32_t) ((x1 - x0) * (y1 - y0));
+    return (uint8_t) ((sum + count / 2) / count);
+}
+
+/* The 8-bit planar RGB picture libheif decodes to, averaged over blocks of `shrink`² pixels
+ * (the last row and column of blocks partial) into packed RGB. */
+static int shrink_planes(const struct heif_image *image, int shrink, thumbs_heif_picture *picture) {
+    if (heif_image_get_colorspace(image) != heif_colorspace_RGB || heif_image_get_chroma_format(image) != heif_chroma_444)
+        return 0;
+    static const enum heif_channel channels[3] = { heif_channel_R, heif_channel_G, heif_channel_B };
+    const uint8_t *planes[3];
+    int strides[3];
+    int width = heif_image_get_width(image, heif_channel_R), height = heif_image_get_height(image, heif_channel_R);
+    for (int plane = 0; plane < 3; plane++) {
+        if (!heif_image_has_channel(image, channels[plane]) ||
+            heif_image_get_bits_per_pixel_range(image, channels[plane]) != 8 ||
+            heif_image_get_width(image, channels[plane]) != width ||
+            heif_image_get_height(image, channels[plane]) != height)
+            return 0;
+        planes[plane] = heif_image_get_plane_readonly(image, channels[plane], &strides[plane]);
+        if (!planes[plane])
+            return 0;
+    }
+    if (width <= 0 || height <= 0)
+        return 0;
+    int out_width = (width + shrink - 1) / shrink, out_height = (height + shrink - 1) / shrink;
+    uint8_t *pixels = malloc((size_t) out_width * (size_t) out_height * 3);
+    if (!pixels)
+        return 0;
+    for (int row = 0; row < out_height; row++) {
+        int y0 = row * shrink, y1 = y0 + shrink < height ? y0 + shrink : height;
+        uint8_t *out = pixels + (size_t) row * (size_t) out_width * 3;
+        for (int column = 0; column < out_width; column++) {
+            int x0 = column * shrink, x1 = x0 + shrink < width ? x0 + shrink : width;
+            for (int plane = 0; plane < 3; plane++)
+                *out++ = block_mean(planes[plane], strides[plane], x0, x1, y0, y1);
+        }
+    }
+    picture->pixels = pixels;
+    picture->width = out_width;
+    picture->height = out_height;
+    return 1;
+}
+
+/* The primary image's ICC profile (a prof or rICC colour box), as libvips' loader attaches it. */
+static void copy_profile(struct heif_image_handle *primary, thumbs_heif_picture *picture) {
+    enum heif_color_profile_type type = heif_image_handle_get_color_profile_type(primary);
+    if (type != heif_color_profile_type_prof && type != heif_color_profile_type_rICC)
+        return;
+    size_t length = heif_image_handle_get_raw_color_profile_size(primary);
+    unsigned char *icc = length > 0 ? malloc(length) : NULL;
+    if (icc && heif_image_handle_get_raw_color_profile(primary, icc).code == heif_error_Ok) {
+        picture->icc = icc;
+        picture->icc_length = length;
+    } else {
+        free(icc);
+    }
+}
+
+int thumbs_heif_decode(int descriptor, int shrink, int target_width, int target_height, int cover,
+    thumbs_heif_picture *picture) {
+    memset(picture, 0, sizeof *picture);
+    int status = THUMBS_HEIF_NOT_HANDLED;
+    size_t length = 0;
+    uint8_t *file = read_whole(descriptor, &length);
+    struct heif_context *context = file ? heif_context_alloc() : NULL;
+    struct heif_image_handle *primary = NULL;
+    struct heif_decoding_options *options = NULL;
+    struct heif_image *image = NULL;
+    if (!context || heif_context_read_from_memory_without_copy(context, file, length, NULL).code != heif_error_Ok ||
+        heif_context_get_primary_image_handle(context, &primary).code != heif_error_Ok)
+        goto finish;
+    /* Left to libvips' loader: pictures with alpha or more than 8 bits, whose thumbnail it
+     * would use, or whose orientation cannot be read. */
+    picture->orientation = thumbs_heif_orientation(file, length);
+    if (picture->orientation == THUMBS_HEIF_ORIENTATION_UNKNOWN || heif_image_handle_has_alpha_channel(primary) ||
+        heif_image_handle_get_luma_bits_per_pixel(primary) != 8 ||
+        heif_image_handle_get_chroma_bits_per_pixel(primary) != 8 ||
+        thumbnail_covers(primary, target_width, target_height, cover))
+        goto finish;
+    /* The picture as stored: the orientation is applied to the small image, after the resize,
+     * rather than by libheif to the whole picture, a sample at a time. */
+    if (!(options = heif_decoding_options_alloc()))
+        goto finish;
+    options->ignore_transformations = 1;
+    struct heif_error error =
+        heif_decode_image(primary, &image, heif_colorspace_undefined, heif_chroma_undefined, options);
+    if (error.code != heif_error_Ok) {
+        /* libvips' loader reads it once more and reports the damage in its words. */
+        goto finish;
+    }
+    if (!shrink_planes(image, shrink, picture))
+        goto finish;
+    copy_profile(primary, picture);
+    status = THUMBS_HEIF_DECODED;
+finish:
+    heif_image_release(image);
+    heif_decoding_options_free(options);
+    heif_image_handle_release(primary);
+    heif_context_free(context);
+    free(file);
+    return status;
+}
+
+void thumbs_heif_free(thumbs_heif_picture *picture) {
+    free(picture->pixels);
+    free(picture->icc);
+    picture->pixels = NULL;
+    picture->icc = NULL;
+}

@@ -1,0 +1,44 @@
+import CHeifShim
+import CVips
+import CVipsShim
+import Glibc
+
+/// HEIF pictures (HEIC and AVIF) decoded by libheif as stored, then shrunk and converted to RGB
+/// by `CHeifShim`.
+///
+/// libvips' loader asks libheif for the upright RGB picture: libheif then turns the whole
+/// decoded picture (a sample at a time) and converts every pixel before libvips shrinks it to
+/// a thumbnail. Here the picture is averaged down to the DCT-like scale the render picked
+/// before its conversion, and turned once small, as a JPEG's orientation is.
+///
+/// Pictures with alpha or more than 8 bits, a crop, an unusual colour matrix, or a stored
+/// thumbnail libvips would use, are left to libvips' loader, as are files libheif fails on (the
+/// loader reports their damage).
+enum HeifDecoder {
+    /// A decoded picture, as stored (not yet turned upright), with the file's ICC profile.
+    struct Picture {
+        let image: VipsImageHandle
+        /// The EXIF orientation (1...8) the file's rotation and mirroring amount to.
+        let orientation: Int32
+    }
+
+    /// `file` decoded at 1/`shrink`, for a thumbnail of `target` (upright) covering it when
+    /// `cover`; nil when the file is one libvips' loader should read.
+    static func decode(
+        _ file: ImageFile, shrink: Int32, target: PixelSize, cover: Bool
+    ) throws(ImagingError) -> Picture? {
+        var picture = thumbs_heif_picture()
+        guard
+            thumbs_heif_decode(
+                file.descriptor, shrink, Int32(clamping: target.width), Int32(clamping: target.height), cover ? 1 : 0,
+                &picture) == Int32(THUMBS_HEIF_DECODED)
+        else { return nil }
+        // The image takes the pixels; the profile is copied.
+        defer { free(picture.icc) }
+        guard
+            let image = thumbs_vips_image_adopting(
+                picture.pixels, picture.width, picture.height, 3, picture.icc, picture.icc_length)
+        else { throw file.decodeError(VipsError.takeMessage()) }
+        return Picture(image: VipsImageHandle(image), orientation: picture.orientation)
+    }
+}
