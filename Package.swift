@@ -95,7 +95,7 @@ let package = Package(
         ),
         // HEIC pictures decoded by FFmpeg's HEVC decoder inside libheif (a libheif decoder
         // plugin); libheif, from Debian's libheif-dev, still reads the container. HEIF pictures
-        // for thumbnails decoded as stored, shrunk and converted here.
+        // for thumbnails decoded as stored and averaged down here.
         .target(
             name: "CHeifShim",
             dependencies: ["CHeif", "CFFmpeg", "CVideoShim"],

@@ -3,17 +3,17 @@ import CVips
 import CVipsShim
 import Glibc
 
-/// HEIF pictures (HEIC and AVIF) decoded by libheif as stored, then shrunk and converted to RGB
-/// by `CHeifShim`.
+/// HEIF pictures (HEIC and AVIF) decoded by libheif as stored, then averaged down by
+/// `CHeifShim`.
 ///
-/// libvips' loader asks libheif for the upright RGB picture: libheif then turns the whole
-/// decoded picture (a sample at a time) and converts every pixel before libvips shrinks it to
-/// a thumbnail. Here the picture is averaged down to the DCT-like scale the render picked
-/// before its conversion, and turned once small, as a JPEG's orientation is.
+/// libvips' loader asks libheif for the upright picture in interleaved RGB: libheif then turns
+/// the whole decoded picture (a sample at a time) and interleaves it before libvips shrinks it
+/// to a thumbnail. Here libheif's planar RGB is averaged over blocks of the scale the render
+/// picked, and turned once small, as a JPEG's orientation is. At full size the pixels are those
+/// of libvips' loader.
 ///
-/// Pictures with alpha or more than 8 bits, a crop, an unusual colour matrix, or a stored
-/// thumbnail libvips would use, are left to libvips' loader, as are files libheif fails on (the
-/// loader reports their damage).
+/// Pictures with alpha or more than 8 bits, a crop, or a stored thumbnail libvips would use are
+/// left to libvips' loader, as are files libheif fails on (the loader reports their damage).
 enum HeifDecoder {
     /// A decoded picture, as stored (not yet turned upright), with the file's ICC profile.
     struct Picture {

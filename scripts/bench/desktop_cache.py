@@ -9,8 +9,9 @@
   same two cores Thumbs uses; then one process without the sandbox (SNAP_NAME set), to show what
   the sandbox costs.
 
-Every run starts from an empty cache (XDG_CACHE_HOME in a new folder); rounds are interleaved and
-each figure is the median. Run by scripts/bench-desktop-cache.
+Every run starts from an empty cache (XDG_CACHE_HOME in a new folder) and a settled disk (what the
+run before wrote is synced first, so that its write-back does not land in the next one's time);
+rounds are interleaved and each figure is the median. Run by scripts/bench-desktop-cache.
 
     desktop_cache.py THUMBS DATASET... [--rounds N] [--markdown FILE]
 """
@@ -46,6 +47,7 @@ def count_thumbnails(cache_home):
 def run_thumbs(thumbs, root):
     cache_home = tempfile.mkdtemp(prefix="bench-desktop-thumbs-")
     env = dict(os.environ, XDG_CACHE_HOME=cache_home)
+    os.sync()
     started = time.perf_counter()
     result = subprocess.run(
         [thumbs, "warm", "--quiet", "--json", "--freedesktop-only", root], env=env, capture_output=True
@@ -89,6 +91,7 @@ def run_gnome(files, processes, sandboxed):
         # gnome-desktop runs thumbnailers without bwrap inside a snap: its only switch.
         env["SNAP_NAME"] = "thumbs-benchmark"
     shares = [files[index::processes] for index in range(processes)]
+    os.sync()
     started = time.perf_counter()
     workers = [
         subprocess.Popen(
