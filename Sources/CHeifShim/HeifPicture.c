@@ -11,10 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Files larger than this are left to libvips' loader, which reads them through libheif's
+ * reader rather than whole into memory: a photo's HEIF is a few megabytes. */
+#define MAX_FILE_BYTES ((off_t) 256 << 20)
+
 /* The whole file, read with pread (the descriptor's offset is left alone); NULL when it cannot be. */
 static uint8_t *read_whole(int descriptor, size_t *length) {
     struct stat status;
-    if (fstat(descriptor, &status) != 0 || status.st_size <= 0)
+    if (fstat(descriptor, &status) != 0 || status.st_size <= 0 || status.st_size > MAX_FILE_BYTES)
         return NULL;
     size_t size = (size_t) status.st_size;
     uint8_t *bytes = malloc(size);

@@ -34,7 +34,8 @@ typedef struct {
 enum {
     THUMBS_HEIF_DECODED = 0,
     /* For libvips' loader: alpha, more than 8 bits, a crop, a stored thumbnail libvips would
-     * use, or a file libheif cannot read (whose error libvips' loader then reports). */
+     * use, a file over 256 MB, or one libheif cannot read (whose error libvips' loader then
+     * reports). */
     THUMBS_HEIF_NOT_HANDLED = 1,
 };
 
