@@ -145,6 +145,8 @@ int thumbs_heif_decode(int descriptor, int shrink, int target_width, int target_
     if (!(options = heif_decoding_options_alloc()))
         goto finish;
     options->ignore_transformations = 1;
+    /* In no colour space in particular: libheif then converts to planar RGB itself, which is
+     * what shrink_planes reads (any other layout is left to libvips' loader). */
     struct heif_error error =
         heif_decode_image(primary, &image, heif_colorspace_undefined, heif_chroma_undefined, options);
     if (error.code != heif_error_Ok) {
@@ -162,11 +164,4 @@ finish:
     heif_context_free(context);
     free(file);
     return status;
-}
-
-void thumbs_heif_free(thumbs_heif_picture *picture) {
-    free(picture->pixels);
-    free(picture->icc);
-    picture->pixels = NULL;
-    picture->icc = NULL;
 }

@@ -20,13 +20,13 @@ const char *thumbs_heif_hevc_decoder_name(void);
  * and averaged down here: for thumbnails, what libvips' loader gives, without libheif turning
  * the whole picture and interleaving it first. */
 typedef struct {
-    /* 8-bit RGB, rows packed, as stored (not yet turned upright); free with thumbs_heif_free. */
+    /* 8-bit RGB, rows packed, as stored (not yet turned upright); from malloc, the caller's. */
     unsigned char *pixels;
     int width;
     int height;
     /* The EXIF orientation (1...8) that turns it upright: the file's rotation and mirroring. */
     int orientation;
-    /* The ICC profile of the file, or NULL; free with thumbs_heif_free. */
+    /* The ICC profile of the file, or NULL; from malloc, the caller's. */
     unsigned char *icc;
     size_t icc_length;
 } thumbs_heif_picture;
@@ -43,11 +43,9 @@ enum {
  * left alone) to 1/`shrink` of its size (each pixel the mean of a `shrink`-square block, the
  * last ones of partial blocks). `target_width` × `target_height` (upright) and `cover` (fill
  * rather than fit) are the thumbnail's: a file whose first stored thumbnail libvips would
- * shrink to it is not handled, so that libvips' choice stands. */
+ * shrink to it is not handled, so that libvips' choice stands. Only a decoded picture holds
+ * memory. */
 int thumbs_heif_decode(int descriptor, int shrink, int target_width, int target_height, int cover,
     thumbs_heif_picture *picture);
-
-/* Frees what a decode left in `picture` (safe on an empty one). */
-void thumbs_heif_free(thumbs_heif_picture *picture);
 
 #endif
