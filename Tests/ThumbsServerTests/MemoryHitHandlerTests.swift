@@ -106,18 +106,19 @@ struct MemoryHitHandlerTests {
 
     @Test func aConnectionAnsweredFromMemoryIsNotTakenForIdle() async throws {
         let fixture = try ServerFixture(photos: 1) {
-            $0.idleTimeout = 1.5
-            $0.requestHeadTimeout = 2
+            $0.idleTimeout = 3
+            $0.requestHeadTimeout = 4
         }
         try await fixture.run { client, port in
             let id = try await Self.renderedAsset(client)
             let hit = Array("GET /thumbnails/\(id)/grid HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
             let last = Array("GET /healthz HTTP/1.1\r\nConnection: close\r\n\r\n".utf8)
-            // Hits every 0.6 s for 4.8 s, longer than either timeout: each one keeps it open. The
-            // margin of 0.9 s under the idle timeout holds on a machine busy with other tests.
+            // Hits every 0.6 s for 6 s, longer than either timeout: each one keeps it open. The
+            // margin of 2.4 s under the idle timeout holds on a machine busy with other tests
+            // (under AddressSanitizer too, where the first render alone can take a second).
             let answer = try await RawConnection(port: port).exchange(
-                Array(repeating: hit, count: 8) + [last], pause: .milliseconds(600), timeout: 30)
-            #expect(RawAnswer.split(answer.bytes).map(\.status) == Array(repeating: 200, count: 9))
+                Array(repeating: hit, count: 10) + [last], pause: .milliseconds(600), timeout: 30)
+            #expect(RawAnswer.split(answer.bytes).map(\.status) == Array(repeating: 200, count: 11))
             // A body that stops arriving is dropped after the idle timeout.
             let stalled = try await RawConnection(port: port).exchange(
                 [Array("POST /api/preheat HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"as".utf8)], timeout: 10)
