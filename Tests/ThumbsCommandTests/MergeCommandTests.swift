@@ -122,20 +122,26 @@ import ThumbsTesting
             try process.run()
             return process
         }
-        /// Waits until `process` has created its scratch folder in `destination`; false if it
-        /// ended first. The folder is watched from a thread of its own: on the cooperative pool,
-        /// busy with the other suites, a sleeping task can wake after a whole merge is over.
-        func scratchAppears(in destination: String, of process: Process) async -> Bool {
+        /// Waits until `process` has created its scratch folder in `destination` (false if it
+        /// ended first); given a `delay`, waits that many seconds more and kills it. Watched and
+        /// killed from a thread of its own: a task on the cooperative pool, busy with the other
+        /// suites, can wake after a whole merge is over.
+        func waitForScratch(
+            in destination: String, of process: Process, thenKillingAfter delay: Double? = nil
+        ) async -> Bool {
             await withCheckedContinuation { continuation in
                 Thread.detachNewThread {
-                    while process.isRunning {
+                    var seen = false
+                    while !seen && process.isRunning {
                         let names = (try? FileManager.default.contentsOfDirectory(atPath: destination)) ?? []
-                        if names.contains(where: { $0.hasPrefix("merging-") }) {
-                            return continuation.resume(returning: true)
-                        }
-                        usleep(200)
+                        seen = names.contains { $0.hasPrefix("merging-") }
+                        if !seen { usleep(200) }
                     }
-                    continuation.resume(returning: false)
+                    if let delay {
+                        if seen { usleep(UInt32(delay * 1_000_000)) }
+                        kill(process.processIdentifier, SIGKILL)
+                    }
+                    continuation.resume(returning: seen)
                 }
             }
         }
@@ -143,7 +149,7 @@ import ThumbsTesting
         // from its start if it was over before the folder was seen.
         var writeStarted = Date()
         let timed = try startMerge(into: folder.path + "/timed")
-        if await scratchAppears(in: folder.path + "/timed", of: timed) { writeStarted = Date() }
+        if await waitForScratch(in: folder.path + "/timed", of: timed) { writeStarted = Date() }
         timed.waitUntilExit()
         let writing = Date().timeIntervalSince(writeStarted)
         #expect(timed.terminationStatus == 0)
@@ -156,9 +162,8 @@ import ThumbsTesting
         var killedMidMerge = 0
         for quarter in 0...3 {
             let process = try startMerge(into: folder.path + "/dest")
-            let writingStarted = await scratchAppears(in: folder.path + "/dest", of: process)
-            if writingStarted { try await Task.sleep(for: .seconds(writing * Double(quarter) / 4)) }
-            kill(process.processIdentifier, SIGKILL)
+            _ = await waitForScratch(
+                in: folder.path + "/dest", of: process, thenKillingAfter: writing * Double(quarter) / 4)
             process.waitUntilExit()
             let contents = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/dest")
             if contents.contains(where: { $0.hasPrefix("merging-") }) { killedMidMerge += 1 }
