@@ -43,13 +43,8 @@ import ThumbsTestSupport
 
     /// libvips' loader: libheif's picture, turned by libheif.
     private func loadedByLibvips(_ path: String) throws -> (pixels: [UInt8], size: PixelSize) {
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        return try VipsCallGate.run { () throws(ImagingError) in
-            guard let opened = bytes.withUnsafeBytes({ thumbs_vips_open_buffer($0.baseAddress, $0.count) })
-            else { throw .corrupt(VipsError.takeMessage()) }
-            let image = VipsImageHandle(opened)
-            return (try image.pixelBytes(), image.size)
-        }
+        let picture = try DecodedPixels(Array(Data(contentsOf: URL(fileURLWithPath: path))))
+        return (picture.bytes, picture.size)
     }
 
     /// A HEIC written by libheif's encoder whose pixels say where they are (red grows across,

@@ -226,7 +226,3 @@ struct MultipartParts {
         }
     }
 }
-
-extension DecodedPixels {
-    var size: PixelSize { PixelSize(width: width, height: height) }
-}

@@ -9,6 +9,7 @@ package struct DecodedPixels {
     package let height: Int
     package let bands: Int
     package let bytes: [UInt8]
+    package var size: PixelSize { PixelSize(width: width, height: height) }
 
     package init(_ encoded: [UInt8]) throws {
         try VipsRuntime.ensureStarted()
