@@ -108,6 +108,8 @@ let package = Package(
 
         // JPEGs decoded by libjpeg-turbo directly, at a DCT scale (Debian's libjpeg62-turbo-dev).
         .target(name: "CJpegShim", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Lanczos-3 downsizing of 8-bit pictures, vectorised by the compiler (plain C, no library).
+        .target(name: "CResample", linkerSettings: [.linkedLibrary("m")]),
         // Thumbnails as PNG through zlib directly (Debian's zlib1g-dev).
         .target(name: "CPNGEncoder", linkerSettings: [.linkedLibrary("z")]),
 
@@ -121,7 +123,7 @@ let package = Package(
             name: "ThumbsImaging",
             dependencies: [
                 "ThumbsSupport", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim", "CJpegShim",
-                "CHeifShim", "CPNGEncoder",
+                "CHeifShim", "CPNGEncoder", "CResample",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -235,6 +237,7 @@ let package = Package(
             name: "ThumbsImagingTests",
             dependencies: [
                 "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "CVips", "CVipsShim", "CHeif",
+                "CResample",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -169,6 +169,13 @@ VipsImage *thumbs_vips_image_adopting(unsigned char *pixels, int width, int heig
     return image;
 }
 
+const unsigned char *thumbs_vips_memory_pixels(VipsImage *image, size_t *stride) {
+    if (vips_image_wio_input(image))
+        return NULL;
+    *stride = VIPS_IMAGE_SIZEOF_LINE(image);
+    return VIPS_IMAGE_ADDR(image, 0, 0);
+}
+
 int thumbs_vips_heif_thumbnail(int descriptor, VipsImage **out) {
     VipsSource *source = thumbs_source(descriptor);
     if (!source)

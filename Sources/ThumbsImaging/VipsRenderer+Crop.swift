@@ -20,7 +20,7 @@ extension VipsRenderer {
             let (decodeSize, output) = Self.cropGeometry(full: file.uprightSize, crop: crop, spec: spec)
             let needed = file.decodeMemory(to: decodeSize, renditionPixels: output.pixelCount)
             return try memory.withReservation(needed) { () throws(ImagingError) -> Thumbnail in
-                let base = try shrinkOnLoad(file, to: decodeSize, crop: false, exact: true)
+                let base = try shrinkOnLoad(file, to: decodeSize, fill: false)
                 let thumbnail = try cropped(base, to: crop, output: output, spec: spec, file.decodeError)
                 try file.ensureUnchanged()
                 return thumbnail
@@ -59,11 +59,7 @@ extension VipsRenderer {
                 Int32(max(1, min(base.width - left, Int(Double(base.width) * rect.width)))),
                 Int32(max(1, min(base.height - top, Int(Double(base.height) * rect.height)))))
         }
-        let fitted = try VipsImageHandle.make(failure) {
-            thumbs_vips_thumbnail_image(
-                cut.pointer, $0, Int32(clamping: output.width), Int32(clamping: output.height),
-                Self.crop(spec), Self.sizeMode(spec))
-        }
+        let fitted = try Self.resized(cut, to: output, fill: spec.contentMode == .aspectFill, failure)
         return try encode(fitted, spec: spec)
     }
 }

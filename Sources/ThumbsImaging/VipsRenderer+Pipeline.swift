@@ -5,30 +5,26 @@ import ThumbsSupport
 
 /// The libvips steps renders are made of.
 extension VipsRenderer {
-    /// vips_thumbnail on the file to `size`, upright, 8-bit sRGB, decoded into memory so that
-    /// decode errors surface here rather than in the encoder.
-    func shrinkOnLoad(
-        _ file: ImageFile, to size: PixelSize, crop: Bool, exact: Bool
-    ) throws(ImagingError) -> VipsImageHandle {
+    /// The file shrunk on load to `size` (see ``resized(_:to:fill:_:)`` for `fill`), upright,
+    /// 8-bit sRGB, decoded into memory so that decode errors surface here rather than in the
+    /// encoder.
+    func shrinkOnLoad(_ file: ImageFile, to size: PixelSize, fill: Bool) throws(ImagingError) -> VipsImageHandle {
         let failure = file.decodeError
-        let width = Int32(clamping: size.width), height = Int32(clamping: size.height)
-        let interesting = Int32(crop ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue)
-        let sizing = Int32(exact ? VIPS_SIZE_FORCE.rawValue : VIPS_SIZE_BOTH.rawValue)
         let shrunk: VipsImageHandle
-        if let decoded = try storedPicture(file, target: size, cover: crop || exact) {
+        if let decoded = try storedPicture(file, target: size, cover: fill) {
             // Resized as stored, then turned: the turn then moves the fewest pixels.
             let orientation = decoded.orientation
-            let resized = try VipsImageHandle.make(failure) {
-                orientation >= 5
-                    ? thumbs_vips_thumbnail_image(decoded.image.pointer, $0, height, width, interesting, sizing)
-                    : thumbs_vips_thumbnail_image(decoded.image.pointer, $0, width, height, interesting, sizing)
-            }
+            let stored = orientation >= 5 ? PixelSize(width: size.height, height: size.width) : size
+            let resized = try Self.resized(decoded.image, to: stored, fill: fill, failure)
             shrunk = try VipsImageHandle.make(failure) { thumbs_vips_orient(resized.pointer, $0, orientation) }
         } else {
+            let width = Int32(clamping: size.width), height = Int32(clamping: size.height)
+            let interesting = Int32(fill ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue)
+            let sizing = Int32(fill ? VIPS_SIZE_BOTH.rawValue : VIPS_SIZE_FORCE.rawValue)
             shrunk = try VipsImageHandle.make(failure) { out in
                 file.mediaType == .jpeg
                     ? thumbs_vips_thumbnail_jpeg(
-                        file.descriptor, Self.decodeShrink(file.uprightSize, to: size, cover: crop || exact), out,
+                        file.descriptor, Self.decodeShrink(file.uprightSize, to: size, cover: fill), out,
                         width, height, interesting, sizing)
                     : thumbs_vips_thumbnail_descriptor(file.descriptor, out, width, height, interesting, sizing)
             }
@@ -190,13 +186,5 @@ extension VipsRenderer {
                 preview.pointer, $0, Int32((preview.width - size.width) / 2),
                 Int32((preview.height - size.height) / 2), Int32(size.width), Int32(size.height))
         }
-    }
-
-    static func crop(_ spec: RenditionSpec) -> Int32 {
-        Int32(spec.contentMode == .aspectFill ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue)
-    }
-
-    static func sizeMode(_ spec: RenditionSpec) -> Int32 {
-        Int32(spec.contentMode == .aspectFit ? VIPS_SIZE_FORCE.rawValue : VIPS_SIZE_BOTH.rawValue)
     }
 }

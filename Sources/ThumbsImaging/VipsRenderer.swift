@@ -133,13 +133,11 @@ package struct VipsRenderer: Sendable {
         // a strip-shaped image with upscaling): then each rendition is decoded on its own.
         guard specs.count > 1, decodeSize.pixelCount <= pixelLimit else {
             return try zip(specs, outputs).map { spec, output throws(ImagingError) in
-                let image = try shrinkOnLoad(
-                    file, to: output, crop: spec.contentMode == .aspectFill,
-                    exact: spec.contentMode == .aspectFit)
+                let image = try shrinkOnLoad(file, to: output, fill: spec.contentMode == .aspectFill)
                 return try encode(image, spec: spec)
             }
         }
-        let base = try shrinkOnLoad(file, to: decodeSize, crop: false, exact: true)
+        let base = try shrinkOnLoad(file, to: decodeSize, fill: false)
         return try renditions(from: base, upright: file.uprightSize, specs: specs, outputs: outputs, file.decodeError)
     }
 
@@ -163,11 +161,7 @@ package struct VipsRenderer: Sendable {
             let spec = specs[index], output = outputs[index]
             let needed = scale(output, spec.contentMode)
             let source = wholePictures.last { $0.scale >= needed }?.image ?? base
-            var derived = try VipsImageHandle.make(failure) {
-                thumbs_vips_thumbnail_image(
-                    source.pointer, $0, Int32(clamping: output.width),
-                    Int32(clamping: output.height), Self.crop(spec), Self.sizeMode(spec))
-            }
+            var derived = try Self.resized(source, to: output, fill: spec.contentMode == .aspectFill, failure)
             if spec.contentMode == .aspectFit {
                 derived = try derived.inMemory(failure)
                 wholePictures.append((derived, scale(derived.size, .aspectFit)))

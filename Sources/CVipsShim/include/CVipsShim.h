@@ -67,6 +67,10 @@ VipsImage *thumbs_vips_image_from_rgb(const unsigned char *pixels, int width, in
 VipsImage *thumbs_vips_image_adopting(unsigned char *pixels, int width, int height, int bands,
     const unsigned char *icc, size_t icc_length);
 
+/// The first pixel of `image`, its rows `*stride` bytes apart, for reading in place: an image
+/// not yet in memory (a pipeline) is computed into memory first. Returns NULL on failure.
+const unsigned char *thumbs_vips_memory_pixels(VipsImage *image, size_t *stride);
+
 /// vips_heifload() with thumbnail=TRUE: the HEIF's stored thumbnail (or its primary image when
 /// it has none; compare the sizes to tell).
 int thumbs_vips_heif_thumbnail(int descriptor, VipsImage **out);
