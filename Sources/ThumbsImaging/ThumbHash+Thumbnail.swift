@@ -27,6 +27,16 @@ extension ThumbHash {
         self.init(rgba: pixels, width: size.width, height: size.height)
     }
 
+    /// The placeholder of a picture in memory (8-bit, as a render makes it before encoding),
+    /// fitted into 100 × 100 by Thumbs' resize. Inside the gate.
+    init(picture: VipsImageHandle) throws(ImagingError) {
+        let side = PixelSize(width: Self.maximumSide, height: Self.maximumSide)
+        let fitted = RenditionGeometry.outputSize(source: picture.size, spec: RenditionSpec(size: side))
+        let shrunk = try VipsRenderer.resized(picture, to: fitted, fill: false, ImagingError.corrupt)
+        let (size, pixels) = try Self.rgbaPixels(of: shrunk)
+        self.init(rgba: pixels, width: size.width, height: size.height)
+    }
+
     /// The image fitted into the hash's 100 × 100, as RGBA bytes. Inside the gate, and inside the
     /// lifetime of `encoded`, which libvips reads only while the pixels are written out.
     private static func rgbaPixels(of encoded: UnsafeRawBufferPointer) throws(ImagingError) -> (PixelSize, [UInt8]) {
@@ -34,6 +44,11 @@ extension ThumbHash {
         let shrunk = try VipsImageHandle.make(ImagingError.corrupt) {
             thumbs_vips_thumbnail_buffer(encoded.baseAddress, encoded.count, $0, side, side)
         }
+        return try rgbaPixels(of: shrunk)
+    }
+
+    /// An image of at most 100 × 100 as 8-bit sRGB RGBA bytes.
+    private static func rgbaPixels(of shrunk: VipsImageHandle) throws(ImagingError) -> (PixelSize, [UInt8]) {
         var image = try VipsRenderer.srgb(shrunk, ImagingError.corrupt)
         if !image.hasAlpha {
             let opaque = image

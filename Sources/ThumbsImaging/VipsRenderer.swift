@@ -132,9 +132,11 @@ package struct VipsRenderer: Sendable {
         // One decode for all, unless that decode would itself be over the pixel limit (a fill of
         // a strip-shaped image with upscaling): then each rendition is decoded on its own.
         guard specs.count > 1, decodeSize.pixelCount <= pixelLimit else {
-            return try zip(specs, outputs).map { spec, output throws(ImagingError) in
-                let image = try shrinkOnLoad(file, to: output, fill: spec.contentMode == .aspectFill)
-                return try encode(image, spec: spec)
+            let smallest = Self.smallest(outputs)
+            return try specs.indices.map { index throws(ImagingError) in
+                let spec = specs[index]
+                let image = try shrinkOnLoad(file, to: outputs[index], fill: spec.contentMode == .aspectFill)
+                return try encode(image, spec: spec, placeholder: index == smallest)
             }
         }
         let base = try shrinkOnLoad(file, to: decodeSize, fill: false)
@@ -166,8 +168,23 @@ package struct VipsRenderer: Sendable {
                 derived = try derived.inMemory(failure)
                 wholePictures.append((derived, scale(derived.size, .aspectFit)))
             }
-            thumbnails[index] = try encode(derived, spec: spec)
+            thumbnails[index] = try encode(derived, spec: spec, placeholder: index == Self.smallest(outputs))
         }
         return thumbnails.map { $0! }
+    }
+
+    /// The index of the smallest of `outputs`: the thumbnail that carries the render's
+    /// placeholder.
+    static func smallest(_ outputs: [PixelSize]) -> Int? {
+        outputs.indices.min { outputs[$0].pixelCount < outputs[$1].pixelCount }
+    }
+
+    /// `image` encoded for `spec`, with the placeholder of its picture when `placeholder`: made
+    /// here from the pixels, it costs a resize of a small picture, where making it from the
+    /// encoded thumbnail would decode it again. A placeholder that cannot be made is left out.
+    func encode(_ image: VipsImageHandle, spec: RenditionSpec, placeholder: Bool) throws(ImagingError) -> Thumbnail {
+        var thumbnail = try encode(image, spec: spec)
+        if placeholder { thumbnail.placeholder = try? ThumbHash(picture: image) }
+        return thumbnail
     }
 }

@@ -31,8 +31,8 @@ package struct BatchRenderLoop: Sendable {
 
     package let renderer: any ThumbnailRendering
     package let specs: [RenditionSpec]
-    /// Whether a render also makes the asset's placeholder, from its smallest thumbnail (by
-    /// pixels): the cheapest to decode.
+    /// Whether a render also makes the asset's placeholder: the one the renderer made with its
+    /// smallest thumbnail (by pixels), else that thumbnail decoded and hashed.
     package var makesPlaceholders = false
 
     package init(renderer: any ThumbnailRendering, specs: [RenditionSpec]) {
@@ -76,7 +76,7 @@ package struct BatchRenderLoop: Sendable {
                                 return Outcome(
                                     asset: asset, result: .success(thumbnails),
                                     placeholder: makesPlaceholders
-                                        ? smallest.flatMap { try? ThumbHash(encoded: $0) } : nil)
+                                        ? smallest.flatMap { $0.placeholder ?? (try? ThumbHash(encoded: $0)) } : nil)
                             } catch let error as ImagingError {
                                 return Outcome(asset: asset, result: .failure(error))
                             } catch {

@@ -101,7 +101,7 @@ extension CachingImageManager {
         else { return }
         let store = store
         Task.detached(priority: .utility) {
-            guard let placeholder = try? ThumbHash(encoded: thumbnail) else { return }
+            guard let placeholder = thumbnail.placeholder ?? (try? ThumbHash(encoded: thumbnail)) else { return }
             _ = try? await store.setPlaceholder(placeholder, for: asset.id, fingerprint: asset.fingerprint)
         }
     }

@@ -173,4 +173,31 @@ import ThumbsTesting
         #expect(throws: ImagingError.self) { try ThumbHash(encoded: [0xFF, 0xD8, 0xFF]) }
         #expect(throws: ImagingError.self) { try ThumbHash(encoded: []) }
     }
+
+    @Test func aRendersSmallestThumbnailCarriesThePlaceholderOfItsPicture() throws {
+        let folder = TemporaryFolder()
+        let path = try folder.write(SyntheticImage(width: 600, height: 400).encoded(as: .jpeg), to: "photo.jpg")
+        let specs = [
+            RenditionSpec(size: PixelSize(width: 512, height: 512)),
+            RenditionSpec(size: PixelSize(width: 96, height: 96), contentMode: .aspectFill, format: .png),
+            RenditionSpec(size: PixelSize(width: 256, height: 256)),
+        ]
+        for thumbnails in [
+            try VipsRenderer().render(path, specs: specs), [try VipsRenderer().render(path, spec: specs[1])],
+        ] {
+            let smallest = try #require(thumbnails.first { $0.pixelSize == PixelSize(width: 96, height: 96) })
+            #expect(thumbnails.filter { $0.placeholder != nil } == [smallest])
+            // A lossless thumbnail under the hash's 100 x 100: the same pixels as its file's.
+            #expect(smallest.placeholder == (try ThumbHash(encoded: smallest)))
+        }
+        // A JPEG's placeholder is made from the pixels before they were encoded: close to the
+        // hash of the decoded file, not equal.
+        let jpeg = try VipsRenderer().render(path, specs: [specs[0], specs[2]])
+        let placeholder = try #require(jpeg[1].placeholder)
+        let decoded = try ThumbHash(encoded: jpeg[1])
+        #expect(placeholder.approximateAspectRatio == decoded.approximateAspectRatio)
+        #expect(abs(placeholder.averageColor.red - decoded.averageColor.red) < 0.02)
+        #expect(abs(placeholder.averageColor.green - decoded.averageColor.green) < 0.02)
+        #expect(abs(placeholder.averageColor.blue - decoded.averageColor.blue) < 0.02)
+    }
 }
