@@ -44,9 +44,9 @@ static void filter_free(filter *f) {
 /* The taps that shrink `in` lines to `out` by `scale`. Output line i is centred at
  * (i + 0.5) * scale + margin in the input, whose line j covers [j, j + 1): the margin,
  * (in - out * scale) / 2, centres the output on the input when `out` was rounded (libvips'
- * rule). The kernel spans three lobes of the output's spacing on each side. Taps beyond the edges weigh on the edge line (the picture extended by
- * copying), and each line's weights are rounded so that they sum to exactly one: a flat
- * picture stays flat. */
+ * rule). The kernel spans three lobes of the output's spacing on each side. Taps beyond the
+ * edges weigh on the edge line (the picture extended by copying), and each line's weights are
+ * rounded so that they sum to exactly one: a flat picture stays flat. */
 static int filter_make(filter *f, int in, int out, double scale) {
     double support = LOBES * scale, margin = (in - out * scale) / 2;
     int most = (int) ceil(2 * support) + 2;
@@ -192,8 +192,8 @@ static int resample(const thumbs_pixels *source, thumbs_pixels *target, double s
     /* A strip of output lines at a time, down then across: the scratch stays small enough to be
      * reused from the heap and to stay in cache between the steps. */
     unsigned char *strip = malloc(line * STRIP);
-    unsigned char *turned = malloc(column * (size_t) source->width + 1);
-    unsigned char *turned_shrunk = malloc(column * (size_t) target->width + 1);
+    unsigned char *turned = malloc(column * (size_t) source->width);
+    unsigned char *turned_shrunk = malloc(column * (size_t) target->width);
     int result = -1;
     if (!strip || !turned || !turned_shrunk || (shrinks_down && filter_make(&down, source->height, target->height, shrink_down))
         || (shrinks_across && filter_make(&across, source->width, target->width, shrink_across)))

@@ -156,6 +156,7 @@ package struct VipsRenderer: Sendable {
             RenditionGeometry.scale(source: upright, output: size, contentMode: mode)
         }
         var wholePictures: [(image: VipsImageHandle, scale: Double)] = [(base, scale(base.size, .aspectFit))]
+        let smallest = Self.smallest(outputs)
         var thumbnails = [Thumbnail?](repeating: nil, count: specs.count)
         for index in specs.indices.sorted(by: {
             scale(outputs[$0], specs[$0].contentMode) > scale(outputs[$1], specs[$1].contentMode)
@@ -168,7 +169,7 @@ package struct VipsRenderer: Sendable {
                 derived = try derived.inMemory(failure)
                 wholePictures.append((derived, scale(derived.size, .aspectFit)))
             }
-            thumbnails[index] = try encode(derived, spec: spec, placeholder: index == Self.smallest(outputs))
+            thumbnails[index] = try encode(derived, spec: spec, placeholder: index == smallest)
         }
         return thumbnails.map { $0! }
     }
