@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -326,6 +327,12 @@ int thumbs_vips_tiffsave_buffer(VipsImage *in, void **buffer, size_t *length) {
 
 void thumbs_limit_malloc_arenas(int arenas) {
     mallopt(M_ARENA_MAX, arenas);
+}
+
+int thumbs_keep_freed_allocations(size_t bytes) {
+    if (bytes > INT_MAX / 2)
+        return 0;
+    return mallopt(M_MMAP_THRESHOLD, (int) bytes) && mallopt(M_TRIM_THRESHOLD, (int) (2 * bytes));
 }
 
 int thumbs_vips_text(const char *text, const char *font, int dpi, VipsImage **out) {

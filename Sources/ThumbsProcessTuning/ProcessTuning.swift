@@ -10,4 +10,18 @@ public enum ProcessTuning {
     public static func limitMallocArenas(_ arenas: Int = 2) {
         thumbs_limit_malloc_arenas(Int32(arenas))
     }
+
+    /// Serves allocations of up to `bytes` (default 64 MiB) from malloc's heaps and keeps freed
+    /// memory there for the next decode, instead of glibc mapping each allocation over 32 MiB
+    /// afresh and unmapping it when freed.
+    ///
+    /// A progressive JPEG is decoded through a buffer of all its coefficients, 128 bytes per 8×8
+    /// block: 48 MiB for the luma of a 24 MP photo, zeroed by libjpeg before use. Freshly mapped,
+    /// every page of it is faulted in and cleared by the kernel first; measured in
+    /// docs/BENCHMARKS.md, that was 12 % of the CPU of a warm of the shared JPEGs. Memory freed
+    /// stays resident up to twice `bytes` per arena, which is no more than a decode has just used.
+    /// Call once, before any work.
+    public static func keepFreedAllocations(upTo bytes: Int = 64 << 20) {
+        _ = thumbs_keep_freed_allocations(bytes)
+    }
 }

@@ -27,8 +27,10 @@ struct ThumbsCommand: AsyncParsableCommand {
     /// every command keeps one table of exit codes: 0 success, 1 some inputs failed, 2 usage or
     /// configuration error.
     static func main() async {
-        // Two malloc arenas keep resident memory flat over long runs (docs/BENCHMARKS.md).
+        // Two malloc arenas keep resident memory flat over long runs, and large decode buffers are
+        // reused rather than mapped afresh for every photo (docs/BENCHMARKS.md).
         ProcessTuning.limitMallocArenas()
+        ProcessTuning.keepFreedAllocations()
         FatalSignalNote.install()
         do {
             var command = try parseAsRoot()

@@ -16,6 +16,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     // As the thumbs command does at start.
     ProcessTuning.limitMallocArenas()
+    ProcessTuning.keepFreedAllocations()
     let renderer = ThumbnailRenderer()
     let grid = PixelSize(width: 256, height: 256)
     let all = try! blocking {

@@ -171,4 +171,10 @@ int thumbs_vips_text(const char *text, const char *font, int dpi, VipsImage **ou
 /// that decodes with it: the thumbs command calls it at start.
 void thumbs_limit_malloc_arenas(int arenas);
 
+/// mallopt(M_MMAP_THRESHOLD, bytes) and mallopt(M_TRIM_THRESHOLD, 2 × bytes): allocations up to
+/// `bytes` come from malloc's heaps, and freed memory stays there for the next one, instead of
+/// each large buffer being mapped, faulted in page by page and unmapped again. Returns 1 when
+/// glibc took both settings, 0 otherwise (the defaults then stay).
+int thumbs_keep_freed_allocations(size_t bytes);
+
 #endif
