@@ -106,7 +106,7 @@ let package = Package(
         // A camera RAW's header, embedded preview and half-size decode through LibRaw.
         .target(name: "CRawShim", dependencies: ["CLibRaw"], linkerSettings: [.linkedLibrary("raw_r")]),
 
-        // JPEGs decoded by libjpeg-turbo directly, at a DCT scale (Debian's libjpeg62-turbo-dev).
+        // JPEGs decoded (at a DCT scale) and encoded by libjpeg-turbo directly (Debian's libjpeg62-turbo-dev).
         .target(name: "CJpegShim", linkerSettings: [.linkedLibrary("jpeg")]),
         // Lanczos-3 downsizing of 8-bit pictures, vectorised by the compiler (plain C, no library).
         .target(name: "CResample", linkerSettings: [.linkedLibrary("m")]),

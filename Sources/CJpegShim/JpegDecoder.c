@@ -6,24 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jpeglib.h>
 
-/* libjpeg reports errors by calling error_exit, which must not return: it jumps back to the
- * decode's setjmp with the message kept. A warning (libjpeg says "corrupt data" with one, and
- * fills the gap with grey) stops the decode too, and hands the file to libvips' loader: which
- * damage a file may have and still make a thumbnail is then libvips' rule, whichever decoder
- * would have read it. Damaged files are rare; reading one twice costs little. An unreadable ICC
- * profile is the exception: the photo is then taken as sRGB. */
-typedef struct {
-    struct jpeg_error_mgr manager;
-    jmp_buf jump;
-    char *message;
-    size_t capacity;
-    int warnings_stop;
-    int stopped_by_warning;
-} decoder_errors;
+#include "JpegErrors.h"
 
 /* The file read with pread from offset 0 in blocks, so the descriptor's own offset (shared with
  * the other reads of the render) is never moved. */
@@ -36,34 +24,13 @@ typedef struct {
 
 typedef struct {
     struct jpeg_decompress_struct info;
-    decoder_errors errors;
+    jpeg_errors errors;
     descriptor_source source;
+    /* The file without the scans the decode never reads (see needed_scans), or NULL. */
+    unsigned char *needed;
+    size_t needed_length;
     int created;
 } decoder;
-
-static void fail(j_common_ptr info, const char *message) {
-    decoder_errors *errors = (decoder_errors *) info->err;
-    snprintf(errors->message, errors->capacity, "%s", message);
-    longjmp(errors->jump, 1);
-}
-
-static void on_error(j_common_ptr info) {
-    char text[JMSG_LENGTH_MAX];
-    (*info->err->format_message)(info, text);
-    fail(info, text);
-}
-
-static void on_message(j_common_ptr info, int level) {
-    decoder_errors *errors = (decoder_errors *) info->err;
-    if (level < 0) {
-        info->err->num_warnings++;
-        if (errors->warnings_stop) {
-            errors->stopped_by_warning = 1;
-            on_error(info);
-        }
-    }
-    /* Trace messages (level >= 0) are never printed. */
-}
 
 static void source_start(j_decompress_ptr info) {
     (void) info;
@@ -76,9 +43,9 @@ static boolean source_fill(j_decompress_ptr info) {
         count = pread(source->descriptor, source->block, sizeof source->block, source->offset);
     while (count < 0 && errno == EINTR);
     if (count < 0)
-        fail((j_common_ptr) info, strerror(errno));
+        jpeg_errors_fail((j_common_ptr) info, strerror(errno));
     if (count == 0)
-        fail((j_common_ptr) info, "premature end of input file");
+        jpeg_errors_fail((j_common_ptr) info, "premature end of input file");
     source->offset += count;
     source->manager.next_input_byte = source->block;
     source->manager.bytes_in_buffer = (size_t) count;
@@ -102,52 +69,139 @@ static void source_end(j_decompress_ptr info) {
     (void) info;
 }
 
-/* The natural (row-major) position of each coefficient in the order a JPEG stores them: the
- * zigzag of the JPEG standard (ITU T.81, figure 5). */
-static const unsigned char natural_of_zigzag[DCTSIZE2] = {
-    0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48,
-    41, 34, 27, 20, 13, 6, 7, 14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
-    30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
-};
-
-/* Whether every coefficient the scaled IDCTs read is complete. A component scaled to k x k
- * samples per block reads the k x k lowest frequencies: the DC alone at k = 1, the luma of a
- * 1/8 decode; but 4:2:0 chroma at 1/8 gets k = 2, so that it needs no upsampling, and reads
- * three AC coefficients too. `precision[c][z]` is the Al of the last scan read that carried
- * coefficient z of component c, -1 before any: complete at 0. */
-static int needed_coefficients_complete(j_decompress_ptr info, int precision[][DCTSIZE2]) {
-    for (int index = 0; index < info->num_components; index++) {
-        int size = info->comp_info[index].DCT_scaled_size;
-        for (int zigzag = 0; zigzag < DCTSIZE2; zigzag++) {
-            int natural = natural_of_zigzag[zigzag];
-            if (natural / DCTSIZE < size && natural % DCTSIZE < size && precision[index][zigzag] != 0)
-                return 0;
+/* The whole file, read with pread from offset 0; NULL when it cannot be read (the caller then
+ * decodes from the descriptor as usual, and meets the same error there). */
+static unsigned char *whole_file(int descriptor, size_t *length) {
+    struct stat status;
+    if (fstat(descriptor, &status) || status.st_size <= 0 || (uintmax_t) status.st_size > SIZE_MAX)
+        return NULL;
+    size_t size = (size_t) status.st_size, done = 0;
+    unsigned char *bytes = malloc(size);
+    if (!bytes)
+        return NULL;
+    while (done < size) {
+        ssize_t count = pread(descriptor, bytes + done, size - done, (off_t) done);
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count <= 0) {
+            free(bytes);
+            return NULL;
         }
+        done += (size_t) count;
     }
-    return 1;
+    *length = size;
+    return bytes;
 }
 
-/* Reads scans until the coefficients the output needs are complete; returns the number of the
- * last scan read. The scans left refine frequencies a scaled decode never reads. */
-static int read_needed_scans(j_decompress_ptr info) {
-    int precision[MAX_COMPONENTS][DCTSIZE2];
-    for (int index = 0; index < MAX_COMPONENTS; index++)
-        for (int zigzag = 0; zigzag < DCTSIZE2; zigzag++)
-            precision[index][zigzag] = -1;
+/* Where the entropy-coded data that starts at `start` ends: at the first marker that is neither
+ * a stuffed 0xFF 0x00 nor a restart marker. `length` when there is none. */
+static size_t scan_data_end(const unsigned char *bytes, size_t length, size_t start) {
+    size_t at = start;
     for (;;) {
-        /* The header of scan `input_scan_number` has been read; its data has not. */
-        if (needed_coefficients_complete(info, precision))
-            return info->input_scan_number - 1;
-        for (int index = 0; index < info->comps_in_scan; index++)
-            for (int zigzag = info->Ss; zigzag <= info->Se && zigzag < DCTSIZE2; zigzag++)
-                precision[info->cur_comp_info[index]->component_index][zigzag] = info->Al;
-        int status;
-        do
-            status = jpeg_consume_input(info);
-        while (status != JPEG_REACHED_SOS && status != JPEG_REACHED_EOI);
-        if (status == JPEG_REACHED_EOI)
-            return info->input_scan_number;
+        const unsigned char *found = at < length ? memchr(bytes + at, 0xFF, length - at) : NULL;
+        if (!found || (size_t) (found - bytes) + 1 >= length)
+            return length;
+        at = (size_t) (found - bytes);
+        unsigned char next = bytes[at + 1];
+        if (next == 0x00 || (next >= 0xD0 && next <= 0xD7))
+            at += 2;
+        else
+            return at;
     }
+}
+
+/* Removes, in place, the scans of a progressive JPEG that carry AC coefficients of components
+ * listed in `dc_only` (by component id) and of no other component; returns the new length, and
+ * sets `dropped` when a scan was removed. Returns 0, leaving the bytes unusable, when the file is
+ * not a well-formed sequence of segments ending with EOI (a damaged file is decoded whole, so
+ * that libjpeg judges the damage). Everything after EOI (an MPF image, a gain map) goes too.
+ *
+ * A component decoded at 1/8 of its size is made by the 1x1 IDCT, from its DC coefficient alone,
+ * and a DC scan carries nothing else; a component that needs any AC coefficient keeps all its
+ * scans, so that each refinement scan still follows every scan it refines. */
+static size_t drop_ac_scans(unsigned char *bytes, size_t length, const unsigned char dc_only[256], int *dropped) {
+    if (length < 4 || bytes[0] != 0xFF || bytes[1] != 0xD8)
+        return 0;
+    size_t read = 2, write = 2;
+    for (;;) {
+        if (read + 2 > length || bytes[read] != 0xFF)
+            return 0;
+        unsigned char marker = bytes[read + 1];
+        if (marker == 0xFF) {  // a fill byte before a marker
+            read++;
+            continue;
+        }
+        if (marker == 0xD9) {
+            bytes[write++] = 0xFF;
+            bytes[write++] = 0xD9;
+            return write;
+        }
+        size_t end = read + 2;
+        if (marker != 0x01 && !(marker >= 0xD0 && marker <= 0xD7)) {  // not a marker standing alone
+            if (read + 4 > length)
+                return 0;
+            end += ((size_t) bytes[read + 2] << 8) | bytes[read + 3];
+            if (end - read < 4 || end > length)
+                return 0;
+        }
+        int keep = 1;
+        if (marker == 0xDA) {
+            /* SOS: Ns, Ns × (Cs, Td|Ta), Ss, Se, Ah|Al; the entropy-coded data follows. */
+            size_t components = bytes[read + 4];
+            if (end - read != 2 + 6 + 2 * components)
+                return 0;
+            if (bytes[read + 5 + 2 * components] > 0) {  // Ss > 0: AC coefficients
+                keep = 0;
+                for (size_t index = 0; index < components; index++)
+                    if (!dc_only[bytes[read + 5 + 2 * index]])
+                        keep = 1;
+            }
+            end = scan_data_end(bytes, length, end);
+            if (end == length)
+                return 0;
+            if (!keep)
+                *dropped = 1;
+        }
+        if (keep) {
+            memmove(bytes + write, bytes + read, end - read);
+            write += end - read;
+        }
+        read = end;
+    }
+}
+
+/* The file without the scans a decode at the scale set in `info` never reads, or NULL when it
+ * would lose none (or is not well formed). For a progressive JPEG at 1/8, that is every AC scan
+ * of the luma (and of the chroma too when it is not subsampled): most of the file, and most of
+ * the Huffman decoding, while the picture stays the same as the full decode's. */
+static unsigned char *needed_scans(j_decompress_ptr info, int descriptor, size_t *length) {
+    jpeg_calc_output_dimensions(info);
+    unsigned char dc_only[256] = {0};
+    int any = 0;
+    for (int index = 0; index < info->num_components; index++)
+        if (info->comp_info[index].DCT_scaled_size == 1) {
+            dc_only[info->comp_info[index].component_id & 0xFF] = 1;
+            any = 1;
+        }
+    if (!any)
+        return NULL;
+    unsigned char *bytes = whole_file(descriptor, length);
+    if (!bytes)
+        return NULL;
+    int dropped = 0;
+    *length = drop_ac_scans(bytes, *length, dc_only, &dropped);
+    if (*length == 0 || !dropped) {
+        free(bytes);
+        return NULL;
+    }
+    return bytes;
+}
+
+/* The output settings of a decode at 1/`scale_denominator`: RGB or grey, 8 bits. */
+static void set_output(j_decompress_ptr info, int scale_denominator) {
+    info->out_color_space = info->jpeg_color_space == JCS_GRAYSCALE ? JCS_GRAYSCALE : JCS_RGB;
+    info->scale_num = 1;
+    info->scale_denom = (unsigned int) scale_denominator;
 }
 
 int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_scans,
@@ -159,12 +213,13 @@ int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_
         return THUMBS_JPEG_FAILED;
     }
     struct jpeg_decompress_struct *info = &state->info;
-    info->err = jpeg_std_error(&state->errors.manager);
-    state->errors.manager.error_exit = on_error;
-    state->errors.manager.emit_message = on_message;
+    /* A warning (libjpeg says "corrupt data" with one, and fills the gap with grey) stops the
+     * decode, and hands the file to libvips' loader: which damage a file may have and still make
+     * a thumbnail is then libvips' rule, whichever decoder would have read it. Damaged files are
+     * rare; reading one twice costs little. An unreadable ICC profile is the exception: the
+     * photo is then taken as sRGB. */
+    jpeg_errors_install(&state->errors, (j_common_ptr) info, picture->message, sizeof picture->message);
     state->errors.warnings_stop = 1;
-    state->errors.message = picture->message;
-    state->errors.capacity = sizeof picture->message;
     volatile int result = THUMBS_JPEG_FAILED;
     if (setjmp(state->errors.jump)) {
         if (state->errors.stopped_by_warning)
@@ -188,15 +243,20 @@ int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_
         result = THUMBS_JPEG_NOT_HANDLED;
         goto finish;
     }
-    info->out_color_space = info->jpeg_color_space == JCS_GRAYSCALE ? JCS_GRAYSCALE : JCS_RGB;
-    info->scale_num = 1;
-    info->scale_denom = (unsigned int) scale_denominator;
-    int partial = skip_unneeded_scans && info->progressive_mode && scale_denominator > 1;
-    if (partial) {
-        info->buffered_image = TRUE;
-        /* Smoothing guesses missing coefficients from the neighbouring blocks; the full decode
-         * has them all and does not smooth, and the output never reads the ones left out. */
-        info->do_block_smoothing = FALSE;
+    set_output(info, scale_denominator);
+    if (skip_unneeded_scans && info->progressive_mode && scale_denominator == 8) {
+        state->needed = needed_scans(info, descriptor, &state->needed_length);
+        if (state->needed) {
+            /* The header again, from the bytes kept. Smoothing guesses missing coefficients from
+             * the neighbouring blocks: the full decode has them all and does not smooth. */
+            jpeg_abort_decompress(info);
+            info->src = NULL;
+            jpeg_mem_src(info, state->needed, (unsigned long) state->needed_length);
+            jpeg_read_header(info, TRUE);
+            set_output(info, scale_denominator);
+            info->do_block_smoothing = FALSE;
+            picture->scans_skipped = 1;
+        }
     }
     JOCTET *icc = NULL;
     unsigned int icc_length = 0;
@@ -209,13 +269,6 @@ int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_
     }
 
     jpeg_start_decompress(info);
-    if (partial) {
-        /* Output from a scan the input has finished: the output never waits for more input. */
-        int last_read = read_needed_scans(info);
-        if (!jpeg_input_complete(info))
-            picture->scans_skipped = 1;
-        jpeg_start_output(info, last_read);
-    }
     size_t stride = (size_t) info->output_width * (size_t) info->output_components;
     if (info->output_height == 0 || stride / info->output_components != info->output_width ||
         stride > SIZE_MAX / info->output_height) {
@@ -237,13 +290,7 @@ int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_
             rows[row] = picture->pixels + stride * (info->output_scanline + row);
         jpeg_read_scanlines(info, rows, wanted);
     }
-    if (partial) {
-        jpeg_finish_output(info);
-        /* The scans left are not needed: stop reading. */
-        jpeg_abort_decompress(info);
-    } else {
-        jpeg_finish_decompress(info);
-    }
+    jpeg_finish_decompress(info);
     /* libjpeg rounds a scaled size up, making a last column and row from partial blocks;
      * libvips' loader rounds down. Rounding down here too keeps thumbnails the same, whichever
      * decoder made them. */
@@ -260,6 +307,7 @@ int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_
 finish:
     if (state->created)
         jpeg_destroy_decompress(info);
+    free(state->needed);
     free(state);
     if (result != THUMBS_JPEG_DECODED) {
         char message[sizeof picture->message];

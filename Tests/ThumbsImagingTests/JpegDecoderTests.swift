@@ -37,9 +37,9 @@ import ThumbsTesting
         }
     }
 
-    @Test func aProgressiveJPEGScaledByEightSkipsItsLastScansAndKeepsEveryPixel() throws {
-        // Quality 80: libvips subsamples the chroma, whose 1/8 decode then reads three AC
-        // coefficients besides the DC.
+    @Test func aProgressiveJPEGScaledByEightSkipsItsLumaACScansAndKeepsEveryPixel() throws {
+        // Quality 80: libvips subsamples the chroma, which a 1/8 decode makes with the 2x2
+        // IDCT, from AC coefficients too; only the luma's AC scans can go.
         let path = try folder.write(
             try SyntheticImage(width: 2400, height: 1800).encoded(as: .jpeg, quality: 80, progressive: true),
             to: "progressive.jpg")
@@ -52,6 +52,26 @@ import ThumbsTesting
             let scaled = try #require(try decoded(path, shrink: shrink))
             #expect(scaled.pixels == (try decoded(path, shrink: shrink, skipping: false))?.pixels)
         }
+    }
+
+    @Test func aProgressiveJPEGWithFullChromaScaledByEightIsDecodedFromItsDCScans() throws {
+        // Quality 95: libvips keeps the chroma whole, so every component is decoded from its DC
+        // alone at 1/8, and every AC scan is left out.
+        let path = try folder.write(
+            try SyntheticImage(width: 2000, height: 1600).encoded(as: .jpeg, quality: 95, progressive: true),
+            to: "progressive-444.jpg")
+        let partial = try #require(try decoded(path, shrink: 8))
+        #expect(partial.skipped)
+        #expect(partial.pixels == (try decoded(path, shrink: 8, skipping: false))?.pixels)
+    }
+
+    @Test func aTruncatedProgressiveJPEGFailsAsTruncatedEvenWhereItsScansAreNotNeeded() throws {
+        // The file ends inside its last scan, which a 1/8 decode would not read: the file is
+        // damaged all the same, and says so, as the full decode does.
+        let whole = try SyntheticImage(width: 2400, height: 1800).encoded(as: .jpeg, quality: 80, progressive: true)
+        let path = try folder.write(Array(whole.prefix(whole.count - 1000)), to: "cut.jpg")
+        let error = try #require(throws: ImagingError.self) { try decoded(path, shrink: 8) }
+        #expect(error.kind == .truncated, "\(error)")
     }
 
     @Test func aBaselineJPEGIsReadWhole() throws {

@@ -3,7 +3,9 @@
 
 #include <stddef.h>
 
-/* A JPEG decoded straight with libjpeg-turbo, at a DCT scale: what libvips' jpegload does for a
+/* JPEGs decoded and encoded with libjpeg-turbo directly.
+ *
+ * A JPEG decoded straight with libjpeg-turbo, at a DCT scale: what libvips' jpegload does for a
  * thumbnail, without its per-image machinery (regions, a thread hand-off per strip). */
 typedef struct {
     /* 8-bit samples, rows packed, `bands` per pixel (3: RGB, 1: grey); free with thumbs_jpeg_free. */
@@ -22,6 +24,7 @@ typedef struct {
 
 enum {
     THUMBS_JPEG_DECODED = 0,
+    THUMBS_JPEG_ENCODED = 0,
     /* Not for this decoder: CMYK and YCCK (libvips' loader knows Adobe's inverted CMYK), and
      * files libjpeg warns about (libvips' rule decides whether their damage is too much). */
     THUMBS_JPEG_NOT_HANDLED = 1,
@@ -40,5 +43,25 @@ int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_
 
 /* Frees what a decode left in `picture` (safe on a failed or empty one). */
 void thumbs_jpeg_free(thumbs_jpeg_picture *picture);
+
+/* A JPEG encoded straight from pixels in memory: what libvips' jpegsave does, without its sink
+ * (a thread hand-off per strip) or a copy to strip the metadata: nothing but the pixels is
+ * written. */
+typedef struct {
+    /* The JPEG file; free with thumbs_jpeg_encoded_free. */
+    unsigned char *bytes;
+    size_t length;
+    /* Why the encode failed, libjpeg's own words. */
+    char message[200];
+} thumbs_jpeg_encoded;
+
+/* Encodes `height` rows of `width` 8-bit pixels, `bands` (3: RGB, 1: grey) per pixel, row r at
+ * `pixels` + r × `stride`, at `quality` (1–100) with libvips' jpegsave settings: optimised
+ * Huffman tables, 4:2:0 chroma below quality 90. Returns THUMBS_JPEG_ENCODED or THUMBS_JPEG_FAILED. */
+int thumbs_jpeg_encode(const unsigned char *pixels, int width, int height, int bands, size_t stride,
+    int quality, thumbs_jpeg_encoded *encoded);
+
+/* Frees what an encode left in `encoded` (safe on a failed or empty one). */
+void thumbs_jpeg_encoded_free(thumbs_jpeg_encoded *encoded);
 
 #endif
