@@ -7,8 +7,9 @@ import Glibc
 ///
 /// libvips' jpegload drives the same library, through its per-image machinery (a region
 /// pipeline, strips handed between threads). Decoding here gives the same pixels without it,
-/// and a progressive JPEG scaled by 8 is read only until the frequencies a 1/8 picture is made
-/// of are complete (`thumbs_jpeg_decode`): the last scans, the largest, are never decoded.
+/// and a progressive JPEG scaled by 8 is handed to libjpeg without the AC scans of the
+/// components a 1/8 picture makes from their DC alone (`thumbs_jpeg_decode`): most of the file
+/// is never decoded.
 ///
 /// CMYK and YCCK JPEGs, and files libjpeg warns about, are left to libvips' loader: it knows
 /// Adobe's inverted CMYK, and its rule decides how much damage still makes a thumbnail.

@@ -34,10 +34,10 @@ enum {
 /* Decodes the JPEG read from `descriptor` (from its start, with pread: the descriptor's offset
  * is left alone) at 1/`scale_denominator` (1, 2, 4 or 8), its size rounded down as libvips'
  * loader rounds it. A file that ends before its last scan fails as truncated, like libvips'
- * fail_on=truncated. When `skip_unneeded_scans`, a progressive JPEG is read only until the
- * frequencies the scaled output is made of are complete: at 1/8 that is the DC (and, for
- * subsampled chroma, three more coefficients), while the last scans, the largest, refine
- * higher ones. The picture is the same as the full decode's. */
+ * fail_on=truncated. When `skip_unneeded_scans`, a progressive JPEG decoded at 1/8 is read whole
+ * and handed to libjpeg without the AC scans of the components its 1x1 IDCT makes from the DC
+ * alone (the luma; the chroma too when it is not subsampled): most of the file, never
+ * Huffman-decoded. The picture is the same as the full decode's. */
 int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_scans,
     thumbs_jpeg_picture *picture);
 
