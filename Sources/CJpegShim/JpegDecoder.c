@@ -147,6 +147,8 @@ static size_t drop_ac_scans(unsigned char *bytes, size_t length, const unsigned 
         int keep = 1;
         if (marker == 0xDA) {
             /* SOS: Ns, Ns × (Cs, Td|Ta), Ss, Se, Ah|Al; the entropy-coded data follows. */
+            if (end - read < 2 + 6 + 2)
+                return 0;
             size_t components = bytes[read + 4];
             if (end - read != 2 + 6 + 2 * components)
                 return 0;
