@@ -76,7 +76,7 @@ let package = Package(
             pkgConfig: "glib-2.0",
             providers: [.apt(["libglib2.0-dev"])]
         ),
-        // openat2 and O_PATH, which Swift cannot reach through Glibc.
+        // openat2 and O_PATH, which Swift cannot reach through Glibc; the read of a whole open file.
         .target(name: "CFileAccess"),
         // Fixed-arity C wrappers for libvips' variadic API, which Swift cannot call.
         .target(
@@ -98,7 +98,7 @@ let package = Package(
         // for thumbnails decoded as stored and averaged down here.
         .target(
             name: "CHeifShim",
-            dependencies: ["CHeif", "CFFmpeg", "CVideoShim"],
+            dependencies: ["CHeif", "CFFmpeg", "CVideoShim", "CFileAccess"],
             linkerSettings: [
                 .linkedLibrary("heif"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("m"),
             ]
@@ -107,7 +107,7 @@ let package = Package(
         .target(name: "CRawShim", dependencies: ["CLibRaw"], linkerSettings: [.linkedLibrary("raw_r")]),
 
         // JPEGs decoded (at a DCT scale) and encoded by libjpeg-turbo directly (Debian's libjpeg62-turbo-dev).
-        .target(name: "CJpegShim", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CJpegShim", dependencies: ["CFileAccess"], linkerSettings: [.linkedLibrary("jpeg")]),
         // Lanczos-3 downsizing of 8-bit pictures, vectorised by the compiler (plain C, no library).
         .target(name: "CResample", linkerSettings: [.linkedLibrary("m")]),
         // Thumbnails as PNG through zlib directly (Debian's zlib1g-dev).

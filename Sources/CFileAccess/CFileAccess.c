@@ -4,6 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -20,4 +23,26 @@ int thumbs_openat2(int directory, const char *path, int flags, unsigned long lon
     errno = ENOSYS;
     return -1;
 #endif
+}
+
+unsigned char *thumbs_read_whole_file(int descriptor, size_t limit, size_t *length) {
+    struct stat status;
+    if (fstat(descriptor, &status) != 0 || status.st_size <= 0 || (uintmax_t) status.st_size > limit)
+        return NULL;
+    size_t size = (size_t) status.st_size, done = 0;
+    unsigned char *bytes = malloc(size);
+    if (!bytes)
+        return NULL;
+    while (done < size) {
+        ssize_t count = pread(descriptor, bytes + done, size - done, (off_t) done);
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count <= 0) {
+            free(bytes);
+            return NULL;
+        }
+        done += (size_t) count;
+    }
+    *length = size;
+    return bytes;
 }

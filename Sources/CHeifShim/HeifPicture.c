@@ -1,41 +1,17 @@
 #include "CHeifShim.h"
 
+#include "CFileAccess.h"
 #include "HeifOrientation.h"
 
-#include <errno.h>
 #include <libheif/heif.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Files larger than this are left to libvips' loader, which reads them through libheif's
  * reader rather than whole into memory: a photo's HEIF is a few megabytes. */
-#define MAX_FILE_BYTES ((off_t) 256 << 20)
-
-/* The whole file, read with pread (the descriptor's offset is left alone); NULL when it cannot be. */
-static uint8_t *read_whole(int descriptor, size_t *length) {
-    struct stat status;
-    if (fstat(descriptor, &status) != 0 || status.st_size <= 0 || status.st_size > MAX_FILE_BYTES)
-        return NULL;
-    size_t size = (size_t) status.st_size;
-    uint8_t *bytes = malloc(size);
-    size_t done = 0;
-    while (bytes && done < size) {
-        ssize_t got = pread(descriptor, bytes + done, size - done, (off_t) done);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0) {
-            free(bytes);
-            return NULL;
-        }
-        done += (size_t) got;
-    }
-    *length = size;
-    return bytes;
-}
+#define MAX_FILE_BYTES ((size_t) 256 << 20)
 
 /* Whether libvips' thumbnail would be made from the file's first stored thumbnail: when that
  * thumbnail is larger than the target (it would shrink, not grow), by libvips' own rule. */
@@ -124,7 +100,7 @@ int thumbs_heif_decode(int descriptor, int shrink, int target_width, int target_
     memset(picture, 0, sizeof *picture);
     int status = THUMBS_HEIF_NOT_HANDLED;
     size_t length = 0;
-    uint8_t *file = read_whole(descriptor, &length);
+    uint8_t *file = thumbs_read_whole_file(descriptor, MAX_FILE_BYTES, &length);
     struct heif_context *context = file ? heif_context_alloc() : NULL;
     struct heif_image_handle *primary = NULL;
     struct heif_decoding_options *options = NULL;

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jpeglib.h>
 
+#include "CFileAccess.h"
 #include "JpegErrors.h"
 
 /* The file read with pread from offset 0 in blocks, so the descriptor's own offset (shared with
@@ -67,30 +67,6 @@ static void source_skip(j_decompress_ptr info, long count) {
 
 static void source_end(j_decompress_ptr info) {
     (void) info;
-}
-
-/* The whole file, read with pread from offset 0; NULL when it cannot be read (the caller then
- * decodes from the descriptor as usual, and meets the same error there). */
-static unsigned char *whole_file(int descriptor, size_t *length) {
-    struct stat status;
-    if (fstat(descriptor, &status) || status.st_size <= 0 || (uintmax_t) status.st_size > SIZE_MAX)
-        return NULL;
-    size_t size = (size_t) status.st_size, done = 0;
-    unsigned char *bytes = malloc(size);
-    if (!bytes)
-        return NULL;
-    while (done < size) {
-        ssize_t count = pread(descriptor, bytes + done, size - done, (off_t) done);
-        if (count < 0 && errno == EINTR)
-            continue;
-        if (count <= 0) {
-            free(bytes);
-            return NULL;
-        }
-        done += (size_t) count;
-    }
-    *length = size;
-    return bytes;
 }
 
 /* Where the entropy-coded data that starts at `start` ends: at the first marker that is neither
@@ -187,7 +163,9 @@ static unsigned char *needed_scans(j_decompress_ptr info, int descriptor, size_t
         }
     if (!any)
         return NULL;
-    unsigned char *bytes = whole_file(descriptor, length);
+    /* A file that cannot be read whole is decoded from the descriptor as usual, and meets the same
+     * error there. */
+    unsigned char *bytes = thumbs_read_whole_file(descriptor, SIZE_MAX, length);
     if (!bytes)
         return NULL;
     int dropped = 0;

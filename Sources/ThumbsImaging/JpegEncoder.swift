@@ -1,7 +1,5 @@
 import CJpegShim
-import CVips
 import CVipsShim
-import Glibc
 
 /// JPEG thumbnails encoded with libjpeg-turbo directly, from the pixels in memory.
 ///
@@ -14,11 +12,7 @@ enum JpegEncoder {
     /// `image` as a JPEG file at `quality`, nothing but the pixels written; nil when it is not
     /// an 8-bit grey or sRGB picture without alpha.
     static func encode(_ image: VipsImageHandle, quality: Int) throws(ImagingError) -> [UInt8]? {
-        let bands = image.bands
-        let greyOrRGB =
-            (bands == 1 && image.interpretation == VIPS_INTERPRETATION_B_W)
-            || (bands == 3 && image.interpretation == VIPS_INTERPRETATION_sRGB)
-        guard image.bandFormat == VIPS_FORMAT_UCHAR, greyOrRGB else { return nil }
+        guard image.isEightBitGreyOrRGB else { return nil }
         var stride = 0
         guard let pixels = thumbs_vips_memory_pixels(image.pointer, &stride) else {
             throw .encodingFailed(VipsError.takeMessage())
@@ -27,7 +21,7 @@ enum JpegEncoder {
         defer { thumbs_jpeg_encoded_free(&encoded) }
         guard
             thumbs_jpeg_encode(
-                pixels, Int32(image.width), Int32(image.height), Int32(bands), stride, Int32(quality), &encoded)
+                pixels, Int32(image.width), Int32(image.height), Int32(image.bands), stride, Int32(quality), &encoded)
                 == Int32(THUMBS_JPEG_ENCODED), let bytes = encoded.bytes
         else { throw .encodingFailed(String(fixedCString: encoded.message) ?? "libjpeg failed") }
         return Array(UnsafeBufferPointer(start: bytes, count: encoded.length))

@@ -44,6 +44,14 @@ package final class VipsImageHandle {
     package var bandFormat: VipsBandFormat { vips_image_get_format(pointer) }
     package var pageCount: Int { Int(vips_image_get_n_pages(pointer)) }
 
+    /// Whether the pixels are 8-bit grey (one band) or sRGB (three), without alpha: what
+    /// Thumbs' own resize and JPEG encoder take, everything else going to libvips.
+    package var isEightBitGreyOrRGB: Bool {
+        guard bandFormat == VIPS_FORMAT_UCHAR else { return false }
+        return (bands == 1 && interpretation == VIPS_INTERPRETATION_B_W)
+            || (bands == 3 && interpretation == VIPS_INTERPRETATION_sRGB)
+    }
+
     /// The EXIF orientation libvips will apply (1...8); 1 when absent or out of range.
     package var orientation: Int {
         let value = Int(vips_image_get_orientation(pointer))

@@ -57,12 +57,9 @@ extension VipsRenderer {
         _ failure: (String) -> ImagingError
     ) throws(ImagingError) -> VipsImageHandle? {
         let bands = image.bands
-        let greyOrRGB =
-            (bands == 1 && image.interpretation == VIPS_INTERPRETATION_B_W)
-            || (bands == 3 && image.interpretation == VIPS_INTERPRETATION_sRGB)
         let shrinking =
             size.width <= image.width && size.height <= image.height && shrinks.across >= 1 && shrinks.down >= 1
-        guard image.bandFormat == VIPS_FORMAT_UCHAR, greyOrRGB, shrinking else { return nil }
+        guard image.isEightBitGreyOrRGB, shrinking else { return nil }
         var stride = 0
         guard let pixels = thumbs_vips_memory_pixels(image.pointer, &stride) else {
             throw failure(VipsError.takeMessage())
