@@ -199,32 +199,33 @@ import ThumbsTesting
 
     @Test func aRequestCancelledBeforeItsRenderStartsCostsNothing() async throws {
         let fixture = try PipelineFixture(workers: 1)
-        let slow = try await fixture.slowPhoto("slow.png")
-        let other = try await fixture.photo("other.jpg")
+        let asset = try await fixture.photo("p.jpg")
         let before = fixture.renderer.decodeCount
-        let hq = ImageRequestOptions(deliveryMode: .highQualityFormat)
-        let blocker = fixture.manager.requestImage(for: slow, targetSize: grid, contentMode: .aspectFill, options: hq)
-        try await eventually { fixture.renderer.decodeCount > before }
+        // The one render thread is held, so the request's render is queued, never started.
+        let held = try await HeldThread(fixture.renderer.pool)
         let cancelled = fixture.manager.requestImage(
-            for: other, targetSize: grid, contentMode: .aspectFill, options: hq)
+            for: asset, targetSize: grid, contentMode: .aspectFill,
+            options: ImageRequestOptions(deliveryMode: .highQualityFormat))
         cancelled.cancel()
         let outcome = await cancelled.collect()
         #expect(outcome.results.isEmpty && outcome.error as? ImageRequestError == .cancelled)
-        _ = await blocker.collect()
+        try await held.release()
         try await eventually(seconds: 1) { false }  // room for a wrongly started render to show
-        #expect(fixture.renderer.decodeCount - before == 1, "only the blocker was decoded")
+        #expect(fixture.renderer.decodeCount == before, "nothing was decoded")
         #expect(fixture.manager.coordinator.inFlight == 0)
     }
 
     @Test func aRequestCancelledDuringItsRenderGetsNoImage() async throws {
-        let fixture = try PipelineFixture(workers: 1)
-        let slow = try await fixture.slowPhoto("slow.png")
-        let before = fixture.renderer.decodeCount
-        let request = fixture.manager.requestImage(
-            for: slow, targetSize: grid, contentMode: .aspectFill,
+        let fixture = try PipelineFixture()
+        let renderer = HeldRenderer(fixture.renderer)
+        let manager = CachingImageManager(renderer: renderer, store: fixture.store)
+        let asset = try await fixture.photo("p.jpg")
+        let request = manager.requestImage(
+            for: asset, targetSize: grid, contentMode: .aspectFill,
             options: ImageRequestOptions(deliveryMode: .highQualityFormat))
-        try await eventually { fixture.renderer.decodeCount > before }
+        try await eventually { renderer.heldRenders == 1 }
         request.cancel()
+        renderer.release()
         let outcome = await request.collect()
         #expect(outcome.results.isEmpty && outcome.error as? ImageRequestError == .cancelled)
     }
@@ -247,19 +248,17 @@ import ThumbsTesting
 
     @Test func stopCachingCancelsPreheatNotStarted() async throws {
         let fixture = try PipelineFixture(workers: 1)
-        let slow = try await fixture.slowPhoto("slow.png")
         var assets: [Asset] = []
         for index in 0..<10 { assets.append(try await fixture.photo("p\(index).jpg")) }
         let before = fixture.renderer.decodeCount
-        let blocker = fixture.manager.requestImage(
-            for: slow, targetSize: grid, contentMode: .aspectFill,
-            options: ImageRequestOptions(deliveryMode: .highQualityFormat))
-        try await eventually { fixture.renderer.decodeCount > before }
+        let pool = fixture.renderer.pool
+        let held = try await HeldThread(pool)
         fixture.manager.startCaching(assets: assets, targetSize: grid, contentMode: .aspectFill)
+        try await eventually { pool.waitingCount(at: .preheat) == 10 }
         fixture.manager.stopCaching(assets: assets, targetSize: grid, contentMode: .aspectFill)
-        _ = await blocker.collect()
+        try await held.release()
         try await eventually(seconds: 1) { false }
-        #expect(fixture.renderer.decodeCount - before == 1, "no preheat render ran")
+        #expect(fixture.renderer.decodeCount == before, "no preheat render ran")
         #expect(fixture.manager.preheatingCount == 0)
     }
 
@@ -297,5 +296,54 @@ import ThumbsTesting
         #expect(Array(data.bytes) == bytes && data.orientation == 6 && data.mediaType == .jpeg)
         #expect(data.fingerprint == asset.fingerprint)
         #expect(try fixture.manager.totalFileSize(of: [asset]) == UInt64(bytes.count))
+    }
+}
+
+/// The fixture's real renderer, with every finished render kept from its caller until
+/// ``release()``: a test acts while a render is surely under way, however slow the machine.
+private final class HeldRenderer: ThumbnailRendering {
+    let renderer: ThumbnailRenderer
+    private let gate = Locked<(released: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init(_ renderer: ThumbnailRenderer) { self.renderer = renderer }
+
+    var workers: Int { renderer.workers }
+
+    /// Renders done and waiting for ``release()``.
+    var heldRenders: Int { gate.value.waiting.count }
+
+    func release() {
+        let waiting = gate.withLock { gate in
+            gate.released = true
+            defer { gate.waiting = [] }
+            return gate.waiting
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    func render(_ location: ImageLocation, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail] {
+        let thumbnails = try await renderer.render(location, specs: specs, ticket: ticket)
+        await withCheckedContinuation { continuation in
+            let released = gate.withLock { gate in
+                if !gate.released { gate.waiting.append(continuation) }
+                return gate.released
+            }
+            if released { continuation.resume() }
+        }
+        return thumbnails
+    }
+
+    func render(_ location: ImageLocation, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority)
+        async throws
+        -> Thumbnail
+    {
+        try await renderer.render(location, spec: spec, crop: crop, priority: priority)
+    }
+
+    func embeddedPreview(_ location: ImageLocation, format: ThumbnailFormat, quality: Int, priority: WorkPriority)
+        async throws
+        -> Thumbnail?
+    {
+        try await renderer.embeddedPreview(location, format: format, quality: quality, priority: priority)
     }
 }

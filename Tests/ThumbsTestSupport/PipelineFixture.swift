@@ -40,13 +40,6 @@ package struct PipelineFixture {
                 SyntheticImage(width: 1600, height: 1200),
                 thumbnail: PixelSize(width: 160, height: 120), orientation: 1))
     }
-
-    /// A PNG large enough that decoding it takes a while (PNG has no shrink-on-load).
-    package func slowPhoto(_ name: String) async throws -> Asset {
-        // 24 MP of PNG, which has no reduced-size decode: a few hundred milliseconds of decode, so
-        // that a test's task, resumed late on a busy machine, still finds the render under way.
-        try await asset(name, try SyntheticImage(width: 6000, height: 4000).encoded(as: .png))
-    }
 }
 
 extension ImageTask {
