@@ -81,7 +81,9 @@ let package = Package(
         // Fixed-arity C wrappers for libvips' variadic API, which Swift cannot call.
         .target(
             name: "CVipsShim",
-            dependencies: ["CVips"]
+            dependencies: ["CVips"],
+            // lcms, which libvips converts colours with, called directly for kept transforms.
+            linkerSettings: [.linkedLibrary("lcms2")]
         ),
         // A video's header and poster frame through FFmpeg, read from an open descriptor. (A
         // system library's module map links only where Swift imports it; these are C.)

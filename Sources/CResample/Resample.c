@@ -195,19 +195,21 @@ static void transpose(const unsigned char *in, size_t in_stride, int width, int 
     }
 }
 
-static int resample(const thumbs_pixels *source, thumbs_pixels *target, double shrink_across,
-    double shrink_down, filter_lines_function filter_lines) {
+static int resample(const thumbs_pixels *source, thumbs_pixels *target, thumbs_window window,
+    double shrink_across, double shrink_down, filter_lines_function filter_lines) {
     int bands = source->bands;
     if (!source->pixels || !target->pixels || bands < 1 || bands > 4 || target->bands != bands
         || source->width < 1 || source->height < 1 || target->width < 1 || target->height < 1
-        || target->width > source->width || target->height > source->height || !(shrink_across >= 1)
-        || !(shrink_down >= 1) || source->stride < (size_t) source->width * bands
+        || window.width > source->width || window.height > source->height || window.left < 0 || window.top < 0
+        || target->width > window.width - window.left || target->height > window.height - window.top
+        || !(shrink_across >= 1) || !(shrink_down >= 1) || source->stride < (size_t) source->width * bands
         || target->stride < (size_t) target->width * bands)
         return -1;
     int shrinks_down = shrink_down > 1, shrinks_across = shrink_across > 1;
-    if ((!shrinks_down && target->height != source->height) || (!shrinks_across && target->width != source->width))
+    if ((!shrinks_down && window.height != source->height) || (!shrinks_across && window.width != source->width))
         return -1;
     size_t line = (size_t) source->width * bands, column = (size_t) STRIP * bands;
+    size_t kept = (size_t) target->width * bands, skipped = (size_t) window.left * bands;
     filter down = { 0 }, across = { 0 };
     /* A strip of output lines at a time, down then across: the scratch stays small enough to be
      * reused from the heap and to stay in cache between the steps. */
@@ -215,21 +217,24 @@ static int resample(const thumbs_pixels *source, thumbs_pixels *target, double s
     unsigned char *turned = malloc(column * (size_t) source->width);
     unsigned char *turned_shrunk = malloc(column * (size_t) target->width);
     int result = -1;
-    if (!strip || !turned || !turned_shrunk || (shrinks_down && filter_make(&down, source->height, target->height, shrink_down))
-        || (shrinks_across && filter_make(&across, source->width, target->width, shrink_across)))
+    if (!strip || !turned || !turned_shrunk || (shrinks_down && filter_make(&down, source->height, window.height, shrink_down))
+        || (shrinks_across && filter_make(&across, source->width, window.width, shrink_across)))
         goto done;
+    /* Only the window's lines and columns are filtered: the filters are those of the whole
+     * resampled picture, used from the window's first line and column on. */
     for (int y = 0; y < target->height; y += STRIP) {
         int lines = target->height - y < STRIP ? target->height - y : STRIP;
         unsigned char *into = target->pixels + (size_t) y * target->stride;
-        const unsigned char *rows = source->pixels + (size_t) y * source->stride;
+        const unsigned char *rows = source->pixels + (size_t) (window.top + y) * source->stride;
         size_t rows_stride = source->stride;
         if (shrinks_down) {
             if (shrinks_across) {
-                filter_lines(source->pixels, source->stride, strip, line, line, y, lines, &down);
+                filter_lines(source->pixels, source->stride, strip, line, line, window.top + y, lines, &down);
                 rows = strip;
                 rows_stride = line;
             } else {
-                filter_lines(source->pixels, source->stride, into, target->stride, line, y, lines, &down);
+                filter_lines(source->pixels + skipped, source->stride, into, target->stride, kept, window.top + y,
+                    lines, &down);
                 continue;
             }
         }
@@ -238,11 +243,11 @@ static int resample(const thumbs_pixels *source, thumbs_pixels *target, double s
              * runs along contiguous memory again. */
             size_t height = (size_t) lines * bands;
             transpose(rows, rows_stride, source->width, lines, bands, turned, height);
-            filter_lines(turned, height, turned_shrunk, height, height, 0, target->width, &across);
+            filter_lines(turned, height, turned_shrunk, height, height, window.left, target->width, &across);
             transpose(turned_shrunk, height, lines, target->width, bands, into, target->stride);
         } else {
             for (int i = 0; i < lines; i++)
-                memcpy(into + (size_t) i * target->stride, rows + (size_t) i * rows_stride, line);
+                memcpy(into + (size_t) i * target->stride, rows + (size_t) i * rows_stride + skipped, kept);
         }
     }
     result = 0;
@@ -255,15 +260,20 @@ done:
     return result;
 }
 
-int thumbs_resample_generic(const thumbs_pixels *source, thumbs_pixels *target, double shrink_across,
-    double shrink_down) {
-    return resample(source, target, shrink_across, shrink_down, filter_lines_generic);
-}
-
-int thumbs_resample(const thumbs_pixels *source, thumbs_pixels *target, double shrink_across, double shrink_down) {
+static filter_lines_function fastest_filter_lines(void) {
 #if defined(__x86_64__)
     if (__builtin_cpu_supports("avx2"))
-        return resample(source, target, shrink_across, shrink_down, filter_lines_avx2);
+        return filter_lines_avx2;
 #endif
-    return resample(source, target, shrink_across, shrink_down, filter_lines_generic);
+    return filter_lines_generic;
+}
+
+int thumbs_resample(const thumbs_pixels *source, thumbs_pixels *target, thumbs_window window,
+    double shrink_across, double shrink_down) {
+    return resample(source, target, window, shrink_across, shrink_down, fastest_filter_lines());
+}
+
+int thumbs_resample_generic(const thumbs_pixels *source, thumbs_pixels *target, thumbs_window window,
+    double shrink_across, double shrink_down) {
+    return resample(source, target, window, shrink_across, shrink_down, filter_lines_generic);
 }

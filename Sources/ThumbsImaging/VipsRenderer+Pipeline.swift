@@ -15,8 +15,8 @@ extension VipsRenderer {
             // Resized as stored, then turned: the turn then moves the fewest pixels.
             let orientation = decoded.orientation
             let stored = orientation >= 5 ? PixelSize(width: size.height, height: size.width) : size
-            let resized = try Self.resized(decoded.image, to: stored, fill: fill, failure)
-            shrunk = try VipsImageHandle.make(failure) { thumbs_vips_orient(resized.pointer, $0, orientation) }
+            shrunk = try Self.upright(
+                Self.resized(decoded.image, to: stored, fill: fill, failure), orientation: orientation, failure)
         } else {
             let width = Int32(clamping: size.width), height = Int32(clamping: size.height)
             let interesting = Int32(fill ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue)
@@ -157,12 +157,15 @@ extension VipsRenderer {
     /// profile) is converted, since metadata stripping would otherwise drop it and leave the
     /// colours dull; grey, 16-bit and Lab images are converted by interpretation. A profile that
     /// is sRGB already (most cameras' and phones') is not converted: lcms would build a
-    /// transform for the photo only to map each colour to itself.
+    /// transform for the photo only to map each colour to itself. An 8-bit grey or RGB picture
+    /// is converted by the transform kept for its profile (``convertedToSRGB(_:_:)``), the rest
+    /// by libvips.
     static func srgb(
         _ image: VipsImageHandle, _ failure: (String) -> ImagingError
     ) throws(ImagingError) -> VipsImageHandle {
         var managed = image
         if image.has("icc-profile-data") && thumbs_vips_profile_is_srgb(image.pointer) == 0 {
+            if let converted = try convertedToSRGB(image, failure) { return converted }
             managed = try VipsImageHandle.make(failure) { thumbs_vips_icc_transform(image.pointer, $0, "srgb") }
         }
         if managed.interpretation == VIPS_INTERPRETATION_sRGB && managed.bandFormat == VIPS_FORMAT_UCHAR {

@@ -45,15 +45,17 @@ import ThumbsTestSupport
         return UInt8(clamping: gradient / 2 + edge + grain)
     }
 
-    /// `source` resampled into `width` x `height` by the given entry point; nil when refused.
+    /// `source` resampled into `width` x `height` by the given entry point, or into the piece of
+    /// that size of `window` at its left and top; nil when refused.
     func resampled(
-        _ source: Picture, width: Int, height: Int, across: Double? = nil, down: Double? = nil,
-        padding: Int = 0, generic: Bool = false
+        _ source: Picture, width: Int, height: Int, window: (width: Int, height: Int, left: Int, top: Int)? = nil,
+        across: Double? = nil, down: Double? = nil, padding: Int = 0, generic: Bool = false
     ) -> Picture? {
         var source = source
         var target = Picture(width: width, height: height, bands: source.bands, padding: padding) { _, _, _ in 0 }
-        let across = across ?? Double(source.width) / Double(width)
-        let down = down ?? Double(source.height) / Double(height)
+        let window = window ?? (width, height, 0, 0)
+        let across = across ?? Double(source.width) / Double(window.width)
+        let down = down ?? Double(source.height) / Double(window.height)
         let status = source.bytes.withUnsafeMutableBufferPointer { input in
             target.bytes.withUnsafeMutableBufferPointer { output in
                 var from = thumbs_pixels(
@@ -62,9 +64,12 @@ import ThumbsTestSupport
                 var into = thumbs_pixels(
                     pixels: output.baseAddress, width: Int32(width), height: Int32(height),
                     bands: Int32(source.bands), stride: target.stride)
+                let placed = thumbs_window(
+                    width: Int32(window.width), height: Int32(window.height), left: Int32(window.left),
+                    top: Int32(window.top))
                 return generic
-                    ? thumbs_resample_generic(&from, &into, across, down)
-                    : thumbs_resample(&from, &into, across, down)
+                    ? thumbs_resample_generic(&from, &into, placed, across, down)
+                    : thumbs_resample(&from, &into, placed, across, down)
             }
         }
         return status == 0 ? target : nil
@@ -99,6 +104,45 @@ import ThumbsTestSupport
         }
     }
 
+    @Test("a window's piece has the bytes the whole resample has there, and only that piece is written")
+    func aWindowIsAPieceOfTheWhole() throws {
+        for bands in [1, 3, 4] {
+            let source = Picture(width: 517, height: 389, bands: bands, padding: 5, sample: Self.photoLike)
+            // Centre crops either way, a piece anywhere, and a piece of a width not shrunk.
+            for (window, piece) in [
+                ((341, 256, 42, 0), (256, 256)), ((256, 341, 0, 42), (256, 256)), ((300, 200, 17, 149), (100, 50)),
+                ((517, 200, 60, 0), (400, 200)), ((300, 389, 0, 10), (300, 300)),
+            ] {
+                let whole = try #require(resampled(source, width: window.0, height: window.1))
+                for generic in [false, true] {
+                    let part = try #require(
+                        resampled(
+                            source, width: piece.0, height: piece.1, window: window, padding: 3, generic: generic))
+                    let (left, top) = (window.2 * bands, window.3)
+                    let expected = (top..<(top + piece.1)).flatMap { (y: Int) -> ArraySlice<UInt8> in
+                        let start = y * whole.stride + left
+                        return whole.bytes[start..<(start + piece.0 * bands)]
+                    }
+                    #expect(part.packed == expected, "\(bands) bands, \(window) \(piece), generic: \(generic)")
+                    let padding = (0..<piece.1).flatMap { (y: Int) -> ArraySlice<UInt8> in
+                        part.bytes[(y * part.stride + piece.0 * bands)..<((y + 1) * part.stride)]
+                    }
+                    #expect(padding.allSatisfy { $0 == 0xEE })
+                }
+            }
+        }
+    }
+
+    @Test("a window larger than the source, not holding the target, or at a negative place is refused")
+    func windowRefusals() {
+        let source = Picture(width: 40, height: 30, bands: 3, sample: Self.photoLike)
+        #expect(resampled(source, width: 10, height: 10, window: (41, 20, 0, 0), across: 1.5, down: 1.5) == nil)
+        #expect(resampled(source, width: 10, height: 10, window: (20, 15, 11, 0)) == nil)
+        #expect(resampled(source, width: 10, height: 10, window: (20, 15, 0, 6)) == nil)
+        #expect(resampled(source, width: 10, height: 10, window: (20, 15, -1, 0)) == nil)
+        #expect(resampled(source, width: 10, height: 10, window: (20, 15, 10, 5)) != nil)
+    }
+
     @Test("growing, a shrink under one, a size that disagrees with no shrink and mismatched bands are refused")
     func refusals() throws {
         let source = Picture(width: 40, height: 30, bands: 3, sample: Self.photoLike)
@@ -112,7 +156,7 @@ import ThumbsTestSupport
             target.bytes.withUnsafeMutableBufferPointer { output in
                 var from = thumbs_pixels(pixels: input.baseAddress, width: 40, height: 30, bands: 3, stride: 120)
                 var into = thumbs_pixels(pixels: output.baseAddress, width: 20, height: 15, bands: 1, stride: 20)
-                return thumbs_resample(&from, &into, 2, 2)
+                return thumbs_resample(&from, &into, thumbs_window(width: 20, height: 15, left: 0, top: 0), 2, 2)
             }
         }
         #expect(status == -1)

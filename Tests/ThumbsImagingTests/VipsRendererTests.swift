@@ -138,6 +138,40 @@ import ThumbsTesting
         #expect(converted.meanAbsoluteDifference(to: reference) < 2, "P3 numbers come back as the sRGB colours")
     }
 
+    /// The transform kept for a profile gives the pixels libvips' icc_transform gives, for RGB
+    /// and (with a shared photo's Gray Gamma 2.2 profile) grey pictures, made and kept alike.
+    @Test func aKeptTransformConvertsAsLibvipsIccTransform() throws {
+        try VipsRuntime.ensureStarted()
+        let png = try SyntheticImage(width: 300, height: 200).encoded(as: .png)
+        let rgb = VipsImageHandle(
+            try #require(png.withUnsafeBytes { thumbs_vips_open_buffer($0.baseAddress, $0.count) }))
+        var pictures = [
+            try VipsImageHandle.make(ImagingError.corrupt) { thumbs_vips_icc_transform(rgb.pointer, $0, "p3") }
+                .inMemory(ImagingError.corrupt)
+        ]
+        let grey = SharedPhotos.root.appendingPathComponent("exports/concert.jpg").path
+        if FileManager.default.fileExists(atPath: grey) {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: grey)))
+            let opened = try #require(bytes.withUnsafeBytes { thumbs_vips_open_buffer($0.baseAddress, $0.count) })
+            pictures.append(try VipsImageHandle(opened).inMemory(ImagingError.corrupt))
+            #expect(pictures[1].bands == 1 && pictures[1].has("icc-profile-data"))
+        }
+        for picture in pictures {
+            let theirs = try VipsImageHandle.make(ImagingError.corrupt) {
+                thumbs_vips_icc_transform(picture.pointer, $0, "srgb")
+            }
+            for _ in 0..<2 {
+                let ours = try #require(try VipsRenderer.convertedToSRGB(picture, ImagingError.corrupt))
+                #expect(ours.bands == 3 && ours.interpretation == VIPS_INTERPRETATION_sRGB)
+                #expect(!ours.has("icc-profile-data"))
+                #expect(try ours.pixelBytes() == theirs.pixelBytes(), "\(picture.bands) bands")
+            }
+        }
+        // A profile of another kind of picture is left to libvips.
+        let p3Profile = try #require(pictures[0].blob("icc-profile-data"))
+        #expect(p3Profile.withUnsafeBufferPointer { thumbs_srgb_transform_for($0.baseAddress, $0.count, 1) } == nil)
+    }
+
     /// A profile that is sRGB already is recognised (and its photo not converted: the colours
     /// come out as they are stored); Display P3 and damaged profiles are not.
     @Test func aProfileThatIsSRGBAlreadyIsRecognised() throws {

@@ -112,6 +112,23 @@ int thumbs_icc_is_srgb(const unsigned char *data, size_t length);
 /// thumbs_icc_is_srgb() of the image's embedded ICC profile; 0 when it has none.
 int thumbs_vips_profile_is_srgb(VipsImage *image);
 
+/// A transform from an embedded ICC profile to libvips' sRGB profile, kept per profile and shared
+/// by the threads (see SrgbTransform.c).
+typedef struct thumbs_srgb_transform thumbs_srgb_transform;
+
+/// The transform from `icc` for 8-bit pictures of `bands` bands (1, grey, or 3, RGB) to 8-bit
+/// sRGB, as vips_icc_transform() would make it (relative intent); NULL when the profile does not
+/// describe such pictures (or cannot be read), and libvips is left to deal with it. Release it
+/// with thumbs_srgb_transform_release().
+thumbs_srgb_transform *thumbs_srgb_transform_for(const unsigned char *icc, size_t icc_length, int bands);
+
+/// Converts `height` rows of `width` pixels, `stride` bytes apart, to 3-band sRGB rows in `out`,
+/// `out_stride` bytes apart.
+void thumbs_srgb_transform_apply(thumbs_srgb_transform *transform, const unsigned char *pixels, int width,
+    int height, size_t stride, unsigned char *out, size_t out_stride);
+
+void thumbs_srgb_transform_release(thumbs_srgb_transform *transform);
+
 /// vips_icc_transform() from the image's embedded ICC profile (sRGB when it has none) to
 /// `profile` ("srgb", "p3", "cmyk" or a file), relative intent; the output carries `profile`.
 int thumbs_vips_icc_transform(VipsImage *in, VipsImage **out, const char *profile);
