@@ -33,12 +33,6 @@ int thumbs_orient(const thumbs_pixels *source, thumbs_pixels *target, int orient
     ptrdiff_t start = (right ? (ptrdiff_t) (w - 1) * pixel : 0) + (bottom ? (ptrdiff_t) (h - 1) * row : 0);
     ptrdiff_t across = swaps ? (bottom ? -row : row) : (right ? -pixel : pixel);
     ptrdiff_t down = swaps ? (right ? -pixel : pixel) : (bottom ? -row : row);
-    if (orientation == 1) {
-        for (int y = 0; y < h; y++)
-            memcpy(target->pixels + (size_t) y * target->stride, source->pixels + (size_t) y * source->stride,
-                (size_t) w * bands);
-        return 0;
-    }
     for (int y = 0; y < target->height; y++) {
         const unsigned char *from = source->pixels + start + (ptrdiff_t) y * down;
         unsigned char *to = target->pixels + (size_t) y * target->stride;

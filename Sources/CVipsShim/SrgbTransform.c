@@ -46,16 +46,13 @@ void thumbs_srgb_transform_release(thumbs_srgb_transform *shared) {
     }
 }
 
-/* The kept transform of this profile and band count, with a reference taken; NULL if none.
- * Called with the lock held. */
-static thumbs_srgb_transform *thumbs_find(const unsigned char *icc, size_t length, int bands) {
+/* The kept transform of this profile and band count; NULL if none. Called with the lock held. */
+static thumbs_srgb_transform *thumbs_kept(const unsigned char *icc, size_t length, int bands) {
     for (int i = 0; i < THUMBS_KEPT_TRANSFORMS; i++) {
         thumbs_kept_transform *kept = &thumbs_transforms[i];
         if (kept->shared && kept->bands == bands && kept->length == length
-            && memcmp(kept->profile, icc, length) == 0) {
-            kept->shared->references++;
+            && memcmp(kept->profile, icc, length) == 0)
             return kept->shared;
-        }
     }
     return NULL;
 }
@@ -67,12 +64,9 @@ static void thumbs_keep(const unsigned char *icc, size_t length, int bands, thum
     if (!profile)
         return;
     memcpy(profile, icc, length);
-    thumbs_srgb_transform *replaced = NULL, *already;
+    thumbs_srgb_transform *replaced = NULL;
     pthread_mutex_lock(&thumbs_transforms_lock);
-    if ((already = thumbs_find(icc, length, bands))) {
-        already->references--;
-        replaced = NULL;
-    } else {
+    if (!thumbs_kept(icc, length, bands)) {
         thumbs_kept_transform *slot = &thumbs_transforms[thumbs_transforms_next];
         thumbs_transforms_next = (thumbs_transforms_next + 1) % THUMBS_KEPT_TRANSFORMS;
         replaced = slot->shared;
@@ -120,7 +114,9 @@ thumbs_srgb_transform *thumbs_srgb_transform_for(const unsigned char *icc, size_
     if (!icc || icc_length == 0 || (bands != 1 && bands != 3))
         return NULL;
     pthread_mutex_lock(&thumbs_transforms_lock);
-    thumbs_srgb_transform *shared = thumbs_find(icc, icc_length, bands);
+    thumbs_srgb_transform *shared = thumbs_kept(icc, icc_length, bands);
+    if (shared)
+        shared->references++;
     pthread_mutex_unlock(&thumbs_transforms_lock);
     if (!shared && (shared = thumbs_make(icc, icc_length, bands)))
         thumbs_keep(icc, icc_length, bands, shared);
