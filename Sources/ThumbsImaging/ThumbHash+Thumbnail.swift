@@ -49,6 +49,7 @@ extension ThumbHash {
 
     /// An image of at most 100 × 100 as 8-bit sRGB RGBA bytes.
     private static func rgbaPixels(of shrunk: VipsImageHandle) throws(ImagingError) -> (PixelSize, [UInt8]) {
+        if let pixels = rgbaPixelsInMemory(of: shrunk) { return (shrunk.size, pixels) }
         var image = try VipsRenderer.srgb(shrunk, ImagingError.corrupt)
         if !image.hasAlpha {
             let opaque = image
@@ -61,5 +62,35 @@ extension ThumbHash {
             throw .corrupt("decoded as \(image.width)x\(image.height), \(image.bands) bands, not 8-bit RGBA")
         }
         return (image.size, try image.pixelBytes())
+    }
+
+    /// An 8-bit grey or RGB picture in memory that is sRGB already (no profile, or an sRGB one),
+    /// as RGBA bytes read straight from its pixels; nil for any other image. This is what a
+    /// render's picture is: going through libvips instead (a band join written to memory) would
+    /// hand the few thousand pixels to libvips' worker threads and wait for them, once per photo.
+    private static func rgbaPixelsInMemory(of image: VipsImageHandle) -> [UInt8]? {
+        guard image.isEightBitGreyOrRGB, (1...maximumSide).contains(image.width),
+            (1...maximumSide).contains(image.height),
+            !image.has("icc-profile-data") || thumbs_vips_profile_is_srgb(image.pointer) != 0
+        else { return nil }
+        var stride = 0
+        guard let source = thumbs_vips_memory_pixels(image.pointer, &stride) else {
+            _ = VipsError.takeMessage()
+            return nil
+        }
+        let width = image.width, height = image.height, bands = image.bands
+        return [UInt8](unsafeUninitializedCapacity: width * height * 4) { rgba, count in
+            for y in 0..<height {
+                let line = source + y * stride
+                for x in 0..<width {
+                    let pixel = line + x * bands, at = (y * width + x) * 4
+                    rgba[at] = pixel[0]
+                    rgba[at + 1] = pixel[bands == 3 ? 1 : 0]
+                    rgba[at + 2] = pixel[bands == 3 ? 2 : 0]
+                    rgba[at + 3] = 255
+                }
+            }
+            count = width * height * 4
+        }
     }
 }
