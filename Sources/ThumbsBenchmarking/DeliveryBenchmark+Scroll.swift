@@ -46,6 +46,7 @@ extension DeliveryBenchmark {
                 let now = elapsed()
                 let offset = min(grid.maximumOffset, now * rowsPerSecond)
                 let visible = grid.indices(in: grid.visibleRect(at: offset))
+                keepUpWithTheRenders()
                 if scenario.preheat, let change = window.update(offset: offset, at: now) { preheat(change) }
                 show(visible, offset: offset, at: now)
                 if offset >= grid.maximumOffset {
@@ -146,6 +147,15 @@ extension DeliveryBenchmark {
             manager.stopCaching(
                 assets: change.left.map { benchmark.assets[$0] }, targetSize: size,
                 contentMode: mode, options: options)
+        }
+
+        /// The fastest scroll the window keeps up with: as many rows a second as the render
+        /// threads render cells, by the mean time of the decodes so far (the window's default
+        /// until one has ended).
+        private mutating func keepUpWithTheRenders() {
+            let renderer = benchmark.renderer
+            guard let rate = renderer.decodeTime.rate(workers: renderer.workers) else { return }
+            window.fastestRowsPerSecond = rate / Double(configuration.columns)
         }
 
         private func elapsed() -> Double { (clock.now - start).seconds }

@@ -27,8 +27,8 @@ public struct PreheatWindow: Sendable {
     /// current speed. Default: 2.
     public var lookaheadSeconds = 2.0
     /// ``PreheatRule/followingScroll``: above this speed nothing is preheated. Default: 5 rows a
-    /// second (20 cells of a 4-column grid: about what two render threads render of
-    /// camera-sized photos).
+    /// second (20 cells of a 4-column grid). A grid that knows what its renders cost sets it to
+    /// the rows a second its render threads render, as ``DeliveryBenchmark`` does every frame.
     public var fastestRowsPerSecond = 5.0
     /// The window as last updated, or nil before the first update (or while it is empty).
     public private(set) var rect: ClosedRange<Double>?

@@ -63,3 +63,25 @@ extension ImageLocation {
         return (bytes, fingerprint)
     }
 }
+
+extension ImageLocation {
+    /// Files larger than this get no read-ahead of the whole: a video's decoder reads only the
+    /// parts it needs, and reading all of a film ahead would cost more than it saves.
+    package static let largestReadAhead = 64 << 20
+
+    /// Asks the kernel to start reading the file's first `bytes` (the whole file when it is at
+    /// most ``largestReadAhead`` and `bytes` is nil) into the page cache, and returns without
+    /// waiting for the disk: the render or inspection queued behind others then finds the file
+    /// in memory instead of holding its thread on the read. Opened beneath the root, as every
+    /// read is. Returns false, having asked nothing, for a file that cannot be opened there or
+    /// is not a regular file: the read that follows reports why.
+    @discardableResult
+    package func adviseReading(first bytes: Int? = nil) -> Bool {
+        guard let file = try? OpenedFile.open(self) else { return false }
+        var status = stat()
+        guard fstat(file.descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
+        let length = bytes.map { min($0, Int(status.st_size)) } ?? Int(status.st_size)
+        guard length <= Self.largestReadAhead || bytes != nil else { return false }
+        return posix_fadvise(file.descriptor, 0, off_t(length), POSIX_FADV_WILLNEED) == 0
+    }
+}

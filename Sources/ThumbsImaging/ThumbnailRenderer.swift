@@ -20,7 +20,11 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     /// The render threads; other libvips work of the package (charts, contact sheets) runs here
     /// too, so that it never blocks a cooperative thread.
     package let pool: BlockingThreadPool
+    /// Where files are opened to have the kernel read them ahead of their renders: an open can
+    /// block (on a NAS, for milliseconds), so not on a cooperative thread, nor on a render thread.
+    private let readAhead = BlockingThreadPool(name: "thumbs-readahead", threadCount: 1)
     private let decodes = Atomic<Int>(0)
+    private let decodesEnded = LockedValue(DecodeTime())
 
     public init(configuration: ImagingConfiguration = ImagingConfiguration()) {
         self.configuration = configuration
@@ -35,6 +39,38 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     /// Full decodes started so far (renders; not probes or embedded previews): what coalescing
     /// and the cache save is counted here, by tests and benchmarks.
     package var decodeCount: Int { decodes.load(ordering: .relaxed) }
+
+    /// How many full decodes ended (rendered or failed) and the seconds the render threads spent
+    /// in them, together.
+    package struct DecodeTime: Sendable, Hashable {
+        package var count = 0
+        package var seconds = 0.0
+
+        /// Decodes a second the render threads keep up with, from the mean so far; nil before
+        /// any ended.
+        package func rate(workers: Int) -> Double? {
+            count > 0 && seconds > 0 ? Double(workers) * Double(count) / seconds : nil
+        }
+    }
+
+    /// The decodes that ended so far and their time: what a render costs on this machine and
+    /// these files, from which a scrolling grid tells how fast a scroll the threads keep up with.
+    package var decodeTime: DecodeTime { decodesEnded.withLock { $0 } }
+
+    /// Runs one full decode, counted in ``decodeCount`` as it starts and in ``decodeTime`` as it
+    /// ends. On a render thread.
+    private func decoding<T>(_ work: () throws(ImagingError) -> T) throws(ImagingError) -> T {
+        decodes.add(1, ordering: .relaxed)
+        let started = ContinuousClock.now
+        defer {
+            let took = (ContinuousClock.now - started).seconds
+            decodesEnded.withLock {
+                $0.count += 1
+                $0.seconds += took
+            }
+        }
+        return try work()
+    }
 
     /// Reads a file's type, upright size, orientation, capture date, camera and embedded preview
     /// size from its header, without decoding pixels.
@@ -74,10 +110,19 @@ public final class ThumbnailRenderer: ThumbnailRendering {
         _ location: ImageLocation, specs: [RenditionSpec], ticket: PriorityTicket
     ) async throws -> [Thumbnail] {
         let core = core
+        if pool.waitingCount > 0 { adviseReading(location, priority: ticket.priority) }
         return try await pool.run(ticket: ticket) { [self] in
-            self.decodes.add(1, ordering: .relaxed)
-            return try core.render(location, specs: specs)
+            try decoding { () throws(ImagingError) in try core.render(location, specs: specs) }
         }
+    }
+
+    /// Has the kernel read the file at `location` while its render waits behind others, so that
+    /// the render thread does not wait for the disk when its turn comes (a cold library's
+    /// photos, or files the kernel has dropped from memory since the walk read their headers).
+    /// Nobody waits for it.
+    private func adviseReading(_ location: ImageLocation, priority: WorkPriority) {
+        let readAhead = readAhead
+        Task { _ = try? await readAhead.run(priority: priority) { location.adviseReading() } }
     }
 
     /// Renders the part of the picture inside `crop` (fractions of the upright image, 0...1) into
@@ -87,8 +132,7 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     ) async throws -> Thumbnail {
         let core = core
         return try await pool.run(priority: priority) { [self] in
-            self.decodes.add(1, ordering: .relaxed)
-            return try core.render(location, spec: spec, crop: crop)
+            try decoding { () throws(ImagingError) in try core.render(location, spec: spec, crop: crop) }
         }
     }
 

@@ -34,8 +34,11 @@ extension PhotoLibrary {
             }
         }
         guard !misses.isEmpty else { return [] }
-        let inspections = try await inspect(
-            misses.map { ImageLocation(root: FilePath(root), relativePath: $0.path) })
+        let locations = misses.map { ImageLocation(root: FilePath(root), relativePath: $0.path) }
+        // Asked for all at once, the headers' reads overlap, where each inspection would
+        // otherwise hold its render thread on a read of its own.
+        try await io.run { for location in locations { location.adviseReading(first: Self.headerBytes) } }
+        let inspections = try await inspect(locations)
         var changing: [ChangingFile] = []
         var learnt: [ThumbnailStore.MetadataEntry] = []
         for (file, result) in zip(misses, inspections) {
@@ -87,6 +90,10 @@ extension PhotoLibrary {
         /// What its first bytes said when it was read.
         let mediaType: MediaType
     }
+
+    /// How much of a file is read ahead of its inspection: a photo's headers (EXIF, a HEIF's
+    /// boxes) come first in the file and fit in it.
+    static let headerBytes = 256 << 10
 
     /// Why a file named like media is not: empty, or something else.
     static func notMediaError(_ fingerprint: FileFingerprint) -> ImagingError {

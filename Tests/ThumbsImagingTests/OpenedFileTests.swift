@@ -92,4 +92,15 @@ import ThumbsTesting
         #expect(throws: ImagingError.self) { try VipsRenderer().embeddedPreview(location) }
         #expect(throws: ImagingError.self) { try location.mappedContents() }
     }
+
+    @Test func readingIsAdvisedOnlyForRegularFilesBeneathTheRoot() throws {
+        #expect(mkfifo(root + "/pipe.jpg", 0o644) == 0)
+        func advised(_ path: FilePath, first bytes: Int? = nil) -> Bool {
+            ImageLocation(root: FilePath(root), relativePath: path).adviseReading(first: bytes)
+        }
+        #expect(advised("album/a.jpg") && advised("alias.jpg") && advised("album/a.jpg", first: 1 << 20))
+        #expect(!advised("absolute.jpg") && !advised("album/climbing.jpg"), "links out of the root are not opened")
+        #expect(!advised("pipe.jpg"), "a FIFO is not read, and does not block")
+        #expect(!advised("missing.jpg") && !advised("album"))
+    }
 }

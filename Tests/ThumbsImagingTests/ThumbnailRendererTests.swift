@@ -44,4 +44,16 @@ import ThumbsTesting
         #expect(
             thumbnails.map(\.pixelSize) == [PixelSize(width: 400, height: 267), PixelSize(width: 160, height: 160)])
     }
+
+    @Test func decodesThatEndAreCountedWithTheirTime() async throws {
+        let path = try library(count: 1)[0]
+        let renderer = ThumbnailRenderer(configuration: ImagingConfiguration(workers: 2))
+        #expect(renderer.decodeTime.count == 0 && renderer.decodeTime.rate(workers: 2) == nil)
+        _ = try await renderer.render(path, spec: spec)
+        _ = try? await renderer.render(folder.write([0xFF, 0xD8, 0xFF], to: "broken.jpg"), spec: spec)
+        let time = renderer.decodeTime
+        #expect(time.count == 2, "a failed decode ends too")
+        let rate = try #require(time.rate(workers: 2))
+        #expect(rate == 2 * 2 / time.seconds, "two threads, each a decode in the mean time")
+    }
 }
