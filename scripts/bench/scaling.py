@@ -29,9 +29,10 @@ import measure  # noqa: E402
 PER_FOLDER = 500
 WIDTH, HEIGHT = 640, 480
 RERUN_GOAL = 100  # an unchanged re-run is at least this many times faster than a cold one
-# "Flat" memory: the largest peak RSS is at most this many times the smallest across sizes.
-# A flat process still gains a few megabytes with the library (the LMDB map pages of a larger
-# cache are file-backed and counted in RSS): 25 % leaves room for that, not for growth in N.
+# "Flat" memory: the largest peak anon RSS (the process's own heap and stacks) is at most this
+# many times the smallest across sizes. Total RSS is reported but not judged: it also counts the
+# resident pages of the cache's memory map, clean file pages the kernel drops under pressure,
+# which grow with the cache (docs/BENCHMARKS.md, Scaling).
 FLAT_GOAL = 1.25
 CONFIG = {
     "renditions": [
@@ -214,13 +215,13 @@ def report(rows, machine):
         targets.append(f"- {'met' if ratio >= RERUN_GOAL else 'MISSED'}: unchanged re-run ≥ "
                        f"{RERUN_GOAL}× faster than cold at {r['photos']:,} photos: {ratio:.0f}×")
     if len(rows) > 1:
-        peaks = [r["peak_rss"] for r in rows]
+        peaks = [r["peak_rss_anon"] for r in rows]
         growth = max(peaks) / min(peaks)
-        targets.append(f"- {'met' if growth <= FLAT_GOAL else 'MISSED'}: peak RSS flat from "
+        targets.append(f"- {'met' if growth <= FLAT_GOAL else 'MISSED'}: peak anon RSS flat from "
                        f"{rows[0]['photos']:,} to {rows[-1]['photos']:,} photos (largest ÷ "
                        f"smallest ≤ {FLAT_GOAL}×): {growth:.2f}×")
     else:
-        targets.append("- not judged: peak RSS flat across sizes (needs two sizes or more)")
+        targets.append("- not judged: peak anon RSS flat across sizes (needs two sizes or more)")
     text.append("\n### Targets\n\n" + "\n".join(targets))
     return "\n".join(text) + "\n"
 
