@@ -77,11 +77,10 @@ extension ImageLocation {
     /// is not a regular file: the read that follows reports why.
     @discardableResult
     package func adviseReading(first bytes: Int? = nil) -> Bool {
-        guard let file = try? OpenedFile.open(self) else { return false }
-        var status = stat()
-        guard fstat(file.descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
-        let length = bytes.map { min($0, Int(status.st_size)) } ?? Int(status.st_size)
-        guard length <= Self.largestReadAhead || bytes != nil else { return false }
-        return posix_fadvise(file.descriptor, 0, off_t(length), POSIX_FADV_WILLNEED) == 0
+        guard let file = try? OpenedFile.open(self),
+            let size = try? Int(FileFingerprint(descriptor: file.descriptor).size),
+            bytes != nil || size <= Self.largestReadAhead
+        else { return false }
+        return posix_fadvise(file.descriptor, 0, off_t(min(bytes ?? size, size)), POSIX_FADV_WILLNEED) == 0
     }
 }
