@@ -99,6 +99,13 @@ static thumbs_video_status thumbs_open_decoder(video_input *input, int degraded,
     return THUMBS_VIDEO_OK;
 }
 
+/* `seconds` in ticks of `base`, or 0 when the stream's time base (read from the file) makes
+ * that no number of ticks: a conversion of an infinity or NaN to an integer is undefined. */
+static int64_t thumbs_ticks(double seconds, AVRational base) {
+    double ticks = seconds / av_q2d(base);
+    return isfinite(ticks) && fabs(ticks) < 0x1p62 ? (int64_t) ticks : 0;
+}
+
 static int64_t thumbs_packet_time(const AVPacket *packet) {
     return packet->pts != AV_NOPTS_VALUE ? packet->pts : packet->dts;
 }
@@ -226,9 +233,14 @@ static void thumbs_seek_to_poster(video_input *input) {
     if (duration <= 0)
         return;
     double seconds = fmin(duration * 0.1, 3.0);
-    int64_t target = (int64_t) (seconds / av_q2d(stream->time_base));
-    if (stream->start_time != AV_NOPTS_VALUE)
+    int64_t target = thumbs_ticks(seconds, stream->time_base);
+    if (target <= 0)
+        return;
+    if (stream->start_time != AV_NOPTS_VALUE) {
+        if (stream->start_time > INT64_MAX - target)
+            return;
         target += stream->start_time;
+    }
     if (target <= 0 || (stream->start_time != AV_NOPTS_VALUE && target <= stream->start_time))
         return;
     av_seek_frame(input->format, input->video, target, AVSEEK_FLAG_BACKWARD);
@@ -278,7 +290,7 @@ thumbs_video_status thumbs_video_poster(int descriptor, int32_t mode, int32_t mi
     double best_deviation = -1;
     int64_t best_time = AV_NOPTS_VALUE, after = AV_NOPTS_VALUE;
     int error = 0;
-    int64_t gap = (int64_t) (THUMBS_RETRY_GAP_SECONDS / av_q2d(stream->time_base));
+    int64_t gap = thumbs_ticks(THUMBS_RETRY_GAP_SECONDS, stream->time_base);
     for (int attempt = 0; attempt <= THUMBS_RETRIES; attempt++) {
         int64_t time = AV_NOPTS_VALUE;
         error = thumbs_decode_keyframe(&input, after, candidate, &time, &frame->packets_decoded);
@@ -286,7 +298,7 @@ thumbs_video_status thumbs_video_poster(int descriptor, int32_t mode, int32_t mi
             input.io.read_errno)
             break;
         if (time != AV_NOPTS_VALUE)
-            after = time + gap;
+            after = time < INT64_MAX - gap ? time + gap : INT64_MAX;
         if (error < 0)
             continue;    /* a damaged keyframe: try the next */
         double deviation = degraded ? 255 : video_luma_deviation(candidate);

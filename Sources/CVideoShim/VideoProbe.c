@@ -18,6 +18,9 @@ double video_duration(const AVFormatContext *format, int video) {
         if (stream->duration == AV_NOPTS_VALUE || stream->duration <= 0 || video_is_cover(stream))
             continue;
         double seconds = (double) stream->duration * av_q2d(stream->time_base);
+        /* A time base of 0/n or n/0 read from a damaged header. */
+        if (!isfinite(seconds) || seconds <= 0)
+            continue;
         if ((int) i == video)
             return seconds;
         if (seconds > longest)
@@ -95,8 +98,12 @@ static void thumbs_fill_info(const video_input *input, thumbs_video_info *info) 
         info->width = parameters->width;
         info->height = parameters->height;
         AVRational aspect = av_guess_sample_aspect_ratio(format, stream, NULL);
-        if (aspect.num > 0 && aspect.den > 0 && aspect.num != aspect.den)
-            info->width = (int32_t) av_rescale(info->width, aspect.num, aspect.den);
+        if (aspect.num > 0 && aspect.den > 0 && aspect.num != aspect.den) {
+            /* The aspect comes from the file: a huge one is refused by the pixel limit, not
+             * wrapped into a small or negative width. */
+            int64_t width = av_rescale(info->width, aspect.num, aspect.den);
+            info->width = width > INT32_MAX ? INT32_MAX : (int32_t) width;
+        }
         thumbs_rotation(stream, &info->rotation, &info->mirrored);
         AVRational rate = stream->avg_frame_rate;
         if (rate.num <= 0 || rate.den <= 0)

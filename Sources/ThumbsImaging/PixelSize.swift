@@ -27,6 +27,24 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 extension PixelSize {
+    /// A picture's size as a decoder or a header reported it, checked before any arithmetic
+    /// uses it: a side of 0 or less (a stream whose size was never read, a damaged header) is a
+    /// corrupt file, and a pixel count over `pixelLimit` (or past what an `Int` holds) is
+    /// ``ImagingError/tooManyPixels(width:height:limit:)``. A value from a file never reaches a
+    /// trapping conversion or an overflowing product.
+    static func decoded(
+        width: some BinaryInteger, height: some BinaryInteger, pixelLimit: Int
+    ) throws(ImagingError) -> PixelSize {
+        guard width > 0, height > 0 else { throw .corrupt("the picture is \(width)x\(height) pixels") }
+        guard let wide = Int(exactly: width), let high = Int(exactly: height),
+            case let (count, overflow) = wide.multipliedReportingOverflow(by: high), !overflow, count <= pixelLimit
+        else {
+            throw .tooManyPixels(
+                width: Int(clamping: width), height: Int(clamping: height), limit: pixelLimit)
+        }
+        return PixelSize(width: wide, height: high)
+    }
+
     /// Fails with ``ImagingError/tooManyPixels(width:height:limit:)`` when the size exceeds
     /// `pixelLimit`: checked from a header, before anything is decoded.
     func ensureWithin(pixelLimit: Int) throws(ImagingError) {

@@ -19,6 +19,7 @@ struct RawFile {
     /// Whether LibRaw can decode the sensor data (it cannot for some compressions and cameras).
     let isDecodable: Bool
     let properties: ImageProperties
+    private let pixelLimit: Int
     private let timeLimit: Duration
 
     init(_ source: ImageSource, pixelLimit: Int, timeLimit: Duration) throws(ImagingError) {
@@ -30,8 +31,8 @@ struct RawFile {
         guard status == THUMBS_RAW_OK else {
             throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
         }
-        storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
-        try storedSize.ensureWithin(pixelLimit: pixelLimit)
+        storedSize = try PixelSize.decoded(width: info.width, height: info.height, pixelLimit: pixelLimit)
+        self.pixelLimit = pixelLimit
         let orientation = (1...8).contains(Int(info.exif_orientation)) ? Int(info.exif_orientation) : 1
         self.orientation = orientation
         previewSize =
@@ -84,8 +85,11 @@ struct RawFile {
         guard status == THUMBS_RAW_OK, let bytes = image.bytes else {
             throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
         }
+        let size = try PixelSize.decoded(width: image.width, height: image.height, pixelLimit: pixelLimit)
+        guard image.is_jpeg != 0 || image.size == size.pixelCount * 3 else {
+            throw .corrupt("LibRaw made \(image.size) bytes for a \(size) picture")
+        }
         let copied = Array(UnsafeBufferPointer(start: bytes, count: image.size))
-        let size = PixelSize(width: Int(image.width), height: Int(image.height))
         if image.is_jpeg != 0 {
             // The preview is stored as the sensor saw it: the covering size turned the same way.
             let stored = orientation >= 5 ? covering.transposed : covering

@@ -47,7 +47,11 @@ enum RenditionGeometry {
             height: clamp((Double(source.height) * largest).rounded(.up)))
     }
 
+    /// A side in whole pixels: at least 1, and at most what libvips takes. Sizes reach here
+    /// checked (``PixelSize/decoded(width:height:pixelLimit:)``), so this only keeps the
+    /// arithmetic total: a NaN or an infinity is never converted.
     private static func clamp(_ value: Double) -> Int {
-        max(1, Int(value.rounded()))
+        guard value.isFinite else { return 1 }
+        return Int(min(max(value.rounded(), 1), Double(Int32.max)))
     }
 }

@@ -13,19 +13,21 @@ struct VideoFile {
     /// Whether the display matrix also mirrors the frame (after the turn, left to right).
     let isMirrored: Bool
     let properties: ImageProperties
+    private let pixelLimit: Int
     private let timeLimit: Duration
 
     init(_ source: ImageSource, pixelLimit: Int, timeLimit: Duration) throws(ImagingError) {
         self.source = source
         self.timeLimit = timeLimit
+        self.pixelLimit = pixelLimit
         var info = thumbs_video_info()
         var message = [CChar](repeating: 0, count: 256)
         let status = thumbs_video_probe(source.descriptor, timeLimit.seconds, &info, &message, message.count)
         guard status == THUMBS_VIDEO_OK else {
             throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
         }
-        storedSize = PixelSize(width: Int(info.width), height: Int(info.height))
-        try storedSize.ensureWithin(pixelLimit: pixelLimit)
+        // A stream cut short before its first frame's parameters reports 0x0 (codec "none").
+        storedSize = try PixelSize.decoded(width: info.width, height: info.height, pixelLimit: pixelLimit)
         let rotation = (Int(info.rotation) % 360 + 360) % 360
         self.rotation = rotation
         isMirrored = info.mirrored != 0
@@ -62,8 +64,8 @@ struct VideoFile {
                 content: .encoded(Array(UnsafeBufferPointer(start: encoded, count: frame.encoded_size))),
                 orientation: 1)
         }
-        guard let pixels = frame.pixels, frame.width > 0, frame.height > 0 else { throw .corrupt("no frame") }
-        let size = PixelSize(width: Int(frame.width), height: Int(frame.height))
+        guard let pixels = frame.pixels else { throw .corrupt("no frame") }
+        let size = try PixelSize.decoded(width: frame.width, height: frame.height, pixelLimit: pixelLimit)
         return DecodedPicture(
             content: .rgb(Array(UnsafeBufferPointer(start: pixels, count: size.pixelCount * 3)), size),
             orientation: Self.exifOrientation(clockwise: rotation, mirrored: isMirrored))
