@@ -38,6 +38,9 @@ public enum ImagingError: Error, Sendable, Hashable {
     /// Decoding took longer than ``ImagingConfiguration/decodeTimeLimit`` and was stopped: a stuck
     /// decoder costs one file, not the whole run.
     case timedOut(Duration)
+    /// The process died while a decoder had the file (a fault or a trap in a decoding library):
+    /// noted by a ``DecodeJournal`` and recorded by the next process that opened the cache.
+    case crashed
 
     /// Stable, machine-readable names for reports and the failure memo.
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
@@ -54,6 +57,7 @@ public enum ImagingError: Error, Sendable, Hashable {
         case noVideoStream = "no-video-stream"
         case decoderMissing = "decoder-missing"
         case timedOut = "timed-out"
+        case crashed
 
         /// Whether the failure is about the machine or the moment rather than the file's content
         /// (unreadable or vanished, being written, libvips missing): such failures are not worth
@@ -82,6 +86,7 @@ public enum ImagingError: Error, Sendable, Hashable {
         case .noVideoStream: .noVideoStream
         case .decoderMissing: .decoderMissing
         case .timedOut: .timedOut
+        case .crashed: .crashed
         }
     }
 }
@@ -105,6 +110,7 @@ extension ImagingError: CustomStringConvertible {
         case .noVideoStream: "no video stream (audio only?)"
         case .decoderMissing(let codec): "no decoder for the video codec \(codec)"
         case .timedOut(let limit): "decoding took longer than \(Int(limit.seconds.rounded(.up))) s"
+        case .crashed: "the process died while decoding this file; skipped until it changes"
         }
     }
 

@@ -54,6 +54,8 @@ extension ThumbnailRenderer {
     /// As ``inspect(_:)-(String)``, for a file beneath a library root.
     public func inspect(_ location: ImageLocation) async throws -> Inspection {
         let core = core
-        return try await pool.run { try core.inspect(location) }
+        return try await pool.run { [self] in
+            try noted(location) { () throws(ImagingError) in try core.inspect(location) }
+        }
     }
 }

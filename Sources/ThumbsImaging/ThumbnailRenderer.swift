@@ -25,9 +25,14 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     private let readAhead = BlockingThreadPool(name: "thumbs-readahead", threadCount: 1)
     private let decodes = Atomic<Int>(0)
     private let decodesEnded = LockedValue(DecodeTime())
+    /// Where each decode is noted while it runs; nil notes nothing.
+    public let journal: (any DecodeJournal)?
 
-    public init(configuration: ImagingConfiguration = ImagingConfiguration()) {
+    /// A renderer; with a `journal`, every probe, render and embedded preview is noted in it
+    /// while a decoder has the file.
+    public init(configuration: ImagingConfiguration = ImagingConfiguration(), journal: (any DecodeJournal)? = nil) {
         self.configuration = configuration
+        self.journal = journal
         core = VipsRenderer(
             pixelLimit: configuration.pixelLimit, decodeMemoryBudget: configuration.decodeMemoryBudget,
             decodeTimeLimit: configuration.decodeTimeLimit)
@@ -57,9 +62,18 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     /// these files, from which a scrolling grid tells how fast a scroll the threads keep up with.
     package var decodeTime: DecodeTime { decodesEnded.withLock { $0 } }
 
-    /// Runs one full decode, counted in ``decodeCount`` as it starts and in ``decodeTime`` as it
-    /// ends. On a render thread.
-    private func decoding<T>(_ work: () throws(ImagingError) -> T) throws(ImagingError) -> T {
+    /// Runs `work`, which hands the file at `location` to a decoder, noted in the journal while
+    /// it runs. On a render thread.
+    func noted<T>(_ location: ImageLocation, _ work: () throws(ImagingError) -> T) throws(ImagingError) -> T {
+        guard let journal else { return try work() }
+        return try journal.noting(location, during: work)
+    }
+
+    /// Runs one full decode of the file at `location`, counted in ``decodeCount`` as it starts
+    /// and in ``decodeTime`` as it ends, and noted in the journal. On a render thread.
+    private func decoding<T>(
+        _ location: ImageLocation, _ work: () throws(ImagingError) -> T
+    ) throws(ImagingError) -> T {
         decodes.add(1, ordering: .relaxed)
         let started = ContinuousClock.now
         defer {
@@ -69,7 +83,7 @@ public final class ThumbnailRenderer: ThumbnailRendering {
                 $0.seconds += took
             }
         }
-        return try work()
+        return try noted(location, work)
     }
 
     /// Reads a file's type, upright size, orientation, capture date, camera and embedded preview
@@ -82,7 +96,9 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     public func probe(_ location: ImageLocation, priority: WorkPriority = .interactive) async throws -> ImageProperties
     {
         let core = core
-        return try await pool.run(priority: priority) { try core.probe(location) }
+        return try await pool.run(priority: priority) { [self] in
+            try noted(location) { () throws(ImagingError) in try core.probe(location) }
+        }
     }
 
     /// Renders one rendition with shrink-on-load.
@@ -112,7 +128,7 @@ public final class ThumbnailRenderer: ThumbnailRendering {
         let core = core
         if pool.waitingCount > 0 { adviseReading(location, priority: ticket.priority) }
         return try await pool.run(ticket: ticket) { [self] in
-            try decoding { () throws(ImagingError) in try core.render(location, specs: specs) }
+            try decoding(location) { () throws(ImagingError) in try core.render(location, specs: specs) }
         }
     }
 
@@ -132,7 +148,7 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     ) async throws -> Thumbnail {
         let core = core
         return try await pool.run(priority: priority) { [self] in
-            try decoding { () throws(ImagingError) in try core.render(location, spec: spec, crop: crop) }
+            try decoding(location) { () throws(ImagingError) in try core.render(location, spec: spec, crop: crop) }
         }
     }
 
@@ -142,8 +158,10 @@ public final class ThumbnailRenderer: ThumbnailRendering {
         _ location: ImageLocation, format: ThumbnailFormat, quality: Int, priority: WorkPriority
     ) async throws -> Thumbnail? {
         let core = core
-        return try await pool.run(priority: priority) {
-            try core.embeddedPreview(location, format: format, quality: quality)
+        return try await pool.run(priority: priority) { [self] in
+            try noted(location) { () throws(ImagingError) in
+                try core.embeddedPreview(location, format: format, quality: quality)
+            }
         }
     }
 }

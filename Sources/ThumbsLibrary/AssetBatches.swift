@@ -53,6 +53,9 @@ public struct AssetBatches: AsyncSequence, Sendable {
                     batch.estimatedByFolder[LibraryBatch.Folder(root: root, path: folder), default: 0] += 1
                 }
                 changing += try await library.resolve(files, root: root, into: &batch)
+                for index in batch.issues.indices where batch.issues[index].root == nil {
+                    batch.issues[index].root = root
+                }
                 if !batch.assets.isEmpty || !batch.issues.isEmpty { return batch }
             }
         }
@@ -66,10 +69,13 @@ public struct AssetBatches: AsyncSequence, Sendable {
             retried = true
             var batch = LibraryBatch()
             for (root, files) in Dictionary(grouping: changing, by: \.root) {
-                let stillChanging = try await library.resolve(files.map(\.file), root: root, into: &batch)
+                var resolved = LibraryBatch()
+                let stillChanging = try await library.resolve(files.map(\.file), root: root, into: &resolved)
+                for index in resolved.issues.indices { resolved.issues[index].root = root }
+                batch.append(resolved)
                 for changing in stillChanging {
                     let file = changing.file
-                    batch.issues.append(LibraryIssue(path: file.relativePath, reason: .changing))
+                    batch.issues.append(LibraryIssue(path: file.relativePath, reason: .changing, root: root))
                     if changing.mediaType.isAsset {
                         batch.assets.append(
                             Asset(

@@ -22,15 +22,37 @@ public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
         /// asset with the fingerprint the walk saw and no header properties. It is never reported
         /// removed; once it settles, a rescan reports it changed.
         case changing
+        /// A file whose header a process died reading (``/ThumbsImaging/ImagingError/crashed``,
+        /// remembered in the failure memo): not read again until it changes.
+        case crashedBefore
     }
 
     /// The path, relative to its root when inside one.
     public var path: String
     public var reason: Reason
+    /// The library root the path is relative to, when it is inside one.
+    public var root: String?
 
-    public init(path: String, reason: Reason) {
+    public init(path: String, reason: Reason, root: String? = nil) {
         self.path = path
         self.reason = reason
+        self.root = root
+    }
+
+    /// The path, with its root.
+    public var fullPath: String { root.map { $0 + "/" + path } ?? path }
+
+    /// The failure this issue amounts to for a file that should have had thumbnails: a file
+    /// named like a photo that is empty or no media, one that cannot be read, a folder that
+    /// cannot be listed, a file a decoder crashed on. Nil for what is no failure of a file (a
+    /// link out of the library, not followed) or is listed as an asset all the same.
+    public var failure: ImagingError? {
+        switch reason {
+        case .notMedia(let error): error
+        case .unreadableFile(let why), .unreadableFolder(let why): .unreadable(why)
+        case .crashedBefore: .crashed
+        case .symlinkOutsideRoot, .unreadableHeader, .changing: nil
+        }
     }
 
     public var description: String {
@@ -42,6 +64,7 @@ public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
             "\(path): named like a photo but \(error.kind == .emptyFile ? "empty" : "neither a photo nor a video"), skipped"
         case .unreadableHeader(let error): "\(path): header not readable (\(error.kind.rawValue): \(error))"
         case .changing: "\(path): kept changing while it was read; listed without details"
+        case .crashedBefore: "\(path): \(ImagingError.crashed)"
         }
     }
 }

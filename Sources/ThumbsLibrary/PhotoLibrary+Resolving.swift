@@ -29,6 +29,9 @@ extension PhotoLibrary {
                     )
                 }
                 batch.fromCache += 1
+            } else if try store?.failure(for: id, fingerprint: file.fingerprint)?.kind == .crashed {
+                // Its header killed a process: reading it again would kill this one.
+                batch.issues.append(LibraryIssue(path: file.relativePath, reason: .crashedBefore))
             } else {
                 misses.append(file)
             }

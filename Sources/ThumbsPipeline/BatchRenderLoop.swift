@@ -89,7 +89,9 @@ package struct BatchRenderLoop: Sendable {
                 cancelled = true
             }
             while let outcome = try await group.next() { try await absorb(outcome) }
-            if cancelled { throw CancellationError() }
+            // Cancelled after the last asset was admitted, nothing above threw: the renders
+            // still queued returned nothing, and the run is no less interrupted.
+            if cancelled || Task.isCancelled { throw CancellationError() }
         }
     }
 

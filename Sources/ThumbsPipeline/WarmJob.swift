@@ -91,17 +91,28 @@ public struct WarmJob: Sendable {
     /// Warms every photo of `library`, as the walk finds them; `progress` is called after every
     /// photo (from one task at a time). Returns the final progress. Cancelled, it commits what
     /// was rendered, then throws `CancellationError`.
+    ///
+    /// A file the walk found but could not list as an asset (named like a photo but empty or no
+    /// media at all, unreadable, or one a decoder crashed on before) is a failure of the run like
+    /// a failed render, with its own event.
     public func run(over library: PhotoLibrary, progress: (Progress) -> Void = { _ in }) async throws -> Progress {
-        try await run(library.assets(), assets: \.assets, progress: progress)
+        try await run(
+            library.assets(), assets: \.assets,
+            failures: { batch in
+                batch.issues.compactMap { issue in
+                    issue.failure.map { Progress.Failure(path: issue.fullPath, error: $0) }
+                }
+            }, progress: progress)
     }
 
     /// Warms `assets` (what a change set says was inserted or changed, say), as ``run(over:progress:)``.
     public func run(_ assets: [Asset], progress: (Progress) -> Void = { _ in }) async throws -> Progress {
-        try await run([assets].asyncSequence, assets: { $0 }, progress: progress)
+        try await run([assets].asyncSequence, assets: { $0 }, failures: { _ in [] }, progress: progress)
     }
 
     private func run<Batches: AsyncSequence>(
-        _ batches: Batches, assets: (Batches.Element) -> [Asset], progress: (Progress) -> Void
+        _ batches: Batches, assets: (Batches.Element) -> [Asset],
+        failures: (Batches.Element) -> [Progress.Failure], progress: (Progress) -> Void
     ) async throws -> Progress where Batches.Failure == any Error {
         let store = store
         let started = ContinuousClock.now
@@ -219,6 +230,14 @@ public struct WarmJob: Sendable {
             try await loop.run(
                 batches,
                 assets: { batch in
+                    for failure in failures(batch) {
+                        state.found += 1
+                        state.done += 1
+                        state.failuresByKind[failure.error.kind, default: 0] += 1
+                        state.failure = failure
+                        progress(state)
+                    }
+                    state.failure = nil
                     state.elapsed = started.duration(to: .now)
                     progress(state)
                     // Largest first: a photo many times the others' size, left to the end of a

@@ -14,7 +14,7 @@ struct AlbumsCommand: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
 
     func run() async throws {
-        let photoLibrary = try library.open().library
+        let photoLibrary = try await library.open().library
         let builder = try await library.albums(of: photoLibrary).builder
         let albums = builder.smartAlbums + builder.folderAlbums
         if library.json { return try library.printJSON(albums.map(AlbumSummary.init)) }

@@ -87,7 +87,7 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let photoLibrary = try library.open().library
+        let photoLibrary = try await library.open().library
         let all = try await photoLibrary.allAssets()
         library.report(all.issues)
         let assets = limit.map { Array(all.assets.prefix($0)) } ?? all.assets

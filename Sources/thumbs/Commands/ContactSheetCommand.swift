@@ -30,7 +30,7 @@ struct ContactSheetCommand: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
 
     func run() async throws {
-        let opened = try library.open()
+        let opened = try await library.open()
         guard let rendition = opened.configuration.renditions.first?.spec else {
             CommandFailure.usage("the configuration has no rendition").exit()
         }

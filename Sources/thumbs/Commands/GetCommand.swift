@@ -43,7 +43,7 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try library.open(requireRoots: false)
+        let opened = try await library.open(requireRoots: false)
         let photoLibrary = opened.library, store = opened.store
         guard let asset = try await find(in: photoLibrary) else {
             CommandFailure.usage("\(target): neither a photo nor an asset id of the library").exit()

@@ -17,7 +17,7 @@ struct MomentsCommand: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
 
     func run() async throws {
-        let photoLibrary = try library.open().library
+        let photoLibrary = try await library.open().library
         var latest = Moments()
         for try await snapshot in photoLibrary.moments() { latest = snapshot }
         let days = latest.sections.map { moment in

@@ -30,7 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
     var tokenFile: String?
 
     func run() async throws {
-        let opened = try library.open()
+        let opened = try await library.open()
         var serve = opened.configuration.serve
         if let listen {
             guard ListenAddress(listen) != nil else {

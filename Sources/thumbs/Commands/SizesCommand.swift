@@ -17,7 +17,7 @@ struct SizesCommand: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
 
     func run() async throws {
-        let photoLibrary = try library.open().library
+        let photoLibrary = try await library.open().library
         let (builder, fromCache, inspected) = try await library.albums(of: photoLibrary)
         let folders = builder.folderAlbums
         let all = builder.smartAlbums.filter { $0.kind == .smartAlbum(.allPhotos) || $0.kind == .smartAlbum(.videos) }

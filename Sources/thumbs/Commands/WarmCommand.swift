@@ -31,8 +31,8 @@ struct WarmCommand: AsyncParsableCommand {
             With --rebuild the cache is first moved aside (to CACHE.damaged-TIME, as thumbs reset \
             does) and the library is warmed into a new one: the remedy for a damaged cache.
 
-            Exit status: 0 all fresh or rendered, 1 some files failed, 2 usage or configuration \
-            error, 3 cache error, 130 interrupted.
+            Exit status: 0 all fresh or rendered, 1 some files failed (now, or before and \
+            unchanged since), 2 usage or configuration error, 3 cache error, 130 interrupted.
 
             Examples:
               thumbs warm ~/Pictures
@@ -64,7 +64,7 @@ struct WarmCommand: AsyncParsableCommand {
                 CommandFailure.cache(path, error).exit()
             }
         }
-        let opened = try library.open(opensStore: !desktop.freedesktopOnly, shard: shard)
+        let opened = try await library.open(opensStore: !desktop.freedesktopOnly, shard: shard)
         let job = WarmJob(
             store: opened.store, renderer: opened.library.renderer,
             renditions: opened.configuration.renditions.map(\.spec), outputs: desktop.cache.map { [$0] } ?? [])
@@ -78,6 +78,9 @@ struct WarmCommand: AsyncParsableCommand {
         }
         CommandLog.logger.debug("warm: \(summary)")
         display.finish(summary, interrupted: false)
-        if summary.failed > 0 { CommandFailure.someFailed(summary.failed).exitWithCode(1) }
+        // Files skipped for a failure remembered from before are failures still: exit status 1
+        // until they are mended or removed.
+        let failed = summary.failed + summary.skippedFailures
+        if failed > 0 { CommandFailure.someFailed(failed).exitWithCode(1) }
     }
 }

@@ -25,7 +25,7 @@ struct WatchCommand: AsyncParsableCommand {
     @OptionGroup(title: "Desktop thumbnail cache") var desktop: DesktopCacheOptions
 
     func run() async throws {
-        let opened = try library.open(opensStore: !desktop.freedesktopOnly)
+        let opened = try await library.open(opensStore: !desktop.freedesktopOnly)
         let photoLibrary = opened.library
         let job = WarmJob(
             store: opened.store, renderer: photoLibrary.renderer,

@@ -45,9 +45,10 @@ final class Interrupt {
         let outcome = await task.result
         interrupt.disarm()
         switch outcome {
-        case .success(let value):
+        case .success(let value) where !task.isCancelled:
             return value
-        case .failure(is CancellationError):
+        case .success, .failure(is CancellationError):
+            // Interrupted is 130 even when the work ended as the interrupt came.
             onInterrupt()
             ThumbsCommand.exit(withError: ExitCode(130))
         case .failure(let error as StoreError):

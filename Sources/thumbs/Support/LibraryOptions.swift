@@ -22,15 +22,19 @@ struct LibraryOptions: ParsableArguments {
 
     /// Opens the metadata cache and the library, or ends the command with a clear line. With
     /// `requireRoots` false, roots that do not exist are left out instead.
-    func open(requireRoots: Bool = true) throws -> Opened {
-        let opened = try open(requireRoots: requireRoots, opensStore: true)
+    func open(requireRoots: Bool = true) async throws -> Opened {
+        let opened = try await open(requireRoots: requireRoots, opensStore: true)
         return Opened(configuration: opened.configuration, library: opened.library, store: opened.store!)
     }
 
     /// The library, with the store (its metadata cache) only when `opensStore`: a command that
     /// writes elsewhere than the cache leaves it untouched. With a `shard`, the library is that
     /// shard's part, and `{shard}` in the cache path is its index.
-    func open(requireRoots: Bool = true, opensStore: Bool, shard: LibraryShard? = nil) throws
+    ///
+    /// Every decode is noted in the cache's decode journal while it runs; the decodes a process
+    /// that used the cache before died in are remembered as `crashed` failures first, each with
+    /// a line on stderr.
+    func open(requireRoots: Bool = true, opensStore: Bool, shard: LibraryShard? = nil) async throws
         -> (configuration: ThumbsConfiguration, library: PhotoLibrary, store: ThumbnailStore?)
     {
         let configuration = try loadOrExit(options)
@@ -41,21 +45,37 @@ struct LibraryOptions: ParsableArguments {
         }
         CommandLog.logger.debug("library roots: \(folders.joined(separator: ", "))")
         var store: ThumbnailStore?
+        var journal: DecodeJournalFile?
         if opensStore {
             var storeConfiguration = configuration.store(path: options.cache)
             storeConfiguration.path = ShardOptions.cachePathOrExit(storeConfiguration.path, shard: shard)
             CommandLog.logger.debug("cache: \(storeConfiguration.path), budget \(storeConfiguration.budget)")
             do {
-                store = try ThumbnailStore(configuration: storeConfiguration)
+                let opened = try ThumbnailStore(configuration: storeConfiguration)
+                journal = try await Self.openJournal(of: opened, at: storeConfiguration.path)
+                store = opened
             } catch {
                 CommandFailure.cache(storeConfiguration.path, error).exit()
             }
         }
-        let renderer = ThumbnailRenderer(configuration: configuration.imaging)
+        let renderer = ThumbnailRenderer(configuration: configuration.imaging, journal: journal)
         let library = PhotoLibrary(
             roots: folders, includeHidden: configuration.library.includeHidden,
             renderer: renderer, store: store, shard: shard)
         return (configuration, library, store)
+    }
+
+    /// The journal of this process's decodes beside the cache at `path`, once what the journals
+    /// of dead processes hold is recorded as failures.
+    private static func openJournal(of store: ThumbnailStore, at path: String) async throws -> DecodeJournalFile {
+        let directory = DecodeJournalFile.directory(ofCache: path)
+        let crashed = DecodeJournalFile.leftovers(in: directory)
+        let journal = try DecodeJournalFile(directory: directory)
+        try await store.recordCrashedDecodes(crashed)
+        for location in crashed {
+            printError("\(location): \(ImagingError.crashed)")
+        }
+        return journal
     }
 
     func printJSON<T: Encodable>(_ value: T) throws {
