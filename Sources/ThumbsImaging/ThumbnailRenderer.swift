@@ -28,9 +28,13 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     /// Where each decode is noted while it runs; nil notes nothing.
     public let journal: (any DecodeJournal)?
 
-    /// A renderer; with a `journal`, every probe, render and embedded preview is noted in it
-    /// while a decoder has the file.
-    public init(configuration: ImagingConfiguration = ImagingConfiguration(), journal: (any DecodeJournal)? = nil) {
+    public convenience init(configuration: ImagingConfiguration = ImagingConfiguration()) {
+        self.init(configuration: configuration, journal: nil)
+    }
+
+    /// A renderer whose every probe, render and embedded preview is noted in `journal` while a
+    /// decoder has the file.
+    public init(configuration: ImagingConfiguration, journal: (any DecodeJournal)?) {
         self.configuration = configuration
         self.journal = journal
         core = VipsRenderer(

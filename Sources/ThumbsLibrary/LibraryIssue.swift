@@ -1,3 +1,4 @@
+import SystemPackage
 import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport
@@ -32,11 +33,27 @@ public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
     public var reason: Reason
     /// The library root the path is relative to, when it is inside one.
     public var root: String?
+    /// The file's path beneath ``root`` as bytes and the version the walk saw, when the issue is
+    /// about a file the walk read.
+    public var file: File?
+
+    /// A file beneath a root, at one version.
+    public struct File: Sendable, Hashable {
+        public var path: FilePath
+        public var fingerprint: FileFingerprint
+    }
 
     public init(path: String, reason: Reason, root: String? = nil) {
         self.path = path
         self.reason = reason
         self.root = root
+    }
+
+    /// The file as an asset of no media type, for what records failures by file (the desktop's
+    /// failure entries); nil when the issue names no version of a file beneath a root.
+    public var unlistedAsset: Asset? {
+        guard let root, let file else { return nil }
+        return Asset(root: root, relativeFilePath: file.path, mediaType: .unsupported, fingerprint: file.fingerprint)
     }
 
     /// The path, with its root.

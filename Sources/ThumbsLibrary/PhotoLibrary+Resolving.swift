@@ -25,13 +25,14 @@ extension PhotoLibrary {
                     batch.assets.append(asset)
                 } else if MediaType.isMediaFileName(file.relativePath) {
                     batch.issues.append(
-                        LibraryIssue(path: file.relativePath, reason: .notMedia(Self.notMediaError(cached.fingerprint)))
-                    )
+                        .init(
+                            file, reason: .notMedia(Self.notMediaError(cached.fingerprint)),
+                            fingerprint: file.fingerprint))
                 }
                 batch.fromCache += 1
             } else if try store?.failure(for: id, fingerprint: file.fingerprint)?.kind == .crashed {
                 // Its header killed a process: reading it again would kill this one.
-                batch.issues.append(LibraryIssue(path: file.relativePath, reason: .crashedBefore))
+                batch.issues.append(.init(file, reason: .crashedBefore, fingerprint: file.fingerprint))
             } else {
                 misses.append(file)
             }
@@ -67,8 +68,9 @@ extension PhotoLibrary {
             guard inspection.mediaType.isAsset else {
                 if MediaType.isMediaFileName(file.relativePath) {
                     batch.issues.append(
-                        LibraryIssue(
-                            path: file.relativePath, reason: .notMedia(Self.notMediaError(inspection.fingerprint))))
+                        .init(
+                            file, reason: .notMedia(Self.notMediaError(inspection.fingerprint)),
+                            fingerprint: inspection.fingerprint))
                 }
                 continue
             }
@@ -128,5 +130,13 @@ extension PhotoLibrary {
             for try await inspected in group { results[inspected.index] = inspected.result }
             return results
         }
+    }
+}
+
+extension LibraryIssue {
+    /// An issue about a walked file, at the version `fingerprint`.
+    init(_ file: LibraryWalker.File, reason: Reason, fingerprint: FileFingerprint) {
+        self.init(path: file.relativePath, reason: reason)
+        self.file = File(path: file.path, fingerprint: fingerprint)
     }
 }

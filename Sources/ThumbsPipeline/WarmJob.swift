@@ -100,7 +100,7 @@ public struct WarmJob: Sendable {
             library.assets(), assets: \.assets,
             failures: { batch in
                 batch.issues.compactMap { issue in
-                    issue.failure.map { Progress.Failure(path: issue.fullPath, error: $0) }
+                    issue.failure.map { (Progress.Failure(path: issue.fullPath, error: $0), issue.unlistedAsset) }
                 }
             }, progress: progress)
     }
@@ -112,7 +112,7 @@ public struct WarmJob: Sendable {
 
     private func run<Batches: AsyncSequence>(
         _ batches: Batches, assets: (Batches.Element) -> [Asset],
-        failures: (Batches.Element) -> [Progress.Failure], progress: (Progress) -> Void
+        failures: (Batches.Element) -> [(Progress.Failure, Asset?)], progress: (Progress) -> Void
     ) async throws -> Progress where Batches.Failure == any Error {
         let store = store
         let started = ContinuousClock.now
@@ -230,7 +230,10 @@ public struct WarmJob: Sendable {
             try await loop.run(
                 batches,
                 assets: { batch in
-                    for failure in failures(batch) {
+                    for (failure, file) in failures(batch) {
+                        if let file, !failure.error.kind.isTransient {
+                            for output in outputs { try output.recordFailure(FailureRecord(failure.error), of: file) }
+                        }
                         state.found += 1
                         state.done += 1
                         state.failuresByKind[failure.error.kind, default: 0] += 1

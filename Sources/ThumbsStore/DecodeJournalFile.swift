@@ -24,9 +24,11 @@ public final class DecodeJournalFile: DecodeJournal {
     private static let headerSize = 29
     private static let slotSize = headerSize + 2 * Int(PATH_MAX)
     private static let magic: UInt32 = 0x5444_4A31  // "TDJ1"
+    /// A note whose decode ended the process by a fatal signal.
+    static let crashedMagic: UInt32 = 0x5444_4A43  // "TDJC"
 
     private let path: FilePath
-    private let descriptor: Int32
+    let descriptor: Int32
     private let slots = Mutex(SlotTable())
 
     /// Slots in use and free, by index.
@@ -59,6 +61,7 @@ public final class DecodeJournalFile: DecodeJournal {
         descriptor = opened
         _ = Self.removedAtExit.withLock { $0.insert(path) }
         Self.registerRemovalAtExit
+        Self.markingOnFatalSignals
     }
 
     deinit {
@@ -89,13 +92,14 @@ public final class DecodeJournalFile: DecodeJournal {
             _ = none.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, offset) }
             slots.withLock { $0.free.append(slot) }
         }
-        return try work()
+        return try marking(offset, work)
     }
 
-    /// The decodes that processes which used the journals in `directory` started and never
-    /// finished: those processes died inside a decoder. Their files are removed; the journals
-    /// of live processes (still locked) are left alone. A damaged journal yields what it holds
-    /// whole, and is removed too.
+    /// The decodes that ended the processes which used the journals in `directory`: the notes
+    /// marked by a fatal signal's handler (the decoder faulted or trapped). The other notes of a
+    /// dead process were decodes under way when something else ended it, and are tried again.
+    /// The journals read are removed; those of live processes (still locked) are left alone. A
+    /// damaged journal yields what it holds whole, and is removed too.
     public static func leftovers(in directory: FilePath) -> [ImageLocation] {
         guard let folder = opendir(directory.string) else { return [] }
         defer { closedir(folder) }
@@ -150,7 +154,8 @@ public final class DecodeJournalFile: DecodeJournal {
 
     private static func location(decoding slot: UnsafeRawBufferPointer) -> ImageLocation? {
         var reader = ByteReader(slot, record: "decode journal")
-        guard (try? reader.u32()) == magic, let rootCount = try? reader.u32(), let relativeCount = try? reader.u32(),
+        guard (try? reader.u32()) == crashedMagic, let rootCount = try? reader.u32(),
+            let relativeCount = try? reader.u32(),
             let hasFingerprint = try? reader.u8(), let size = try? reader.u64(), let time = try? reader.i64(),
             rootCount > 0, relativeCount > 0, rootCount <= PATH_MAX, relativeCount <= PATH_MAX,
             let root = try? reader.bytes(Int(rootCount)), let relative = try? reader.bytes(Int(relativeCount))

@@ -109,13 +109,18 @@ import ThumbsTesting
         #expect(outcome.status == 1)
         let last = try #require(outcome.standardOutput.split(separator: "\n").last)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
-        #expect(summary["rendered"] as? Int == 66 && summary["failed"] as? Int == 7)
+        // The 73 photos and the two files named like photos that are none (one empty).
+        #expect(summary["rendered"] as? Int == 66 && summary["failed"] as? Int == 9)
         let failures = outcome.standardOutput.split(separator: "\n").filter { $0.contains("\"event\":\"failed\"") }
-        #expect(failures.count == 7, "each failure is reported with its path and kind")
+        #expect(failures.count == 9, "each failure is reported with its path and kind")
         #expect(failures.contains { $0.contains("IMG_3704_truncated.jpg") && $0.contains("\"kind\":\"truncated\"") })
+        #expect(failures.contains { $0.contains("broken\\/empty.jpg") && $0.contains("\"kind\":\"empty-file\"") })
+        #expect(
+            failures.contains { $0.contains("not_an_image.jpg") && $0.contains("\"kind\":\"unsupported-format\"") })
         let again = try ThumbsProcess.run(["warm", SharedPhotos.root.path, "--cache", cache, "--json"])
-        #expect(again.status == 0, "known failures are skipped, not failed again")
+        #expect(again.status == 1, "known failures are skipped, not rendered again, and still failures")
         #expect(again.standardOutput.contains("\"fresh\":66") && again.standardOutput.contains("\"skippedFailures\":7"))
+        #expect(again.standardOutput.contains("\"rendered\":0"))
     }
 
     /// Photos, videos and RAW files in one warm: the photos' counts are those of a warm of
@@ -130,8 +135,8 @@ import ThumbsTesting
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         // ../shared/media: 6 videos and 2 RAW files rendered; the half-copied iPhone clip, the
         // GoPro GPR and the JPEG XL DNG fail.
-        #expect(summary["found"] as? Int == 73 + 11)
-        #expect(summary["rendered"] as? Int == 66 + 8 && summary["failed"] as? Int == 7 + 3)
+        #expect(summary["found"] as? Int == 75 + 11)
+        #expect(summary["rendered"] as? Int == 66 + 8 && summary["failed"] as? Int == 9 + 3)
         let failures = lines.filter { $0.contains("\"event\":\"failed\"") && $0.contains(#"\/media\/"#) }
         #expect(failures.count == 3)
         #expect(failures.contains { $0.contains("IMG_3589_truncated.mov") && $0.contains("\"kind\":\"truncated\"") })
@@ -139,7 +144,7 @@ import ThumbsTesting
         #expect(failures.contains { $0.contains("overexposed.dng") && $0.contains("\"kind\":\"unsupported-format\"") })
         // Every rendition of every rendered asset is in the cache: nothing is left to render.
         let again = try ThumbsProcess.run(["warm"] + roots + ["--cache", cache, "--json"])
-        #expect(again.status == 0 && again.standardOutput.contains("\"fresh\":74"))
+        #expect(again.status == 1 && again.standardOutput.contains("\"fresh\":74"))
         #expect(again.standardOutput.contains("\"skippedFailures\":10"))
         let verify = try ThumbsProcess.run(["verify", "--cache", cache])
         #expect(verify.status == 0 && verify.standardOutput.contains("consistent"))

@@ -11,6 +11,17 @@ import ThumbsTesting
         RenditionSpec(size: PixelSize(width: width, height: height), contentMode: mode, allowsUpscaling: upscale)
     }
 
+    /// Sizes reach the geometry checked, but its arithmetic is total all the same: a source of
+    /// no pixels never has a NaN or an infinity converted, and its shared decode has sides of 1.
+    @Test func aSourceOfNoPixelsTrapsNothing() {
+        let none = PixelSize(width: 0, height: 0)
+        for mode in [ContentMode.aspectFit, .aspectFill] {
+            _ = RenditionGeometry.outputSize(source: none, spec: spec(256, 256, mode))
+            let decode = RenditionGeometry.sharedDecodeSize(source: none, specs: [spec(256, 256, mode)])
+            #expect(decode.width >= 1 && decode.height >= 1)
+        }
+    }
+
     @Test func fitKeepsTheWholeImageInsideTheBox() {
         #expect(
             RenditionGeometry.outputSize(source: landscape, spec: spec(256, 256, .aspectFit))

@@ -130,6 +130,43 @@ struct VideoFileTests {
         }
     }
 
+    /// A download cut short in its first few hundred bytes: FFmpeg finds the stream but not its
+    /// size (0x0, codec "none"). Every such cut fails with a typed error; none traps.
+    @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason))
+    func clipsCutInTheirFirstBytesFailTyped() async throws {
+        let folder = TemporaryFolder()
+        let whole = folder.url.appendingPathComponent("whole.mp4").path
+        try GeneratedMedia.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25,trim=duration=1", "-c:v", "libx264",
+            "-movflags", "+faststart", whole,
+        ])
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: whole)))
+        let renderer = ThumbnailRenderer()
+        var kinds: Set<ImagingError.Kind> = []
+        for length in Array(stride(from: 8, to: 1200, by: 16)) + [400, 480] {
+            let cut = try folder.write(Array(bytes.prefix(length)), to: "cut\(length).mp4")
+            do {
+                _ = try await renderer.render(cut, spec: Self.grid)
+            } catch let error as ImagingError {
+                kinds.insert(error.kind)
+            }
+        }
+        #expect(kinds.isSubset(of: [.corrupt, .truncated, .noVideoStream, .unsupportedFormat]), "\(kinds)")
+    }
+
+    /// The first 400 and 480 bytes of a real clip: a stream of 0x0 pixels.
+    @Test(.enabled(if: SharedMedia.isPresent, SharedMedia.skipReason))
+    func aSharedClipCutAfter400BytesIsCorrupt() async throws {
+        let folder = TemporaryFolder()
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: SharedMedia.path("video/flower.mp4"))))
+        for length in [400, 480] {
+            let cut = try folder.write(Array(bytes.prefix(length)), to: "flower\(length).mp4")
+            await #expect(throws: ImagingError.corrupt("the picture is 0x0 pixels")) {
+                try await ThumbnailRenderer().render(cut, spec: Self.grid)
+            }
+        }
+    }
+
     @Test(.enabled(if: SharedMedia.isPresent, SharedMedia.skipReason))
     func everySharedVideoGetsItsRenditionsUpright() async throws {
         let renderer = ThumbnailRenderer()

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import Thumbs
+import ThumbsTestSupport
+import ThumbsTesting
+
+/// `thumbs warm` over files that fail, or kill the process: every run ends, each bad file has
+/// its line, and the second run renders nothing.
+@Suite struct WarmCommandConvergenceTests {
+    let folder = TemporaryFolder()
+    var library: String { folder.path + "/library" }
+    var cache: String { folder.path + "/cache" }
+
+    private func warm() throws -> (status: Int32, summary: [String: Any], output: ThumbsProcess.Outcome) {
+        let outcome = try ThumbsProcess.run(["warm", library, "--cache", cache, "--json"])
+        let last = try #require(outcome.standardOutput.split(separator: "\n").last, "\(outcome.standardError)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        return (outcome.status, summary, outcome)
+    }
+
+    /// Clips cut anywhere in their first kilobytes (a download cut short), an empty `.jpg` and a
+    /// text file named `.png`: each is a failure line, the run ends, and the next one renders
+    /// nothing and still says that files failed.
+    @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason))
+    func aFolderOfCutClipsAndFilesThatAreNoMediaConverges() throws {
+        let whole = folder.path + "/whole.mp4"
+        try GeneratedMedia.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25,trim=duration=1", "-c:v", "libx264", whole,
+        ])
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: whole)))
+        let lengths = Array(stride(from: 8, to: 2000, by: 40)) + [400, 480]
+        for length in lengths { try folder.write(Array(bytes.prefix(length)), to: "library/cut\(length).mp4") }
+        try folder.write([], to: "library/empty.jpg")
+        try folder.write(Array("not a picture\n".utf8), to: "library/notes.png")
+        let first = try warm()
+        #expect(first.status == 1)
+        #expect(first.summary["found"] as? Int == lengths.count + 2, "every file is counted: \(first.summary)")
+        #expect(first.summary["done"] as? Int == lengths.count + 2)
+        let lines = first.output.standardOutput.split(separator: "\n")
+        #expect(lines.contains { $0.contains("empty.jpg") && $0.contains(#""kind":"empty-file""#) })
+        #expect(lines.contains { $0.contains("notes.png") && $0.contains(#""kind":"unsupported-format""#) })
+        let second = try warm()
+        #expect(second.status == 1, "files failed before and unchanged are still failures")
+        #expect(second.summary["rendered"] as? Int == 0, "\(second.summary)")
+    }
+
+    /// A render thread that faults inside a decode (SIGSEGV sent to that thread, as a fault in
+    /// a C decoder raises it): the process dies, and the next warm records the file that thread
+    /// was decoding as `crashed`, says so, skips it and renders every other; once it changes, it
+    /// renders. The other render thread's file was no culprit and is rendered. The process is
+    /// stopped while its journal is read and the signal sent, so both threads are decoding.
+    @Test func aRenderThreadThatFaultsCostsOnlyItsFile() throws {
+        let photo = try SyntheticImage(width: 5000, height: 4000).encoded(as: .png)
+        for index in 0..<8 { try folder.write(photo, to: "library/p\(index).png") }
+        let process = Process()
+        process.executableURL = ThumbsProcess.executable()
+        process.arguments = ["warm", library, "--cache", cache, "--json", "--quiet"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+        try process.run()
+        var noted: [String] = []
+        let deadline = Date().addingTimeInterval(300)
+        while noted.count < 2 && process.isRunning && Date() < deadline {
+            guard Self.renderNotes(in: cache).count == 2 else {
+                usleep(10_000)  // between two looks at the journal
+                continue
+            }
+            kill(process.processIdentifier, SIGSTOP)
+            noted = Self.renderNotes(in: cache)
+            if noted.count < 2 { kill(process.processIdentifier, SIGCONT) }
+        }
+        try #require(noted.count == 2, "the warm never had both render threads decoding")
+        let thread = try #require(Self.thread(named: "thumbs-render-0", of: process.processIdentifier))
+        #expect(Self.signal(thread: thread, of: process.processIdentifier, SIGSEGV) == 0)
+        kill(process.processIdentifier, SIGCONT)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGSEGV)
+
+        let after = try warm()
+        #expect(after.status == 1)
+        let crashed = noted.filter { after.output.standardError.contains("\($0): the process died while decoding") }
+        #expect(crashed.count == 1, "\(after.output.standardError)")
+        #expect(after.summary["skippedFailures"] as? Int == 1, "\(after.summary)")
+        #expect((after.summary["rendered"] as? Int ?? 0) + (after.summary["fresh"] as? Int ?? 0) == 7)
+        let again = try warm()
+        #expect(again.status == 1 && again.summary["rendered"] as? Int == 0)
+        for name in crashed {
+            let path = library + "/" + name
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
+        }
+        let changed = try warm()
+        #expect(changed.status == 0 && changed.summary["rendered"] as? Int == 1, "\(changed.summary)")
+    }
+
+    /// Sends `signal` to one thread of another process: glibc's `tgkill`, which Swift's Glibc
+    /// module does not declare, looked up by name.
+    private static func signal(thread: Int32, of process: Int32, _ signal: Int32) -> Int32 {
+        typealias ThreadKill = @convention(c) (Int32, Int32, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "tgkill") else { return -1 }
+        return unsafeBitCast(symbol, to: ThreadKill.self)(process, thread, signal)
+    }
+
+    /// The thread id of the thread of `process` named `name`.
+    private static func thread(named name: String, of process: Int32) -> Int32? {
+        let tasks = "/proc/\(process)/task"
+        for tid in (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? [] {
+            let comm = (try? String(contentsOfFile: "\(tasks)/\(tid)/comm", encoding: .utf8)) ?? ""
+            if comm.trimmingCharacters(in: .whitespacesAndNewlines) == name { return Int32(tid) }
+        }
+        return nil
+    }
+
+    /// The names of the files the journals under `cache` note with a version: renders (the
+    /// walk's reads of headers are noted without one).
+    private static func renderNotes(in cache: String) -> [String] {
+        let directory = cache + "/decoding"
+        let journals = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return journals.flatMap { name -> [String] in
+            guard let bytes = FileManager.default.contents(atPath: directory + "/" + name).map(Array.init) else {
+                return []
+            }
+            return stride(from: 0, to: bytes.count, by: 29 + 2 * Int(PATH_MAX)).compactMap { slot in
+                Self.noteName(Array(bytes[slot..<min(bytes.count, slot + 29 + 2 * Int(PATH_MAX))]))
+            }
+        }
+    }
+
+    /// The file name of a journal slot holding a render's note: "TDJ1", the root's and the
+    /// path's lengths, 1 for a version, the version, the root, the path.
+    private static func noteName(_ slot: [UInt8]) -> String? {
+        func count(at offset: Int) -> Int { slot[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        guard slot.count >= 29, slot.starts(with: [0x54, 0x44, 0x4A, 0x31]), slot[12] == 1 else { return nil }
+        let root = count(at: 4), path = count(at: 8)
+        guard slot.count >= 29 + root + path else { return nil }
+        return String(decoding: slot[(29 + root)..<(29 + root + path)], as: UTF8.self)
+    }
+
+    /// Ctrl-C once every file of the library was taken up, while renders are still under way:
+    /// the run is interrupted all the same (exit status 130), whatever was left to render.
+    @Test func ctrlCAfterTheWalkEndedExits130() throws {
+        let photo = try SyntheticImage(width: 4000, height: 3000).encoded(as: .png)
+        for index in 0..<10 { try folder.write(photo, to: "library/p\(index).png") }
+        let process = Process()
+        process.executableURL = ThumbsProcess.executable()
+        process.arguments = ["warm", library, "--cache", cache, "--json"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first photo done: the walk of one folder of ten ended before any render did.
+        var text = ""
+        while !text.contains(#""done":1,"#) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGINT)
+        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(text.suffix(400))")
+        #expect(text.contains(#""event":"interrupted""#))
+    }
+}
