@@ -15,6 +15,7 @@ struct ThumbnailHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     struct Configuration: Sendable {
         var headTimeout: TimeAmount
         var idleTimeout: TimeAmount
+        var body: ConnectionTimeoutHandler.BodyLimits
         /// Bound of one header field and of all of them together.
         var maxHeaderBytes: Int
         var service: ThumbnailService
@@ -41,8 +42,9 @@ struct ThumbnailHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(
                 ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: limits)))
             try pipeline.addHandler(
-                ConnectionTimeoutHandler(headTimeout: configuration.headTimeout, idleTimeout: configuration.idleTimeout)
-            )
+                ConnectionTimeoutHandler(
+                    headTimeout: configuration.headTimeout, idleTimeout: configuration.idleTimeout,
+                    body: configuration.body))
             try pipeline.addHandler(
                 MemoryHitHandler(
                     service: configuration.service, serverName: configuration.serverName,

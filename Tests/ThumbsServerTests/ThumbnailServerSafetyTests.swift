@@ -105,6 +105,53 @@ struct ThumbnailServerSafetyTests {
         }
     }
 
+    /// A preheat request whose body comes a byte at a time: each byte would move an idle
+    /// bound, but the whole body has a deadline.
+    @Test func aClientTricklingABodyIsDroppedWhileOthersAreAnswered() async throws {
+        let fixture = try ServerFixture(photos: 1) { $0.requestBodyTimeout = 1 }
+        try await fixture.run { _, port in
+            let started = ContinuousClock.now
+            try await withThrowingTaskGroup(of: (response: String, closed: Bool).self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        let answer = try await RawConnection(port: port).exchange(
+                            Self.tricklingPreheat, pause: .milliseconds(200), timeout: 10)
+                        return (answer.response, answer.closed)
+                    }
+                }
+                for _ in 0..<5 {
+                    let health = try await RawConnection(port: port).request(
+                        "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    #expect(health.hasPrefix("HTTP/1.1 200"))
+                }
+                for try await answer in group {
+                    #expect(answer.closed)
+                    #expect(!answer.response.contains("200 OK"))
+                }
+            }
+            #expect(started.duration(to: .now) < .seconds(15))
+        }
+    }
+
+    /// The same body under a whole bound it would keep, but far slower than the least rate.
+    @Test func aBodySlowerThanTheLeastRateIsDropped() async throws {
+        let fixture = try ServerFixture(photos: 1) {
+            $0.requestBodyTimeout = 60
+            $0.minRequestBodyRate = 1000
+        }
+        try await fixture.run { _, port in
+            let answer = try await RawConnection(port: port).exchange(
+                Self.tricklingPreheat, pause: .milliseconds(200), timeout: 10)
+            #expect(answer.closed)
+            #expect(!answer.response.contains("200 OK"))
+        }
+    }
+
+    /// A preheat head announcing 1000 bytes, then 100 of them one at a time: 20 s at 5 bytes a second.
+    private static let tricklingPreheat =
+        [Array("POST /api/preheat HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n".utf8)]
+        + Array(repeating: Array(" ".utf8), count: 100)
+
     /// Clients that give up on opportunistic requests (the grid page cancels loads when a user
     /// scrolls fast) before any of the answer is written: each request took a render slot, and
     /// the answer that would have given it back is never written.

@@ -12,6 +12,19 @@ struct ServeConfigurationTests {
         let serve = try decode("{}")
         #expect(serve.listen == "127.0.0.1:8080" && serve.address.isLoopback && serve.token == nil)
         #expect(serve.maxPendingRenders == 64 && serve.warmOnStart)
+        #expect(serve.requestBodyTimeout == 30 && serve.minRequestBodyRate == 1024)
+    }
+
+    @Test func theBodyBoundsAreReadAndChecked() throws {
+        let serve = try decode(
+            #"{"serve": {"requestBodyTimeout": 5, "minRequestBodyRate": 0}}"#
+        )
+        #expect(serve.requestBodyTimeout == 5 && serve.minRequestBodyRate == 0)
+        for bad in [
+            #"{"serve": {"requestBodyTimeout": 0}}"#, #"{"serve": {"minRequestBodyRate": -1}}"#,
+        ] {
+            #expect(throws: DecodingError.self, "\(bad)") { try decode(bad) }
+        }
     }
 
     @Test func aSectionIsReadAndChecked() throws {

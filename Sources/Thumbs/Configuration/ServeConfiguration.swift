@@ -17,6 +17,12 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
     /// Seconds a request body may go with nothing read (a client that stops sending it).
     /// Default: 60.
     public var idleTimeout: Double = 60
+    /// Seconds a whole request body may take, counted from the end of its head: a client
+    /// trickling a body, however steadily, is dropped past it. Default: 30.
+    public var requestBodyTimeout: Double = 30
+    /// Bytes a second a request body must arrive at, on average from the end of its head, once
+    /// its first 5 seconds have passed; slower is dropped. 0 for no minimum. Default: 1024.
+    public var minRequestBodyRate = 1024
     /// Connections served at once; more wait in the listen backlog. Default: 1024.
     public var maxConnections = 1024
     /// Longest request target (path and query), in bytes; longer is answered 414. Default: 4096.
@@ -37,8 +43,9 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
     public init() {}
 
     enum CodingKeys: String, KnownKeys {
-        case listen, token, maxPendingRenders, requestHeadTimeout, idleTimeout, maxConnections, maxTargetLength
-        case maxHeaderBytes, maxBodyBytes, maxPageSize, maxPreheatedAssets, warmOnStart
+        case listen, token, maxPendingRenders, requestHeadTimeout, idleTimeout, requestBodyTimeout, minRequestBodyRate
+        case maxConnections, maxTargetLength, maxHeaderBytes, maxBodyBytes, maxPageSize, maxPreheatedAssets
+        case warmOnStart
     }
 
     public init(from decoder: any Decoder) throws {
@@ -60,6 +67,10 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
         requestHeadTimeout =
             try container.decodeSeconds(.requestHeadTimeout, in: 0.001...86_400) ?? defaults.requestHeadTimeout
         idleTimeout = try container.decodeSeconds(.idleTimeout, in: 0.001...86_400) ?? defaults.idleTimeout
+        requestBodyTimeout =
+            try container.decodeSeconds(.requestBodyTimeout, in: 0.001...86_400) ?? defaults.requestBodyTimeout
+        minRequestBodyRate =
+            try container.decodeInteger(.minRequestBodyRate, in: 0...1 << 30) ?? defaults.minRequestBodyRate
         maxConnections = try container.decodeInteger(.maxConnections, in: 1...1_000_000) ?? defaults.maxConnections
         maxTargetLength = try container.decodeInteger(.maxTargetLength, in: 256...1 << 20) ?? defaults.maxTargetLength
         maxHeaderBytes = try container.decodeInteger(.maxHeaderBytes, in: 1024...1 << 20) ?? defaults.maxHeaderBytes
