@@ -36,6 +36,12 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
     public var maxPageSize = 1000
     /// Most assets one client may have preheating at once. Default: 10000.
     public var maxPreheatedAssets = 10_000
+    /// Most clients (`X-Thumbs-Client` names, else addresses) whose preheating is kept; past
+    /// it, the least recently seen is forgotten and what it alone preheated stops. Default: 1000.
+    public var maxPreheatClients = 1000
+    /// Seconds a client's preheating is kept after its last preheat request; then it is
+    /// forgotten and what it alone preheated stops. Default: 600.
+    public var preheatClientIdleTimeout: Double = 600
     /// Whether the server warms, in the background at start, what `thumbs warm` would: every
     /// rendition and placeholder not cached yet. Default: true.
     public var warmOnStart = true
@@ -45,7 +51,7 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
     enum CodingKeys: String, KnownKeys {
         case listen, token, maxPendingRenders, requestHeadTimeout, idleTimeout, requestBodyTimeout, minRequestBodyRate
         case maxConnections, maxTargetLength, maxHeaderBytes, maxBodyBytes, maxPageSize, maxPreheatedAssets
-        case warmOnStart
+        case maxPreheatClients, preheatClientIdleTimeout, warmOnStart
     }
 
     public init(from decoder: any Decoder) throws {
@@ -78,6 +84,11 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
         maxPageSize = try container.decodeInteger(.maxPageSize, in: 1...100_000) ?? defaults.maxPageSize
         maxPreheatedAssets =
             try container.decodeInteger(.maxPreheatedAssets, in: 0...10_000_000) ?? defaults.maxPreheatedAssets
+        maxPreheatClients =
+            try container.decodeInteger(.maxPreheatClients, in: 1...1_000_000) ?? defaults.maxPreheatClients
+        preheatClientIdleTimeout =
+            try container.decodeSeconds(.preheatClientIdleTimeout, in: 0.001...86_400 * 30)
+            ?? defaults.preheatClientIdleTimeout
         warmOnStart = try container.decodeIfPresent(Bool.self, forKey: .warmOnStart) ?? defaults.warmOnStart
     }
 
