@@ -152,6 +152,21 @@ struct ThumbnailServerSafetyTests {
         [Array("POST /api/preheat HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n".utf8)]
         + Array(repeating: Array(" ".utf8), count: 100)
 
+    /// HTTP/1.0 ends a connection after each answer unless the client asks to keep it: the
+    /// client reads the answer to its end as the connection's end.
+    @Test func anHTTP10RequestIsAnsweredThenClosed() async throws {
+        // A head timeout longer than the wait: only the end of the answer may close.
+        let fixture = try ServerFixture(photos: 1) { $0.requestHeadTimeout = 120 }
+        try await fixture.run { _, port in
+            for (target, status) in [("/healthz", "200"), ("/api/assets", "200"), ("/no-such-page", "404")] {
+                let answer = try await RawConnection(port: port).exchange(
+                    [Array("GET \(target) HTTP/1.0\r\n\r\n".utf8)], timeout: 20)
+                #expect(answer.response.hasPrefix("HTTP/1.1 \(status)"), "\(target)")
+                #expect(answer.closed, "\(target)")
+            }
+        }
+    }
+
     /// Clients that give up on opportunistic requests (the grid page cancels loads when a user
     /// scrolls fast) before any of the answer is written: each request took a render slot, and
     /// the answer that would have given it back is never written.
