@@ -11,7 +11,8 @@ enum MultipartImages {
 
     /// An answer whose first part is `first`; when that is a degraded image, `final` gives the
     /// last part, written as soon as it comes. `finished` runs once the body is done, with
-    /// whether the final part was written.
+    /// whether the final part was written; a body never written (its client gone before the
+    /// answer started) is dropped without running it.
     static func response(
         first: ImageResult, headers: HTTPFields, finalFormat: ThumbnailFormat? = nil,
         final: (@Sendable () async throws -> ImageResult)? = nil,

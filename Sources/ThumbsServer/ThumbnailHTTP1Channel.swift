@@ -7,14 +7,17 @@ import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1.1 child channel with the server's own handlers in front of the
 /// conversion to HTTP types: ``ConnectionTimeoutHandler``, then ``MemoryHitHandler``, which
-/// answers memory hits from NIO's own request and response types. A hit then costs neither
-/// that conversion nor a task; everything else reaches the router as with `.http1()`.
+/// answers memory hits from NIO's own request and response types, then
+/// ``ConnectionCloseHandler``, which tells Hummingbird which requests end their connection. A
+/// hit then costs neither that conversion nor a task; everything else reaches the router as
+/// with `.http1()`.
 struct ThumbnailHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
     struct Configuration: Sendable {
         var headTimeout: TimeAmount
         var idleTimeout: TimeAmount
+        var body: ConnectionTimeoutHandler.BodyLimits
         /// Bound of one header field and of all of them together.
         var maxHeaderBytes: Int
         var service: ThumbnailService
@@ -41,12 +44,14 @@ struct ThumbnailHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.addHandler(
                 ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: limits)))
             try pipeline.addHandler(
-                ConnectionTimeoutHandler(headTimeout: configuration.headTimeout, idleTimeout: configuration.idleTimeout)
-            )
+                ConnectionTimeoutHandler(
+                    headTimeout: configuration.headTimeout, idleTimeout: configuration.idleTimeout,
+                    body: configuration.body))
             try pipeline.addHandler(
                 MemoryHitHandler(
                     service: configuration.service, serverName: configuration.serverName,
                     readyAnswers: configuration.readyAnswers))
+            try pipeline.addHandler(ConnectionCloseHandler())
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
             return try NIOAsyncChannel(

@@ -66,6 +66,9 @@ public struct ThumbnailServer: Sendable {
         let handlers = ThumbnailHTTP1Channel.Configuration(
             headTimeout: .nanoseconds(Int64(configuration.requestHeadTimeout * 1e9)),
             idleTimeout: .nanoseconds(Int64(configuration.idleTimeout * 1e9)),
+            body: .init(
+                timeout: .nanoseconds(Int64(configuration.requestBodyTimeout * 1e9)),
+                minimumRate: configuration.minRequestBodyRate),
             maxHeaderBytes: configuration.maxHeaderBytes, service: service, serverName: Self.serverName,
             readyAnswers: readyAnswers)
         return Application(

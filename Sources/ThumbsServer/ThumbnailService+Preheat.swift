@@ -36,17 +36,30 @@ extension ThumbnailService {
         }
         let keys = assets.keys.map { PreheatRegistry.Key(assetID: $0, rendition: list.rendition) }
         let outcome = start ? preheats.start(keys, for: client) : preheats.stop(keys, for: client)
-        guard case .done(let changed, let total) = outcome else {
+        switch outcome {
+        case .overLimit(let forgotten):
+            stopCaching(forgotten, in: snapshot)
             throw APIError.badRequest(
-                "preheat-limit", "a client preheats at most \(preheats.limitPerClient) assets at once")
+                "preheat-limit", "a client preheats at most \(preheats.limits.keysPerClient) assets at once")
+        case .done(let changed, let total, let forgotten):
+            stopCaching(forgotten, in: snapshot)
+            let affected = changed.compactMap { assets[$0.assetID] }
+            if start {
+                manager.startCaching(assets: affected, rendition: spec)
+            } else {
+                manager.stopCaching(assets: affected, rendition: spec)
+            }
+            return try json(PreheatAnswer(preheating: total, unknown: unknown))
         }
-        let affected = changed.compactMap { assets[$0.assetID] }
-        if start {
-            manager.startCaching(assets: affected, rendition: spec)
-        } else {
-            manager.stopCaching(assets: affected, rendition: spec)
+    }
+
+    /// Stops preheating `keys` (those of forgotten clients), rendition by rendition; an asset
+    /// gone from the library since is not preheated any more anyway.
+    private func stopCaching(_ keys: [PreheatRegistry.Key], in snapshot: LibrarySnapshot) {
+        for (rendition, keys) in Dictionary(grouping: keys, by: \.rendition) {
+            guard let spec = renditionsByName[rendition]?.spec else { continue }
+            manager.stopCaching(assets: keys.compactMap { snapshot.asset(id: $0.assetID) }, rendition: spec)
         }
-        return try json(PreheatAnswer(preheating: total, unknown: unknown))
     }
 
     /// Letters, digits, "-" and "_".

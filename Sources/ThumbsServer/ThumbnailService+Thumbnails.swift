@@ -38,7 +38,7 @@ extension ThumbnailService {
             metrics.thumbnail(from: .failed)
             throw unrenderable(asset, kind: record.kind.rawValue, message: record.message)
         }
-        guard admission.enter() else { throw APIError.busy }
+        guard let slot = admission.enter() else { throw APIError.busy }
         // The first image: the final one, or for the other modes the cheapest acceptable one
         // (a nearby rendition, the embedded preview), else the final one all the same.
         let first: ImageResult
@@ -46,12 +46,14 @@ extension ThumbnailService {
             let mode: DeliveryMode = delivery == .final ? .highQualityFormat : .fastFormat
             first = try await manager.image(for: asset, rendition: spec, options: Self.options(mode))
         } catch {
-            admission.leave()
+            slot.release()
             throw try await failure(error, asset: asset)
         }
         metrics.thumbnail(from: first.isDegraded ? .degraded : .rendered)
         switch delivery {
         case .opportunistic where first.isDegraded:
+            // The slot goes with the body, which renders the final image; a body never written
+            // (the client gone before it starts) is dropped, and the slot is given back then.
             return MultipartImages.response(
                 first: first, headers: headers, finalFormat: spec.format,
                 final: { [self] in
@@ -59,14 +61,14 @@ extension ThumbnailService {
                         for: asset, rendition: spec, options: Self.options(.highQualityFormat))
                 },
                 finished: { [self] outcome in
-                    admission.leave()
+                    slot.release()
                     if case .failure(let error) = outcome { _ = try? await failure(error, asset: asset) }
                 })
         case .opportunistic:
-            admission.leave()
+            slot.release()
             return MultipartImages.response(first: first, headers: headers)
         case .final, .fast:
-            admission.leave()
+            slot.release()
             if first.isDegraded {
                 headers[.eTag] = nil
                 headers[.cacheControl] = "no-store"

@@ -34,7 +34,10 @@ final class ThumbnailService: Sendable {
         self.roots = roots.sorted { $0.count > $1.count }
         self.configuration = configuration
         admission = RenderAdmission(limit: configuration.maxPendingRenders)
-        preheats = PreheatRegistry(limitPerClient: configuration.maxPreheatedAssets)
+        preheats = PreheatRegistry(
+            limits: .init(
+                keysPerClient: configuration.maxPreheatedAssets, clients: configuration.maxPreheatClients,
+                idleTime: .nanoseconds(Int64(configuration.preheatClientIdleTimeout * 1e9))))
         self.logger = logger
     }
 

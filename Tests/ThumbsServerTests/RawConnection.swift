@@ -25,10 +25,32 @@ struct RawConnection: Sendable {
         try await exchange([Array(text.utf8)], timeout: timeout).response
     }
 
-    private func exchangeBlocking(_ chunks: [[UInt8]], pause: Duration, timeout: Double) throws -> ([UInt8], Bool) {
+    /// Sends each of `requests` on a connection of its own and resets that connection at once
+    /// (closed with a zero linger: the server reads the request, then a reset), as a client
+    /// that gives up on what it asked for does. Returns once every request is sent.
+    func sendAndReset(_ requests: [String]) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Result {
+                        for request in requests {
+                            let socket = try connected()
+                            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                            setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+                            _ = Array(request.utf8).withUnsafeBytes {
+                                send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                            }
+                            close(socket)
+                        }
+                    })
+            }
+        }
+    }
+
+    /// A socket connected to the server.
+    private func connected() throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.EIO) }
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -38,7 +60,16 @@ struct RawConnection: Sendable {
                 connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        guard connected == 0 else {
+            close(socket)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return socket
+    }
+
+    private func exchangeBlocking(_ chunks: [[UInt8]], pause: Duration, timeout: Double) throws -> ([UInt8], Bool) {
+        let socket = try connected()
+        defer { close(socket) }
         var closed = false
         for (index, chunk) in chunks.enumerated() {
             if index > 0, pause > .zero { Thread.sleep(forTimeInterval: pause.seconds) }

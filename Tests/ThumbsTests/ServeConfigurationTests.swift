@@ -12,6 +12,22 @@ struct ServeConfigurationTests {
         let serve = try decode("{}")
         #expect(serve.listen == "127.0.0.1:8080" && serve.address.isLoopback && serve.token == nil)
         #expect(serve.maxPendingRenders == 64 && serve.warmOnStart)
+        #expect(serve.requestBodyTimeout == 30 && serve.minRequestBodyRate == 1024)
+        #expect(serve.maxPreheatClients == 1000 && serve.preheatClientIdleTimeout == 600)
+    }
+
+    @Test func theBodyAndPreheatClientBoundsAreReadAndChecked() throws {
+        let serve = try decode(
+            #"{"serve": {"requestBodyTimeout": 5, "minRequestBodyRate": 0, "maxPreheatClients": 10, "preheatClientIdleTimeout": 60}}"#
+        )
+        #expect(serve.requestBodyTimeout == 5 && serve.minRequestBodyRate == 0)
+        #expect(serve.maxPreheatClients == 10 && serve.preheatClientIdleTimeout == 60)
+        for bad in [
+            #"{"serve": {"requestBodyTimeout": 0}}"#, #"{"serve": {"minRequestBodyRate": -1}}"#,
+            #"{"serve": {"maxPreheatClients": 0}}"#, #"{"serve": {"preheatClientIdleTimeout": -5}}"#,
+        ] {
+            #expect(throws: DecodingError.self, "\(bad)") { try decode(bad) }
+        }
     }
 
     @Test func aSectionIsReadAndChecked() throws {

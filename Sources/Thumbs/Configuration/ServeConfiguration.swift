@@ -17,6 +17,12 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
     /// Seconds a request body may go with nothing read (a client that stops sending it).
     /// Default: 60.
     public var idleTimeout: Double = 60
+    /// Seconds a whole request body may take, counted from the end of its head: a client
+    /// trickling a body, however steadily, is dropped past it. Default: 30.
+    public var requestBodyTimeout: Double = 30
+    /// Bytes a second a request body must arrive at, on average from the end of its head, once
+    /// its first 5 seconds have passed; slower is dropped. 0 for no minimum. Default: 1024.
+    public var minRequestBodyRate = 1024
     /// Connections served at once; more wait in the listen backlog. Default: 1024.
     public var maxConnections = 1024
     /// Longest request target (path and query), in bytes; longer is answered 414. Default: 4096.
@@ -30,6 +36,12 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
     public var maxPageSize = 1000
     /// Most assets one client may have preheating at once. Default: 10000.
     public var maxPreheatedAssets = 10_000
+    /// Most clients (`X-Thumbs-Client` names, else addresses) whose preheating is kept; past
+    /// it, the least recently seen is forgotten and what it alone preheated stops. Default: 1000.
+    public var maxPreheatClients = 1000
+    /// Seconds a client's preheating is kept after its last preheat request; then it is
+    /// forgotten and what it alone preheated stops. Default: 600.
+    public var preheatClientIdleTimeout: Double = 600
     /// Whether the server warms, in the background at start, what `thumbs warm` would: every
     /// rendition and placeholder not cached yet. Default: true.
     public var warmOnStart = true
@@ -37,8 +49,9 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
     public init() {}
 
     enum CodingKeys: String, KnownKeys {
-        case listen, token, maxPendingRenders, requestHeadTimeout, idleTimeout, maxConnections, maxTargetLength
-        case maxHeaderBytes, maxBodyBytes, maxPageSize, maxPreheatedAssets, warmOnStart
+        case listen, token, maxPendingRenders, requestHeadTimeout, idleTimeout, requestBodyTimeout, minRequestBodyRate
+        case maxConnections, maxTargetLength, maxHeaderBytes, maxBodyBytes, maxPageSize, maxPreheatedAssets
+        case maxPreheatClients, preheatClientIdleTimeout, warmOnStart
     }
 
     public init(from decoder: any Decoder) throws {
@@ -60,6 +73,10 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
         requestHeadTimeout =
             try container.decodeSeconds(.requestHeadTimeout, in: 0.001...86_400) ?? defaults.requestHeadTimeout
         idleTimeout = try container.decodeSeconds(.idleTimeout, in: 0.001...86_400) ?? defaults.idleTimeout
+        requestBodyTimeout =
+            try container.decodeSeconds(.requestBodyTimeout, in: 0.001...86_400) ?? defaults.requestBodyTimeout
+        minRequestBodyRate =
+            try container.decodeInteger(.minRequestBodyRate, in: 0...1 << 30) ?? defaults.minRequestBodyRate
         maxConnections = try container.decodeInteger(.maxConnections, in: 1...1_000_000) ?? defaults.maxConnections
         maxTargetLength = try container.decodeInteger(.maxTargetLength, in: 256...1 << 20) ?? defaults.maxTargetLength
         maxHeaderBytes = try container.decodeInteger(.maxHeaderBytes, in: 1024...1 << 20) ?? defaults.maxHeaderBytes
@@ -67,6 +84,11 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
         maxPageSize = try container.decodeInteger(.maxPageSize, in: 1...100_000) ?? defaults.maxPageSize
         maxPreheatedAssets =
             try container.decodeInteger(.maxPreheatedAssets, in: 0...10_000_000) ?? defaults.maxPreheatedAssets
+        maxPreheatClients =
+            try container.decodeInteger(.maxPreheatClients, in: 1...1_000_000) ?? defaults.maxPreheatClients
+        preheatClientIdleTimeout =
+            try container.decodeSeconds(.preheatClientIdleTimeout, in: 0.001...86_400 * 30)
+            ?? defaults.preheatClientIdleTimeout
         warmOnStart = try container.decodeIfPresent(Bool.self, forKey: .warmOnStart) ?? defaults.warmOnStart
     }
 
