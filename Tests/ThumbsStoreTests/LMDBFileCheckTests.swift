@@ -55,6 +55,15 @@ import ThumbsTestSupport
         #expect(try openingError().isDamaged)
     }
 
+    /// A device in place of the data file (it reads zeros without end) is damage, found before
+    /// LMDB maps it.
+    @Test func aDataFileThatIsNotARegularFileIsDamage() throws {
+        try FileManager.default.createDirectory(atPath: configuration.path, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dataFile, withDestinationPath: "/dev/zero")
+        let error = try openingError()
+        #expect(error.isDamaged && error.message.contains("a character device, not a regular file"), "\(error)")
+    }
+
     /// A meta page can name any last page, up to 2^64 - 1, and the file size it implies overflows.
     @Test func aLastPagePastAnyFileIsDamage() async throws {
         try await makeCache(count: 10)

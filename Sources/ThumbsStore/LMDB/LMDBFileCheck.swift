@@ -39,18 +39,25 @@ package struct LMDBFileCheck {
     private var visited: Set<UInt64> = []
 
     /// Checks the data file in `folder`; a missing or empty file (a new cache) passes. Returns
-    /// the tree pages it read.
+    /// the tree pages it read. A data or lock file that is not a regular file is damage.
     @discardableResult
     package static func check(folder: String, depth: Depth) throws(StoreError) -> Set<UInt64> {
+        try requireRegularFileIfPresent(folder + "/lock.mdb")
         let fileName = folder + "/data.mdb"
-        let descriptor = open(fileName, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a FIFO to read would wait for a writer forever. The mode is
+        // checked on the open descriptor, so a file swapped after a check by name is still seen.
+        let descriptor = open(fileName, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return [] }
-            throw StoreError(lmdb: errno, "open \(fileName)")
+            let code = errno
+            if code == ENOENT { return [] }
+            // A socket cannot be opened at all: named as what it is rather than by the errno.
+            try requireRegularFileIfPresent(fileName)
+            throw StoreError(lmdb: code, "open \(fileName)")
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw StoreError(lmdb: errno, "stat \(fileName)") }
+        try requireRegularFile(info, fileName)
         guard info.st_size > 0 else { return [] }
         var check = try LMDBFileCheck(descriptor: descriptor, fileName: fileName, fileSize: Int64(info.st_size))
         try check.run(depth)
@@ -195,6 +202,35 @@ package struct LMDBFileCheck {
         return Meta(
             transaction: u64(page, 144), lastPage: lastPage,
             roots: [(u64(page, 80), Int(u16(page, 46))), (u64(page, 128), Int(u16(page, 94)))])
+    }
+
+    /// Refuses the file at `fileName` unless it is missing or a regular file (links followed,
+    /// as LMDB follows them).
+    private static func requireRegularFileIfPresent(_ fileName: String) throws(StoreError) {
+        var info = stat()
+        guard stat(fileName, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw StoreError(lmdb: errno, "stat \(fileName)")
+        }
+        try requireRegularFile(info, fileName)
+    }
+
+    /// A FIFO's open and reads wait for a writer, a device like `/dev/zero` reads without end
+    /// and cannot hold a map LMDB shares between processes, a directory has no bytes: only a
+    /// regular file is a cache's file.
+    private static func requireRegularFile(_ info: stat, _ fileName: String) throws(StoreError) {
+        let type = info.st_mode & S_IFMT
+        guard type != S_IFREG else { return }
+        let what =
+            switch type {
+            case S_IFIFO: "a FIFO"
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFSOCK: "a socket"
+            case S_IFDIR: "a directory"
+            default: "of file type \(type >> 12)"
+            }
+        throw damage("the file is \(what), not a regular file", fileName)
     }
 
     private func damage(_ what: String) -> StoreError { Self.damage(what, fileName) }
