@@ -74,8 +74,15 @@ package struct LMDBFileCheck {
             throw Self.damage("the first meta page names no valid page size", fileName)
         }
         pageSize = size
-        let metas = [Array(first.prefix(size)), try Self.read(descriptor, at: Int64(size), count: size, fileName)]
-            .enumerated().compactMap { index, page in Self.meta(page, number: UInt64(index), pageSize: size) }
+        let metaPages = [Array(first.prefix(size)), try Self.read(descriptor, at: Int64(size), count: size, fileName)]
+        // LMDB refuses the whole file when either meta page lacks its flag, magic or version,
+        // however valid the other one is.
+        for (index, page) in metaPages.enumerated() where !Self.isMetaPage(page) {
+            throw Self.damage("meta page \(index) is not an LMDB meta page (flag, magic or version)", fileName)
+        }
+        let metas = metaPages.enumerated().compactMap { index, page in
+            Self.meta(page, number: UInt64(index), pageSize: size)
+        }
         guard let newest = metas.max(by: { $0.transaction < $1.transaction }) else {
             throw Self.damage("neither meta page is valid", fileName)
         }
@@ -193,10 +200,12 @@ package struct LMDBFileCheck {
         var roots: [(root: UInt64, depth: Int)]
     }
 
+    private static func isMetaPage(_ page: [UInt8]) -> Bool {
+        page.count >= 160 && u16(page, 10) & metaFlag != 0 && u32(page, 16) == magic && u32(page, 20) == 1
+    }
+
     private static func meta(_ page: [UInt8], number: UInt64, pageSize: Int) -> Meta? {
-        guard page.count >= 160, u64(page, 0) == number, u16(page, 10) & metaFlag != 0, u32(page, 16) == magic,
-            u32(page, 20) == 1, Int(u32(page, 40)) == pageSize
-        else { return nil }
+        guard isMetaPage(page), u64(page, 0) == number, Int(u32(page, 40)) == pageSize else { return nil }
         let lastPage = u64(page, 136)
         guard lastPage >= 1 else { return nil }
         return Meta(
