@@ -14,7 +14,9 @@ import CVipsShim
 ///
 /// HEIC pictures are read by libheif through libvips, but their HEVC bitstreams go to FFmpeg's
 /// decoder (`CHeifShim`, a libheif decoder plugin): the same pixels as libde265's, in two thirds
-/// of the time. ``heicDecoder`` names the decoder libheif picks.
+/// of the time. AVIF pictures' AV1 bitstreams go to dav1d through FFmpeg the same way, so that
+/// dav1d's messages stay off stderr. ``heicDecoder`` and ``avifDecoder`` name the decoders
+/// libheif picks.
 ///
 /// ```swift
 /// let libraries = try DecoderLibraries.linked()
@@ -31,6 +33,8 @@ public struct DecoderLibraries: Sendable, Equatable {
     public var libvipsReadsRaw: Bool
     /// The decoder libheif uses for HEIC pictures, e.g. "FFmpeg HEVC decoder (Thumbs)".
     public var heicDecoder: String
+    /// The decoder libheif uses for AVIF pictures, e.g. "FFmpeg AV1 decoder (Thumbs)".
+    public var avifDecoder: String
 
     /// What this process links, starting libvips if it has not started yet.
     public static func linked() throws(ImagingError) -> DecoderLibraries {
@@ -40,6 +44,7 @@ public struct DecoderLibraries: Sendable, Equatable {
             ffmpeg: String(cString: thumbs_video_library_version()),
             libRaw: String(cString: thumbs_raw_library_version()),
             libvipsReadsRaw: thumbs_vips_has_loader("dcrawload") != 0,
-            heicDecoder: String(cString: thumbs_heif_hevc_decoder_name()))
+            heicDecoder: String(cString: thumbs_heif_hevc_decoder_name()),
+            avifDecoder: String(cString: thumbs_heif_av1_decoder_name()))
     }
 }

@@ -6,7 +6,7 @@ import ThumbsSupport
 /// reports and in the failure memo.
 /// ```swift
 /// do { _ = try await renderer.render(path, spec) }
-/// catch let error as ImagingError { print("\(error.kind): \(error)") }
+/// catch let error as ImagingError { print("\(error.kind.rawValue): \(error)") }
 /// ```
 public enum ImagingError: Error, Sendable, Hashable {
     /// The content is not an image format Thumbs renders (the detected type is named).
@@ -92,23 +92,24 @@ public enum ImagingError: Error, Sendable, Hashable {
 }
 
 extension ImagingError: CustomStringConvertible {
-    /// One line, fit for a report or a terminal.
+    /// What went wrong, in one line fit for a report or a terminal: the reason that follows the
+    /// kind, which it does not repeat, so that a failure reads "KIND: reason" once
+    /// (`truncated: premature end of input file`).
     public var description: String {
         switch self {
-        case .unsupportedFormat(let detected): "unsupported format (content is \(detected))"
-        case .emptyFile: "empty file (0 bytes)"
-        case .truncated(let message): "truncated file" + Self.detail(message)
-        case .corrupt(let message): "corrupt image data" + Self.detail(message)
-        case .tooManyPixels(let width, let height, let limit):
-            "too many pixels: \(width)x\(height) is over the limit of \(limit) pixels"
+        case .unsupportedFormat(let detected): "content is \(detected)"
+        case .emptyFile: "0 bytes"
+        case .truncated(let message): Self.reason(message, or: "the file ends before its image data")
+        case .corrupt(let message): Self.reason(message, or: "the data is not valid for its format")
+        case .tooManyPixels(let width, let height, let limit): "\(width)x\(height) is over the limit of \(limit) pixels"
         case .tooMuchMemory(let needed, let budget):
-            "too much memory to decode: \(Self.megabytes(needed)) needed, the decode budget is \(Self.megabytes(budget))"
-        case .unreadable(let reason): "unreadable: \(reason)"
-        case .changedWhileRendering: "file changed while it was being rendered; not cached"
-        case .encodingFailed(let message): "could not encode the thumbnail" + Self.detail(message)
-        case .libraryUnavailable(let message): "libvips could not start" + Self.detail(message)
-        case .noVideoStream: "no video stream (audio only?)"
-        case .decoderMissing(let codec): "no decoder for the video codec \(codec)"
+            "\(Self.megabytes(needed)) needed to decode, the decode budget is \(Self.megabytes(budget))"
+        case .unreadable(let reason): Self.reason(reason, or: "the file could not be read")
+        case .changedWhileRendering: "the file's size or modification time changed during the render; not cached"
+        case .encodingFailed(let message): Self.reason(message, or: "the encoder gave no thumbnail")
+        case .libraryUnavailable(let message): "libvips could not start" + (message.isEmpty ? "" : ": \(message)")
+        case .noVideoStream: "nothing in the container to take a poster frame from (audio only?)"
+        case .decoderMissing(let codec): "this FFmpeg cannot decode the video codec \(codec)"
         case .timedOut(let limit): "decoding took longer than \(Int(limit.seconds.rounded(.up))) s"
         case .crashed: "the process died while decoding this file; skipped until it changes"
         }
@@ -118,7 +119,7 @@ extension ImagingError: CustomStringConvertible {
         "\((bytes + (1 << 20) - 1) >> 20) MiB"
     }
 
-    private static func detail(_ message: String) -> String {
-        message.isEmpty ? "" : ": \(message)"
+    private static func reason(_ message: String, or fallback: String) -> String {
+        message.isEmpty ? fallback : message
     }
 }

@@ -21,6 +21,9 @@ package enum VipsRuntime {
         // HEIC pictures go to FFmpeg's HEVC decoder, a third faster than libde265 for the same
         // pixels (docs/BENCHMARKS.md); when it cannot be had, libde265 stays in use.
         _ = thumbs_heif_use_ffmpeg_hevc()
+        // AVIF pictures go to dav1d through FFmpeg, whose messages stay off stderr (libheif's
+        // own dav1d plugin prints them there).
+        _ = thumbs_heif_use_ffmpeg_av1()
         // The operation cache is turned off in the shim: it is keyed by file name, so it would
         // serve a stale decode after a file changes on disk, and it holds memory Thumbs budgets
         // itself.

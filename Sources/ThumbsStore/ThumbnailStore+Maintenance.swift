@@ -81,8 +81,9 @@ extension ThumbnailStore {
     /// when the file is damaged. Safe on any file; the cache need not be open.
     public static func checkFile(path: String) throws(StoreError) {
         // Writers are held off meanwhile (as when a cache is opened): a commit during the walk
-        // could reuse pages under it and look like damage.
-        let writers = Glibc.open(path + "/thumbs.writer", O_RDONLY | O_CLOEXEC)
+        // could reuse pages under it and look like damage. Non-blocking: a FIFO in its place
+        // would otherwise hold the open until a writer came.
+        let writers = Glibc.open(path + "/thumbs.writer", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if writers >= 0 { try LMDBEnvironment.lock(writers, LOCK_SH, "lock \(path)/thumbs.writer") }
         defer { if writers >= 0 { close(writers) } }
         try LMDBFileCheck.check(folder: path, depth: .everyPage)

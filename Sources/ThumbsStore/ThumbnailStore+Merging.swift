@@ -41,7 +41,8 @@ extension ThumbnailStore {
     /// it needs the destination to itself (it fails with `EBUSY` if another process has it
     /// open); the sources may be in use, and are read from one snapshot each (a source being
     /// compacted or merged into fails with `EBUSY`). A source that is not a cache, is named
-    /// twice, or is damaged fails the merge before anything is written.
+    /// twice, or is damaged fails the merge before anything is written; a source's failure
+    /// names it in ``StoreError/mergeSource``.
     public static func merge(into destination: StoreConfiguration, from sources: [String]) throws(StoreError)
         -> MergeReport
     {
@@ -57,14 +58,15 @@ extension ThumbnailStore {
         var named: Set<String> = []
         for source in sources {
             guard FileManager.default.fileExists(atPath: source + "/data.mdb") else {
-                throw .store("\(source) is not a Thumbs cache (it has no data.mdb)", operation)
+                throw StoreError.store("\(source) is not a Thumbs cache (it has no data.mdb)", operation)
+                    .fromMergeSource(source)
             }
             let resolved = canonical(source)
             guard resolved != target else { throw .store("\(source) is the destination itself", operation) }
             guard named.insert(resolved).inserted else {
                 throw .store("\(source) is named twice", operation)
             }
-            try checkFile(path: source)
+            do { try checkFile(path: source) } catch { throw error.fromMergeSource(source) }
         }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -94,9 +96,13 @@ extension ThumbnailStore {
                     path: destination, options: .init(databaseNames: StoreTables.all, takesProcessLock: false)))
         }
         for source in sources {
-            inputs.append(
-                try LMDBEnvironment.open(
-                    path: source, options: .init(databaseNames: StoreTables.all, waitsForProcessLock: false)))
+            do {
+                inputs.append(
+                    try LMDBEnvironment.open(
+                        path: source, options: .init(databaseNames: StoreTables.all, waitsForProcessLock: false)))
+            } catch {
+                throw error.fromMergeSource(source)
+            }
         }
         // A map the size of every input together, so that the one long transaction never fills it
         // (a full map would start it again from the beginning, twice as large).

@@ -86,4 +86,52 @@ import ThumbsTesting
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGSEGV)
         #expect(note.contains("`thumbs verify` checks it and `thumbs reset` moves it aside"), "\(note)")
     }
+
+    /// A cache file that is not a regular file is damage found at once, exit 3: a FIFO (whose
+    /// open waited for a writer forever), a link to a device, a directory, a socket.
+    @Test func aCacheFileThatIsNotARegularFileIsRefusedAtOnce() throws {
+        let makers: [(file: String, what: String, make: (String) throws -> Void)] = [
+            ("data.mdb", "a FIFO", { #expect(mkfifo($0, 0o644) == 0) }),
+            ("lock.mdb", "a FIFO", { #expect(mkfifo($0, 0o644) == 0) }),
+            (
+                "data.mdb", "a character device",
+                { try FileManager.default.createSymbolicLink(atPath: $0, withDestinationPath: "/dev/zero") }
+            ),
+            (
+                "data.mdb", "a directory",
+                { try FileManager.default.createDirectory(atPath: $0, withIntermediateDirectories: false) }
+            ),
+            ("data.mdb", "a socket", Self.bindSocket),
+        ]
+        for (index, maker) in makers.enumerated() {
+            let cache = folder.path + "/cache\(index)"
+            try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+            try maker.make(cache + "/" + maker.file)
+            for arguments in [["stats"], ["verify"]] {
+                let outcome = try ThumbsProcess.run(arguments + ["--cache", cache], killedAfter: .seconds(60))
+                #expect(outcome.status == 3, "\(maker.file) as \(maker.what), \(arguments): \(outcome.standardError)")
+                #expect(
+                    outcome.standardError.contains("\(maker.file): the file is \(maker.what), not a regular file"),
+                    "\(outcome.standardError)")
+            }
+        }
+    }
+
+    /// Makes a Unix socket at `path` (the file stays when the socket is closed).
+    private static func bindSocket(_ path: String) throws {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0, "bind \(path): \(errno)")
+    }
 }

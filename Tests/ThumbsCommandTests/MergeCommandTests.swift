@@ -177,4 +177,35 @@ import ThumbsTesting
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path + "/dest")
         #expect(!leftovers.contains { $0.hasPrefix("merging-") }, "\(leftovers)")
     }
+
+    /// A damaged source is named as the one to leave out or move aside; the healthy destination,
+    /// which a merge leaves as it was, is never the cache the message tells to reset.
+    @Test func aDamagedSourceIsNamedAndTheDestinationIsNotBlamed() throws {
+        try makeLibrary(3)
+        let destination = folder.path + "/dest", flipped = folder.path + "/flipped", zero = folder.path + "/zero"
+        for cache in [destination, flipped] {
+            #expect(try ThumbsProcess.run(["warm", library, "--cache", cache, "--json"]).status == 0)
+        }
+        // Four bytes of the first meta page's magic: LMDB refuses the file, though the second is whole.
+        let handle = try #require(FileHandle(forUpdatingAtPath: flipped + "/data.mdb"))
+        try handle.seek(toOffset: 16)
+        try handle.write(contentsOf: Data([0x21, 0x43, 0x65, 0x87]))
+        try handle.close()
+        try FileManager.default.createDirectory(atPath: zero, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: zero + "/data.mdb", withDestinationPath: "/dev/zero")
+
+        for source in [flipped, zero] {
+            let merge = try ThumbsProcess.run(["merge", destination, source], killedAfter: .seconds(120))
+            let message = merge.standardError
+            #expect(merge.status == 3, "\(source): \(message)")
+            #expect(message.contains("source cache \(source) is damaged"), "\(message)")
+            #expect(message.contains("thumbs reset --cache \(source)"), "\(message)")
+            #expect(!message.contains("cache \(destination)"), "\(message)")
+        }
+        let missing = try ThumbsProcess.run(["merge", destination, folder.path + "/none"])
+        #expect(missing.status == 3 && missing.standardError.contains("source cache \(folder.path)/none"))
+        #expect(!missing.standardError.contains("(0)"), "no result code where there is none")
+        let verify = try ThumbsProcess.run(["verify", "--cache", destination])
+        #expect(verify.status == 0, "the destination is untouched: \(verify.standardOutput)")
+    }
 }

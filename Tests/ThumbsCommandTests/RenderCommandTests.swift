@@ -38,6 +38,10 @@ import ThumbsTesting
         let outcome = try ThumbsProcess.run(["render", "--config", config])
         #expect(outcome.status == 2)
         #expect(outcome.standardError.contains("renditions[0].size"), "\(outcome.standardError)")
+        let repeated = try folder.write(Array(#"{"serve": {"port": 8080, "port": 8081}}"#.utf8), to: "twice.json")
+        let twice = try ThumbsProcess.run(["render", "--config", repeated])
+        #expect(twice.status == 2)
+        #expect(twice.standardError.contains(".serve.port: the key is written twice"), "\(twice.standardError)")
     }
 
     @Test func rendersAFolderReportingEachBadFileAndGoingOn() throws {

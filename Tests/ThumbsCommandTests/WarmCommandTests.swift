@@ -77,6 +77,43 @@ import ThumbsTesting
         #expect(text.standardOutput.contains(#"/br\xFFken.jpg: truncated"#), "\(text.standardOutput)")
     }
 
+    private static let heifEncoder = "/usr/bin/heif-enc"
+
+    /// AVIFs whose coded picture is damaged fail with typed lines, and what their decoder says
+    /// ("Error parsing OBU data") never reaches stderr: in `--json` mode it holds JSON lines and
+    /// the command's own closing line only. Each failure's message is the reason after its kind
+    /// ("KIND: reason"), never the kind again.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: heifEncoder), "heif-enc is absent"))
+    func damagedAVIFsLeaveNothingOfTheDecoderOnStderr() throws {
+        let png = try folder.write(try SyntheticImage(width: 640, height: 480).encoded(as: .png), to: "source.png")
+        let avif = folder.path + "/source.avif"
+        let encoded = try ThumbsProcess.run(["-A", "-o", avif, png], executablePath: Self.heifEncoder)
+        try #require(encoded.status == 0, "\(encoded.standardError)")
+        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: avif)))
+        let mediaData = try #require(whole.indices.dropLast(4).first { whole[$0..<$0 + 4].elementsEqual("mdat".utf8) })
+        // Two bytes changed at each of the first 24 offsets of the coded picture: its OBU headers
+        // and sequence header, which dav1d parses first.
+        for offset in 0..<24 {
+            var damaged = whole
+            damaged[mediaData + 4 + offset] ^= 0xA5
+            damaged[mediaData + 5 + offset] ^= 0x5A
+            try folder.write(damaged, to: "library/damaged\(offset).avif")
+        }
+        let warm = try ThumbsProcess.run(["warm", library, "--cache", cache, "--json"])
+        let foreign = warm.standardError.split(separator: "\n").filter { line in
+            !line.hasPrefix("thumbs: ") && (try? JSONSerialization.jsonObject(with: Data(line.utf8))) == nil
+        }
+        #expect(foreign.isEmpty, "\(foreign.prefix(5))")
+        let failures = warm.standardOutput.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }.filter { $0["event"] as? String == "failed" }
+        #expect(warm.status == 1 && failures.count >= 6, "\(warm.standardError)")
+        for failure in failures {
+            let kind = try #require(failure["kind"] as? String), message = try #require(failure["message"] as? String)
+            #expect(!message.hasPrefix(String(kind.prefix { $0 != "-" })) && !message.contains(kind), "\(failure)")
+        }
+    }
+
     @Test func killedMidRunResumesWithoutRedoingWork() throws {
         try makeLibrary(120)
         let (status, output) = try interrupt(after: 70, with: SIGKILL)

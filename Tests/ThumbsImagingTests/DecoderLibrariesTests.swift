@@ -53,6 +53,33 @@ import ThumbsTestSupport
         }
     }
 
+    /// libheif picks FFmpeg's dav1d for AV1 over its own dav1d plugin, which prints to stderr.
+    @Test func avifPicturesAreDecodedByFFmpeg() throws {
+        #expect(try DecoderLibraries.linked().avifDecoder.hasPrefix("FFmpeg AV1 decoder"))
+    }
+
+    /// FFmpeg's dav1d gives the pixels of libheif's own dav1d plugin: every shared 8-bit AVIF of
+    /// one picture decoded whole in this process equals what `heif-convert` writes, byte for byte.
+    @Test(
+        .enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason),
+        .enabled(if: FileManager.default.isExecutableFile(atPath: heifConvert), "heif-convert is absent"))
+    func everySharedAVIFDecodesToLibheifsPixels() throws {
+        let folder = TemporaryFolder()
+        let avifs = SharedPhotos.entries.filter {
+            $0.note("content_type") == "AVIF" && $0.note("vips_format") == "uchar" && $0.note("pages") == nil
+        }
+        #expect(avifs.count >= 2)
+        for (index, entry) in avifs.enumerated() {
+            let png = folder.path + "/\(index).png"
+            let converted = try ThumbsProcess.run([entry.path, png], executablePath: Self.heifConvert)
+            try #require(converted.status == 0, "\(entry): \(converted.standardError)")
+            let reference = try DecodedPixels(Array(Data(contentsOf: URL(fileURLWithPath: png))))
+            let ours = try DecodedPixels(Array(Data(contentsOf: URL(fileURLWithPath: entry.path))))
+            #expect(ours.size == reference.size, "\(entry)")
+            #expect(ours.bytes == reference.bytes, "\(entry)")
+        }
+    }
+
     @Test func libRawNamesItsRelease() throws {
         let libraries = try DecoderLibraries.linked()
         #expect(libraries.libRaw.first?.isNumber == true && libraries.libRaw.contains("."))

@@ -141,6 +141,30 @@ import ThumbsTesting
             #expect(!error.description.isEmpty && !error.description.contains("\n"))
         }
     }
+
+    /// A report's line is "KIND: reason": the reason never says the kind again, in its words or
+    /// its name, with libvips' message or without one.
+    @Test func aFailureLineNamesItsKindOnce() {
+        let errors: [ImagingError] = [
+            .unsupportedFormat("a tiff variant libvips cannot read"), .emptyFile, .truncated(""),
+            .truncated("Premature end of input file"), .corrupt(""), .corrupt("IHDR: CRC error"),
+            .tooManyPixels(width: 50_000, height: 50_000, limit: 100_000_000),
+            .tooMuchMemory(needed: 900 << 20, budget: 64 << 20), .unreadable(""), .unreadable("out of memory"),
+            .changedWhileRendering, .encodingFailed(""), .encodingFailed("libjpeg failed"), .libraryUnavailable(""),
+            .noVideoStream, .decoderMissing("prores"), .timedOut(.seconds(30)),
+        ]
+        #expect(Set(errors.map(\.kind)) == Set(ImagingError.Kind.allCases))
+        for error in errors {
+            let kind = error.kind.rawValue
+            let firstWord = String(kind.prefix { $0 != "-" })
+            let reason = error.description.lowercased()
+            #expect(!reason.isEmpty && !reason.hasPrefix(firstWord + " ") && !reason.hasPrefix(firstWord + ":"))
+            #expect(!reason.contains(kind), "\(kind): \(error)")
+        }
+        #expect(
+            "\(ImagingError.unreadable("out of memory").kind.rawValue): \(ImagingError.unreadable("out of memory"))"
+                == "unreadable: out of memory")
+    }
 }
 
 /// Minimal PNG files written byte by byte.

@@ -55,6 +55,24 @@ import ThumbsTestSupport
         #expect(try openingError().isDamaged)
     }
 
+    /// LMDB refuses a file when either meta page is not one, however whole the other is: so does
+    /// the check, naming the page, rather than leave the refusal to LMDB.
+    @Test func oneMetaPageGoneIsDamageFoundByTheCheck() async throws {
+        try await makeCache(count: 10)
+        try overwrite(at: 16, with: [0x21, 0x43, 0x65, 0x87])
+        let error = try openingError()
+        #expect(error.resultCode == StoreError.damaged && error.message.contains("meta page 0"), "\(error)")
+    }
+
+    /// A device in place of the data file (it reads zeros without end) is damage, found before
+    /// LMDB maps it.
+    @Test func aDataFileThatIsNotARegularFileIsDamage() throws {
+        try FileManager.default.createDirectory(atPath: configuration.path, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dataFile, withDestinationPath: "/dev/zero")
+        let error = try openingError()
+        #expect(error.isDamaged && error.message.contains("a character device, not a regular file"), "\(error)")
+    }
+
     /// A meta page can name any last page, up to 2^64 - 1, and the file size it implies overflows.
     @Test func aLastPagePastAnyFileIsDamage() async throws {
         try await makeCache(count: 10)

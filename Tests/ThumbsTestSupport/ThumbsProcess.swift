@@ -18,10 +18,12 @@ package struct ThumbsProcess {
     }
 
     /// Runs `name` (or the program at `executablePath`) with `arguments` to completion, with
-    /// `environment` added to the test's own.
+    /// `environment` added to the test's own. With `killedAfter`, a program still running after
+    /// that long is killed (SIGKILL, its status then), so that a test of a hang fails instead
+    /// of hanging.
     package static func run(
         _ arguments: [String], executable name: String = "thumbs", executablePath: String? = nil,
-        in folder: String? = nil, environment: [String: String] = [:]
+        in folder: String? = nil, environment: [String: String] = [:], killedAfter limit: Duration? = nil
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = executablePath.map { URL(fileURLWithPath: $0) } ?? executable(name)
@@ -34,6 +36,12 @@ package struct ThumbsProcess {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        if let limit {
+            DispatchQueue.global().asyncAfter(
+                deadline: .now() + .milliseconds(Int(limit.components.seconds * 1000)), execute: killer)
+        }
+        defer { killer.cancel() }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

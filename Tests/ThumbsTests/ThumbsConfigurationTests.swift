@@ -18,6 +18,21 @@ import ThumbsTestSupport
         #expect(configuration.pixelLimit == 100_000_000)
     }
 
+    /// A setting written twice is an error naming it, not its first value with the second unread.
+    @Test func aKeyWrittenTwiceIsAnErrorNamingItsPath() throws {
+        for (json, path) in [
+            (#"{"workers": 3, "workers": 300}"#, ["workers"]),
+            (#"{"serve": {"port": 8080, "port": 99999}}"#, ["serve", "port"]),
+        ] {
+            let error = #expect(throws: DecodingError.self) { try load(json) }
+            guard case .dataCorrupted(let context) = error else {
+                Issue.record("\(String(describing: error))")
+                continue
+            }
+            #expect(context.codingPath.map(\.stringValue) == path)
+        }
+    }
+
     @Test func repositoryConfigIsValid() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

@@ -12,9 +12,19 @@
  * then stays in use). */
 int thumbs_heif_use_ffmpeg_hevc(void);
 
+/* Makes FFmpeg's dav1d decoder (libavcodec's libdav1d) the one libheif uses for AV1 pictures
+ * (AVIF), in this whole process, as above: the same decoder as libheif's own dav1d plugin, whose
+ * messages ("Error parsing OBU data") go to stderr, but with its messages in FFmpeg's log, which
+ * Thumbs keeps quiet. Returns 0, or -1 when libavcodec has no libdav1d or libheif refuses the
+ * plugin (libheif's own AV1 decoders then stay in use). */
+int thumbs_heif_use_ffmpeg_av1(void);
+
 /* The name of the decoder libheif picks for HEVC (the first of its list, by priority), e.g.
  * "libde265 HEVC decoder, version 1.0.11"; an empty string when it has none. */
 const char *thumbs_heif_hevc_decoder_name(void);
+
+/* The name of the decoder libheif picks for AV1, e.g. "FFmpeg AV1 decoder (Thumbs)". */
+const char *thumbs_heif_av1_decoder_name(void);
 
 /* A HEIF picture (HEIC or AVIF) decoded by libheif without its transformations, to planar RGB,
  * and averaged down here: for thumbnails, what libvips' loader gives, without libheif turning

@@ -17,8 +17,8 @@ extension Decoder {
     }
 }
 
-/// Any key of a JSON object, to list what an object holds.
-private struct AnyKey: CodingKey {
+/// Any key of a JSON object, to list what an object holds or name one in an error.
+struct AnyKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }
 

@@ -143,10 +143,12 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     /// The folder paths are resolved against when relative.
     public private(set) var baseDirectory: String?
 
-    /// Reads and decodes the file at `path`. Unknown keys are errors (a misspelt key must not be
-    /// silently ignored), named by their JSON path.
+    /// Reads and decodes the file at `path`. Unknown keys, and keys written twice in one object,
+    /// are errors (a misspelt or repeated key must not be silently ignored), named by their JSON
+    /// path.
     public static func load(from path: String) throws -> ThumbsConfiguration {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        try DuplicateKeyCheck.check(data)
         var configuration = try JSONDecoder().decode(ThumbsConfiguration.self, from: data)
         configuration.baseDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return configuration

@@ -39,18 +39,25 @@ package struct LMDBFileCheck {
     private var visited: Set<UInt64> = []
 
     /// Checks the data file in `folder`; a missing or empty file (a new cache) passes. Returns
-    /// the tree pages it read.
+    /// the tree pages it read. A data or lock file that is not a regular file is damage.
     @discardableResult
     package static func check(folder: String, depth: Depth) throws(StoreError) -> Set<UInt64> {
+        try requireRegularFileIfPresent(folder + "/lock.mdb")
         let fileName = folder + "/data.mdb"
-        let descriptor = open(fileName, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a FIFO to read would wait for a writer forever. The mode is
+        // checked on the open descriptor, so a file swapped after a check by name is still seen.
+        let descriptor = open(fileName, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ENOENT { return [] }
-            throw StoreError(lmdb: errno, "open \(fileName)")
+            let code = errno
+            if code == ENOENT { return [] }
+            // A socket cannot be opened at all: named as what it is rather than by the errno.
+            try requireRegularFileIfPresent(fileName)
+            throw StoreError(lmdb: code, "open \(fileName)")
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw StoreError(lmdb: errno, "stat \(fileName)") }
+        try requireRegularFile(info, fileName)
         guard info.st_size > 0 else { return [] }
         var check = try LMDBFileCheck(descriptor: descriptor, fileName: fileName, fileSize: Int64(info.st_size))
         try check.run(depth)
@@ -67,8 +74,15 @@ package struct LMDBFileCheck {
             throw Self.damage("the first meta page names no valid page size", fileName)
         }
         pageSize = size
-        let metas = [Array(first.prefix(size)), try Self.read(descriptor, at: Int64(size), count: size, fileName)]
-            .enumerated().compactMap { index, page in Self.meta(page, number: UInt64(index), pageSize: size) }
+        let metaPages = [Array(first.prefix(size)), try Self.read(descriptor, at: Int64(size), count: size, fileName)]
+        // LMDB refuses the whole file when either meta page lacks its flag, magic or version,
+        // however valid the other one is.
+        for (index, page) in metaPages.enumerated() where !Self.isMetaPage(page) {
+            throw Self.damage("meta page \(index) is not an LMDB meta page (flag, magic or version)", fileName)
+        }
+        let metas = metaPages.enumerated().compactMap { index, page in
+            Self.meta(page, number: UInt64(index), pageSize: size)
+        }
         guard let newest = metas.max(by: { $0.transaction < $1.transaction }) else {
             throw Self.damage("neither meta page is valid", fileName)
         }
@@ -186,15 +200,46 @@ package struct LMDBFileCheck {
         var roots: [(root: UInt64, depth: Int)]
     }
 
+    private static func isMetaPage(_ page: [UInt8]) -> Bool {
+        page.count >= 160 && u16(page, 10) & metaFlag != 0 && u32(page, 16) == magic && u32(page, 20) == 1
+    }
+
     private static func meta(_ page: [UInt8], number: UInt64, pageSize: Int) -> Meta? {
-        guard page.count >= 160, u64(page, 0) == number, u16(page, 10) & metaFlag != 0, u32(page, 16) == magic,
-            u32(page, 20) == 1, Int(u32(page, 40)) == pageSize
-        else { return nil }
+        guard isMetaPage(page), u64(page, 0) == number, Int(u32(page, 40)) == pageSize else { return nil }
         let lastPage = u64(page, 136)
         guard lastPage >= 1 else { return nil }
         return Meta(
             transaction: u64(page, 144), lastPage: lastPage,
             roots: [(u64(page, 80), Int(u16(page, 46))), (u64(page, 128), Int(u16(page, 94)))])
+    }
+
+    /// Refuses the file at `fileName` unless it is missing or a regular file (links followed,
+    /// as LMDB follows them).
+    private static func requireRegularFileIfPresent(_ fileName: String) throws(StoreError) {
+        var info = stat()
+        guard stat(fileName, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw StoreError(lmdb: errno, "stat \(fileName)")
+        }
+        try requireRegularFile(info, fileName)
+    }
+
+    /// A FIFO's open and reads wait for a writer, a device like `/dev/zero` reads without end
+    /// and cannot hold a map LMDB shares between processes, a directory has no bytes: only a
+    /// regular file is a cache's file.
+    private static func requireRegularFile(_ info: stat, _ fileName: String) throws(StoreError) {
+        let type = info.st_mode & S_IFMT
+        guard type != S_IFREG else { return }
+        let what =
+            switch type {
+            case S_IFIFO: "a FIFO"
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFSOCK: "a socket"
+            case S_IFDIR: "a directory"
+            default: "of file type \(type >> 12)"
+            }
+        throw damage("the file is \(what), not a regular file", fileName)
     }
 
     private func damage(_ what: String) -> StoreError { Self.damage(what, fileName) }

@@ -16,6 +16,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// What the store was doing.
     public var operation: String
+    /// The source cache whose failure ended a merge (``ThumbnailStore/merge(into:from:)``):
+    /// nil when the failure is the destination's, or not a merge's.
+    public var mergeSource: String?
 
     public init(resultCode: Int32, message: String, operation: String) {
         self.resultCode = resultCode
@@ -50,7 +53,17 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let mapFull = MDB_MAP_FULL
     public static let mapResized = MDB_MAP_RESIZED
 
-    public var description: String { "\(operation): \(message) (\(resultCode))" }
+    /// The operation and the message, then the result code when there is one.
+    public var description: String {
+        resultCode == 0 ? "\(operation): \(message)" : "\(operation): \(message) (\(resultCode))"
+    }
+
+    /// This failure, as the failure of the merge source at `path`.
+    func fromMergeSource(_ path: String) -> StoreError {
+        var error = self
+        error.mergeSource = path
+        return error
+    }
 }
 
 /// Throws a ``StoreError`` unless `code` is 0 (MDB_SUCCESS).

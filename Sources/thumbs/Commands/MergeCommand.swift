@@ -15,7 +15,7 @@ struct MergeCommand: AsyncParsableCommand {
 
             The merged cache replaces DEST's in one rename: a merge killed at any point leaves \
             DEST as it was. No other process may use DEST meanwhile. A damaged or missing \
-            source stops the merge before anything is written.
+            source stops the merge before anything is written, and the message names it.
 
             Exit status: 0 merged, 2 usage or configuration error, 3 cache error.
 
@@ -48,7 +48,7 @@ struct MergeCommand: AsyncParsableCommand {
             do {
                 try ThumbnailStore.checkFile(path: source)
             } catch {
-                CommandFailure.cache(source, error).exit()
+                CommandFailure.mergeSource(source, error).exit()
             }
         }
         let started = ContinuousClock.now
@@ -56,6 +56,7 @@ struct MergeCommand: AsyncParsableCommand {
         do {
             report = try ThumbnailStore.merge(into: configuration, from: sources)
         } catch {
+            if let source = error.mergeSource { CommandFailure.mergeSource(source, error).exit() }
             CommandFailure.cache(configuration.path, error).exit()
         }
         let seconds = max(started.duration(to: .now).seconds, 1e-6)

@@ -26,7 +26,7 @@ struct VersionCommand: ParsableCommand {
             let document = [
                 "libvips": libraries.libvips, "ffmpeg": libraries.ffmpeg, "libraw": libraries.libRaw,
                 "libvipsRawLoader": libraries.libvipsReadsRaw ? "dcrawload" : "none",
-                "heicDecoder": libraries.heicDecoder,
+                "heicDecoder": libraries.heicDecoder, "avifDecoder": libraries.avifDecoder,
             ]
             return print(String(decoding: try encoder.encode(document), as: UTF8.self))
         }
@@ -37,5 +37,6 @@ struct VersionCommand: ParsableCommand {
             : "libvips has no LibRaw loader"
         print("camera RAW: LibRaw, embedded preview else half-size decode (\(vipsLoader))")
         print("HEIC: libheif, its HEVC pictures decoded by \(libraries.heicDecoder)")
+        print("AVIF: libheif, its AV1 pictures decoded by \(libraries.avifDecoder)")
     }
 }

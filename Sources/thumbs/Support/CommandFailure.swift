@@ -47,6 +47,15 @@ extension CommandFailure {
         return .cache("\(cache): \(error)")
     }
 
+    /// The failure of the merge source at `path`: its remedy is the source's, never the
+    /// destination's (which a merge leaves as it was).
+    static func mergeSource(_ path: String, _ error: any Error) -> CommandFailure {
+        guard let error = error as? StoreError, error.isDamaged else { return .cache("source cache \(path): \(error)") }
+        return .cache(
+            "source cache \(path) is damaged (\(error)); merge without it, or move it aside with "
+                + "`thumbs reset --cache \(path)`")
+    }
+
     /// Prints the failure and exits with `code` (a single bad file is a failed input, exit 1).
     func exitWithCode(_ code: Int32) -> Never {
         fflush(nil)  // flush stdout first: keep the report's lines before this one when both go to one place
