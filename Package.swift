@@ -206,6 +206,8 @@ let package = Package(
             dependencies: ["ThumbsStore"],
             path: "Tests/StoreWorker"
         ),
+        // Runs a program and reports its peak resident memory (the command tests' memory checks).
+        .executableTarget(name: "thumbs-peak-memory", path: "Tests/PeakMemory"),
         // The libFuzzer target over the parsers of untrusted bytes (scripts/fuzz); a plain build
         // makes a program that replays inputs instead. CLibFuzzer declares libFuzzer's driver.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
@@ -291,6 +293,7 @@ let package = Package(
             // The executable is listed so the process the tests run is built first.
             dependencies: [
                 "Thumbs", "ThumbsBenchmarking", "ThumbsFreedesktop", "ThumbsTesting", "ThumbsTestSupport", "thumbs",
+                "thumbs-peak-memory",
             ]
         ),
     ],

@@ -45,9 +45,11 @@ struct ImageFile {
     /// (``JpegDecoder``), up to four times the pixels of `decodeSize`, and a progressive one
     /// keeps every DCT coefficient of the whole image besides (2 bytes per sample of each
     /// component, at full size whatever the scaling); libheif decodes the whole picture (and
-    /// converts it once more to RGB), and an interlaced PNG is read whole. PNG and the rest
-    /// stream through libvips. The decoded image is counted twice (the decode and its sRGB
-    /// conversion), 8-bit output pixels once per rendition.
+    /// converts it once more to RGB), an interlaced PNG is read whole, libwebp decodes the whole
+    /// picture into RGBA and libnsgif the whole frame (RGBA, and its colour indexes). Whatever
+    /// libvips' loaders read also streams through libvips' shrink, whose line caches hold whole
+    /// lines of the stored image (``streamedLineBytes``). The decoded image is counted twice (the
+    /// decode and its sRGB conversion), 8-bit output pixels once per rendition.
     func decodeMemory(to decodeSize: PixelSize, renditionPixels: Int) -> Int {
         let stored = storedSize.pixelCount
         let sampleBytes = header.bandFormat == VIPS_FORMAT_UCHAR || header.bandFormat == VIPS_FORMAT_CHAR ? 1 : 2
@@ -70,10 +72,30 @@ struct ImageFile {
             decoder += Int(Double(stored) * samplesPerPixel * 2)
         case .heif, .avif: decoder = stored * bands * sampleBytes * 2
         case .png where interlaced: decoder = stored * bands * sampleBytes
+        case .webp: decoder = stored * 4
+        case .gif: decoder = stored * 5
         default: break
+        }
+        if mediaType != .jpeg && mediaType != .heif && mediaType != .avif {
+            decoder += storedSize.width * bands * streamedLineBytes(sampleBytes: sampleBytes)
         }
         let decoded = decodeSize.pixelCount * bands * sampleBytes * 2
         return decoder + decoded + renditionPixels * 4
+    }
+
+    /// What libvips' shrink of a file its loaders read holds per sample of one stored line
+    /// (``ImageFile/decodeMemory(to:renditionPixels:)`` multiplies it by the width and bands).
+    ///
+    /// Its line caches keep whole lines, however little of each line the thumbnail needs: the
+    /// sequential read's cache and those of the vertical shrink hold more than a thousand lines
+    /// of the picture as loaded, and a picture with alpha is premultiplied into 4-byte floats
+    /// first. So the memory grows with the width, not the pixel count: a 100000 x 1000 RGBA PNG
+    /// took 838 MiB beyond the process's own, a 1000 x 100000 one 60 MiB. The counts are the
+    /// measured ones (docs/ARCHITECTURE.md) with a margin; libnsgif's frame goes through more
+    /// caches.
+    private func streamedLineBytes(sampleBytes: Int) -> Int {
+        let lines = mediaType == .gif ? 3072 : 1152
+        return lines * sampleBytes + (header.hasAlpha ? 1280 : 0)
     }
 
     /// Fails with ``ImagingError/changedWhileRendering`` if the file is not the version opened.
