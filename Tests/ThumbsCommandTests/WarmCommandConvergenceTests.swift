@@ -138,7 +138,9 @@ import ThumbsTesting
     }
 
     /// Ctrl-C once every file of the library was taken up, while renders are still under way:
-    /// the run is interrupted all the same (exit status 130), whatever was left to render.
+    /// the run is interrupted all the same (exit status 130), whatever was left to render. The
+    /// process is stopped while its journal is read, so that Ctrl-C comes while a render is
+    /// under way.
     @Test func ctrlCAfterTheWalkEndedExits130() throws {
         let photo = try SyntheticImage(width: 4000, height: 3000).encoded(as: .png)
         for index in 0..<10 { try folder.write(photo, to: "library/p\(index).png") }
@@ -149,16 +151,24 @@ import ThumbsTesting
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The first photo done: the walk of one folder of ten ended before any render did.
-        var text = ""
-        while !text.contains(#""done":1,"#) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        // A render under way: the walk of one folder of ten ended before any render began.
+        var interrupted = false
+        let deadline = Date().addingTimeInterval(300)
+        while !interrupted && process.isRunning && Date() < deadline {
+            guard !Self.renderNotes(in: cache).isEmpty else {
+                usleep(10_000)  // between two looks at the journal
+                continue
+            }
+            kill(process.processIdentifier, SIGSTOP)
+            if !Self.renderNotes(in: cache).isEmpty {
+                kill(process.processIdentifier, SIGINT)
+                interrupted = true
+            }
+            kill(process.processIdentifier, SIGCONT)
         }
-        kill(process.processIdentifier, SIGINT)
-        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        try #require(interrupted, "the warm never had a render under way")
         #expect(process.terminationStatus == 130, "\(text.suffix(400))")
         #expect(text.contains(#""event":"interrupted""#))
     }

@@ -134,7 +134,7 @@ import ThumbsTesting
             .tooManyPixels(width: 1, height: 2, limit: 1), .tooMuchMemory(needed: 3, budget: 2),
             .unreadable("No such file"),
             .changedWhileRendering, .encodingFailed("x"), .libraryUnavailable("y"), .noVideoStream,
-            .decoderMissing("prores"), .timedOut(.seconds(30)),
+            .decoderMissing("prores"), .timedOut(.seconds(30)), .crashed,
         ]
         #expect(Set(errors.map(\.kind)) == Set(ImagingError.Kind.allCases))
         for error in errors {
@@ -151,7 +151,7 @@ import ThumbsTesting
             .tooManyPixels(width: 50_000, height: 50_000, limit: 100_000_000),
             .tooMuchMemory(needed: 900 << 20, budget: 64 << 20), .unreadable(""), .unreadable("out of memory"),
             .changedWhileRendering, .encodingFailed(""), .encodingFailed("libjpeg failed"), .libraryUnavailable(""),
-            .noVideoStream, .decoderMissing("prores"), .timedOut(.seconds(30)),
+            .noVideoStream, .decoderMissing("prores"), .timedOut(.seconds(30)), .crashed,
         ]
         #expect(Set(errors.map(\.kind)) == Set(ImagingError.Kind.allCases))
         for error in errors {
