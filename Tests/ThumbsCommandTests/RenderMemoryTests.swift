@@ -46,11 +46,26 @@ import ThumbsTesting
     }
 
     @Test(arguments: fixtures) func aRenderStaysWithinTheBudgetOrIsRefused(_ fixture: Fixture) throws {
+        let input = try folder.write(
+            try fixture.image.encoded(as: fixture.container, progressive: fixture.progressive), to: fixture.name)
+        try expectWithinTheBudgetOrRefused(input, fixture.name)
+    }
+
+    /// GIFs, which libvips writes only through ImageMagick: made by the `ffmpeg` command, as wide
+    /// and as tall as a GIF's 16-bit sizes allow at the pixel limit.
+    @Test(
+        .enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason),
+        arguments: ["65500x1526", "1526x65500"])
+    func aGIFStaysWithinTheBudgetOrIsRefused(_ size: String) throws {
+        let input = folder.path + "/\(size).gif"
+        try GeneratedMedia.ffmpeg(["-f", "lavfi", "-i", "color=c=gray:s=\(size)", "-frames:v", "1", input])
+        try expectWithinTheBudgetOrRefused(input, size + ".gif")
+    }
+
+    private func expectWithinTheBudgetOrRefused(_ input: String, _ fixture: String) throws {
         let tiny = try folder.write(try PlainImage(width: 16, height: 16).encoded(as: .png), to: "tiny.png")
         let baseline = try render(tiny)
         #expect(baseline.status == 0, "\(baseline.output)")
-        let input = try folder.write(
-            try fixture.image.encoded(as: fixture.container, progressive: fixture.progressive), to: fixture.name)
         let outcome = try render(input)
         let beyond = outcome.peak - baseline.peak
         if outcome.status == 0 {
