@@ -321,19 +321,49 @@ class Sweep:
 
     # Reporting
 
+    def crash_site(self, case: Case, command: str) -> str:
+        """Where a crash happened: the command run again on the file alone with Swift's
+        backtracer on, its report kept beside the file; the first frame in Thumbs' sources."""
+        folder, library = self.library([case])
+        try:
+            name = str(library / case.path.name)
+            arguments = {
+                "render": ["render", name, "-o", str(folder / "out") + "/"],
+                "get": ["get", name, "-o", str(folder / "get.jpg")],
+            }.get(command, ["warm", str(library)])
+            argv = [str(self.settings.thumbs), *arguments, "--config", str(folder / "config.json"), "--json"]
+            env = dict(self.env, SWIFT_BACKTRACE="enable=yes,interactive=no,color=no")
+            outcome = run_process(argv, command, self.settings.hang_seconds, env)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        report = outcome.stderr.decode(errors="replace")
+        (self.settings.findings / (case.path.name + ".log")).write_text(report)
+        crashed = report.split("crashed:", 1)[-1]
+        match = re.search(r"(Sources/[^\s:]+:\d+)", crashed)
+        return match.group(1) if match else ""
+
     def record(self, cases: list[Case], problems: list[Problem], origin: str) -> None:
         self.settings.findings.mkdir(parents=True, exist_ok=True)
         alone = len(cases) == 1
+        extension = cases[0].path.suffix.lower()
+        signatures = []
         for problem in problems:
-            self.tally.findings.setdefault(problem.signature, []).append((cases[0], problem))
-        print(f"FAIL ({origin}) {'; '.join(str(p) for p in problems)}", flush=True)
+            signature = problem.signature
+            if problem.kind == "crash" and alone:
+                site = self.crash_site(cases[0], problem.command.replace(" again", ""))
+                signature += f" at {site}" if site else ""
+            if problem.kind in ("hang", "memory", "status", "converge") or ":" not in problem.detail:
+                signature += f" [{extension}]"
+            signatures.append(signature)
+            self.tally.findings.setdefault(signature, []).append((cases[0], problem))
+        print(f"FAIL ({origin}) {'; '.join(signatures)}", flush=True)
         if not alone:
             print(f"  these {len(cases)} files fail together (not one of them alone):", flush=True)
         for case in cases:
             kept = self.settings.findings / case.path.name
             shutil.copyfile(case.path, kept)
             with open(self.settings.findings / "findings.tsv", "a") as log:
-                log.write(f"{case.recipe.line()}\t{problems[0].signature}\t{case.description}\n")
+                log.write(f"{case.recipe.line()}\t# {signatures[0]}: {case.description}\n")
             print(f"  {case.recipe.seed} {case.recipe.mutation} {case.recipe.number}: {case.description}", flush=True)
             print(f"    make it: {case.recipe.command('x' + case.path.suffix)}", flush=True)
             print(f"    kept as: {kept}", flush=True)
@@ -347,8 +377,11 @@ class Sweep:
             }.get(command, "")
             print(f"    replay:  {replay}", flush=True)
 
-    def batch(self, cases: list[Case], origin: str) -> None:
+    def batch(self, cases: list[Case], origin: str) -> dict[str, object] | None:
+        """Checks a batch, bisects it when it fails; the summary of its first warm."""
+        self.last_summary = None
         problems = self.check_warm(cases)
+        warmed = self.last_summary
         failing: set[Path] = set()
         if problems:
             for subset, subset_problems in self.isolate(cases, problems):
@@ -366,6 +399,7 @@ class Sweep:
         for case in cases:
             if case.path not in failing:
                 case.path.unlink(missing_ok=True)
+        return warmed
 
     # The run
 
@@ -408,11 +442,9 @@ class Sweep:
                 if case is not None:
                     cases.append(case)
             failed = self.tally.failed
-            self.last_summary = None
-            self.batch(cases, f"batch {batches + 1}")
+            warmed = self.batch(cases, f"batch {batches + 1}") or {}
             batches += 1
             durations.append(time.monotonic() - started)
-            warmed: dict[str, object] = self.last_summary or {}
             say(
                 f"batch {batches}: {len(cases)} files in {durations[-1]:.1f} s, {self.tally.failed - failed} failed the "
                 f"checks (the warm rendered {warmed.get('rendered', '?')}, refused {warmed.get('failed', '?')}: "
