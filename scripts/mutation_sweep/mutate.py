@@ -72,6 +72,10 @@ def choose(structure: str, rng: random.Random) -> str:
     return rng.choices([m.name for m in candidates], [m.weight for m in candidates])[0]
 
 
+# Just under Thumbs' default pixelLimit: a size edited to this over the other dimension passes the
+# header check and asks the decoder for the most memory a file may ask for.
+NEAR_PIXEL_LIMIT = 99_000_000
+
 # Helpers --------------------------------------------------------------------------------------
 
 
@@ -121,6 +125,37 @@ def _none(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
     return data, "unchanged"
 
 
+# What the `extension` mutation renames a file to: every kind of file Thumbs lists.
+EXTENSIONS = [
+    ".jpg",
+    ".png",
+    ".webp",
+    ".heic",
+    ".avif",
+    ".tif",
+    ".gif",
+    ".mp4",
+    ".mov",
+    ".mkv",
+    ".webm",
+    ".avi",
+    ".dng",
+    ".crw",
+    ".cr2",
+    ".nef",
+]
+
+
+def extension(name: str, number: int, original: str) -> str:
+    """The file name extension a mutated file gets: its seed's, unless renamed."""
+    return EXTENSIONS[number % len(EXTENSIONS)] if name == "extension" else original
+
+
+@mutation("extension", weight=1)
+def _extension(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
+    return data, "the same bytes under another extension (the number picks it)"
+
+
 @mutation("truncate", weight=4)
 def _truncate(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
     roll = rng.random()
@@ -154,7 +189,7 @@ def _zero(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
 @mutation("combo", weight=2)
 def _combo(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
     structure = formats.sniff(data)
-    candidates = [m for m in applicable(structure) if m.name not in ("combo", "truncate")]
+    candidates = [m for m in applicable(structure) if m.name not in ("combo", "truncate", "extension")]
     steps: list[str] = []
     for _ in range(rng.randrange(2, 5)):
         chosen = rng.choices(candidates, [m.weight for m in candidates])[0]
@@ -430,7 +465,8 @@ def _png_ihdr(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
     at = chunk.data + offset
     old = get(data, at, width)
     if width == 4:
-        new = interesting(rng, 4, old, 0x7FFFFFFF, 65535, 100000, 1 << 24)
+        other = get(data, chunk.data + 4 - offset, 4) if offset < 8 else 1
+        new = interesting(rng, 4, old, 0x7FFFFFFF, 65535, 100000, 1 << 24, NEAR_PIXEL_LIMIT // max(other, 1))
     else:
         new = rng.choice([0, 1, 2, 3, 4, 6, 7, 8, 16, 255])
     mutated = bytearray(data)
@@ -504,7 +540,8 @@ def _jpeg_sof(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
     at = frame.data + offset
     old = get(data, at, width)
     if name in ("height", "width"):
-        new = rng.choice([0, 1, 65535, 65534, 32768, old + 1, old * 8])
+        other = get(data, frame.data + (3 if name == "height" else 1), 2)
+        new = rng.choice([0, 1, 65535, 65534, 32768, old + 1, old * 8, min(65535, NEAR_PIXEL_LIMIT // max(other, 1))])
     elif name.endswith("sampling"):
         new = rng.choice([0x00, 0x11, 0x12, 0x21, 0x22, 0x41, 0x14, 0x44, 0x33, 0xFF])
     else:
@@ -863,7 +900,8 @@ def _gif_screen(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
         [("width", 6, 2), ("height", 8, 2), ("width", 6, 2), ("height", 8, 2), ("flags", 10, 1), ("background", 11, 1)]
     )
     old = get(data, at, width, "little")
-    new = interesting(rng, width, old, 65535, 0x80, 0x87)
+    other = get(data, 14 - at, 2, "little") if at in (6, 8) else 1
+    new = interesting(rng, width, old, 65535, 0x80, 0x87, min(65535, NEAR_PIXEL_LIMIT // max(other, 1)))
     mutated = bytearray(data)
     put(mutated, at, width, new, "little")
     return bytes(mutated), f"logical screen {name} {old} -> {new}"

@@ -237,7 +237,10 @@ class Sweep:
         data, description = mutate.apply(seed.path.read_bytes(), recipe.mutation, recipe.number)
         self.counter += 1
         stem = re.sub(r"[^A-Za-z0-9]+", "-", seed.path.stem)[:24]
-        path = self.pool / f"{self.counter:05d}-{stem}-{recipe.mutation}-{recipe.number}{seed.path.suffix}"
+        suffix = mutate.extension(recipe.mutation, recipe.number, seed.path.suffix)
+        if suffix != seed.path.suffix:
+            description = f"{seed.path.suffix} renamed {suffix}"
+        path = self.pool / f"{self.counter:05d}-{stem}-{recipe.mutation}-{recipe.number}{suffix}"
         path.write_bytes(data)
         return Case(recipe, path, description)
 
@@ -271,11 +274,22 @@ class Sweep:
         try:
             first = self.thumbs(folder, "warm", str(library))
             problems = judge(first, self.settings)
+            if any(p.kind == "crash" for p in problems):
+                # The next warm must complete all the same: the file being rendered when the
+                # process died is to be remembered as a failure (issue 31).
+                after = self.thumbs(folder, "warm", str(library))
+                if after.signal is not None or after.timed_out:
+                    died = "hung" if after.timed_out else signal.Signals(after.signal or 0).name
+                    problems.append(Problem("converge", "warm again", f"the warm after a crash {died} too"))
             if problems:
                 return problems
             self.last_summary = summary(first)
             if self.last_summary is None:
                 return [Problem("output", "warm", "no summary line on stdout")]
+            found, rendered, failed = (self.last_summary.get(key) for key in ("found", "rendered", "failed"))
+            if not (isinstance(rendered, int) and isinstance(failed, int) and found == rendered + failed == len(cases)):
+                detail = f"{found} found, {rendered} rendered, {failed} failed of {len(cases)} files"
+                return [Problem("output", "warm", f"{detail}: a file was dropped silently")]
             again = self.thumbs(folder, "warm", str(library))
             again = Outcome(
                 "warm again",
@@ -488,3 +502,6 @@ def make_file(seeds: Seeds, recipe: Recipe, out: Path, report: Callable[[str], N
     data, description = mutate.apply(seed.path.read_bytes(), recipe.mutation, recipe.number)
     out.write_bytes(data)
     report(f"{out}: {recipe.seed} ({seed.path}), {recipe.mutation} {recipe.number}: {description}")
+    suffix = mutate.extension(recipe.mutation, recipe.number, seed.path.suffix)
+    if out.suffix.lower() != suffix.lower():
+        report(f"(the sweep names this file *{suffix})")
