@@ -99,7 +99,14 @@ def main() -> int:
         binary = work / "thumbs"
         shutil.copy2(arguments.thumbs, binary)
         run_seed = arguments.seed if arguments.seed is not None else random.SystemRandom().randrange(1 << 31)
-        shutil.rmtree(arguments.findings, ignore_errors=True)
+        findings = arguments.findings
+        if findings.is_dir() and any(findings.iterdir()):
+            if not (findings / "findings.tsv").is_file():
+                print(
+                    f"sweep: {findings} holds files that are not a sweep's findings: pass --findings", file=sys.stderr
+                )
+                return 2
+            shutil.rmtree(findings)  # the previous run's
         settings = Settings(
             thumbs=binary,
             work=work,

@@ -130,9 +130,13 @@ def run_process(argv: Sequence[str], command: str, hang_seconds: float, env: dic
                 pass
 
         timer = threading.Timer(hang_seconds, kill)
+        timer.daemon = True
         timer.start()
         try:
             _, status, usage = os.wait4(process.pid, 0)
+        except BaseException:  # Ctrl-C: the child's group goes too
+            os.killpg(process.pid, signal.SIGKILL)
+            raise
         finally:
             timer.cancel()
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -200,6 +204,10 @@ def judge(outcome: Outcome, settings: Settings) -> list[Problem]:
     return problems
 
 
+def peak_mib(value: object) -> str:
+    return f"{value / MIB:.0f} MiB" if isinstance(value, int) else "?"
+
+
 def summary(outcome: Outcome) -> dict[str, object] | None:
     for line in reversed(outcome.stdout.decode(errors="replace").splitlines()):
         try:
@@ -223,6 +231,7 @@ class Sweep:
         self.started = time.monotonic()
         self.counter = 0
         self.last_summary: dict[str, object] | None = None
+        self.last_peak = 0
         self.pool = settings.work / "files"
         self.pool.mkdir(parents=True, exist_ok=True)
         self.hard_deadline = self.started + settings.seconds + max(60.0, settings.seconds / 2)
@@ -273,6 +282,7 @@ class Sweep:
         folder, library = self.library(cases)
         try:
             first = self.thumbs(folder, "warm", str(library))
+            self.last_peak = max(self.last_peak, first.peak_rss)
             problems = judge(first, self.settings)
             if any(p.kind == "crash" for p in problems):
                 # The next warm must complete all the same: the file being rendered when the
@@ -394,7 +404,9 @@ class Sweep:
     def batch(self, cases: list[Case], origin: str) -> dict[str, object] | None:
         """Checks a batch, bisects it when it fails; the summary of its first warm."""
         self.last_summary = None
+        self.last_peak = 0
         problems = self.check_warm(cases)
+        peak = self.last_peak
         warmed = self.last_summary
         failing: set[Path] = set()
         if problems:
@@ -413,6 +425,8 @@ class Sweep:
         for case in cases:
             if case.path not in failing:
                 case.path.unlink(missing_ok=True)
+        if warmed is not None:
+            warmed = dict(warmed, peakRSS=peak)
         return warmed
 
     # The run
@@ -439,6 +453,7 @@ class Sweep:
                 pass
         say(f"{len(usable)} seeds ({time.monotonic() - seeded:.0f} s to make): {', '.join(s.name for s in usable)}")
         rng = random.Random(self.settings.seed)
+        structures: dict[str, str] = {}
         batches = 0
         durations: list[float] = []
         deadline = self.started + self.settings.seconds
@@ -450,7 +465,7 @@ class Sweep:
             cases = []
             for _ in range(self.settings.batch_size):
                 seed = rng.choice(usable)
-                structure = formats.sniff(seed.path.read_bytes()[:64])
+                structure = structures.setdefault(seed.name, formats.sniff(seed.path.read_bytes()[:64]))
                 recipe = Recipe(seed.name, mutate.choose(structure, rng), rng.getrandbits(32))
                 case = self.make(recipe)
                 if case is not None:
@@ -462,7 +477,7 @@ class Sweep:
             say(
                 f"batch {batches}: {len(cases)} files in {durations[-1]:.1f} s, {self.tally.failed - failed} failed the "
                 f"checks (the warm rendered {warmed.get('rendered', '?')}, refused {warmed.get('failed', '?')}: "
-                f"{json.dumps(warmed.get('failuresByKind', {}))})"
+                f"{json.dumps(warmed.get('failuresByKind', {}))}; peak RSS {peak_mib(warmed.get('peakRSS'))})"
             )
         elapsed = time.monotonic() - self.started
         say(
