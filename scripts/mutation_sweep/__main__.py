@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import sys
@@ -85,7 +86,8 @@ def main() -> int:
         if arguments.make:
             seed, name, number, out = arguments.make
             try:
-                make_file(seeds, Recipe(seed, name, int(number)), Path(out), print)
+                target = Path(os.environ.get("THUMBS_SWEEP_CALLER", ".")) / out
+                make_file(seeds, Recipe(seed, name, int(number)), target, print)
             except (SeedError, KeyError, ValueError) as error:
                 print(f"sweep: {error}", file=sys.stderr)
                 return 2

@@ -525,6 +525,12 @@ def _jpeg_sof(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
     if not frames:
         return None
     frame = frames[0]
+    if rng.random() < 0.15:  # as large as pixelLimit allows (libjpeg takes up to 65500)
+        mutated = bytearray(data)
+        height = NEAR_PIXEL_LIMIT // 65500
+        put(mutated, frame.data + 1, 2, height)
+        put(mutated, frame.data + 3, 2, 65500)
+        return bytes(mutated), f"SOF {frame.marker:#04x} at {frame.offset}: width and height -> 65500 x {height}"
     components = data[frame.data + 5] if frame.data + 5 < len(data) else 0
     fields = [
         ("height", 1, 2),
@@ -899,6 +905,12 @@ def _gif_screen(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
     name, at, width = rng.choice(
         [("width", 6, 2), ("height", 8, 2), ("width", 6, 2), ("height", 8, 2), ("flags", 10, 1), ("background", 11, 1)]
     )
+    if rng.random() < 0.2:  # a screen as large as pixelLimit allows
+        height = NEAR_PIXEL_LIMIT // 65535
+        mutated = bytearray(data)
+        put(mutated, 6, 2, 65535, "little")
+        put(mutated, 8, 2, height, "little")
+        return bytes(mutated), f"logical screen width and height -> 65535 x {height}"
     old = get(data, at, width, "little")
     other = get(data, 14 - at, 2, "little") if at in (6, 8) else 1
     new = interesting(rng, width, old, 65535, 0x80, 0x87, min(65535, NEAR_PIXEL_LIMIT // max(other, 1)))
@@ -913,6 +925,12 @@ def _gif_image(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
     if not layout.images:
         return None
     image = rng.choice(layout.images)
+    mutated = bytearray(data)
+    if rng.random() < 0.2:  # a frame as large as pixelLimit allows, whatever the screen says
+        height = NEAR_PIXEL_LIMIT // 65535
+        put(mutated, image + 5, 2, 65535, "little")
+        put(mutated, image + 7, 2, height, "little")
+        return bytes(mutated), f"image at {image}: width and height -> 65535 x {height}"
     name, offset, width = rng.choice(
         [
             ("left", 1, 2),
@@ -927,7 +945,6 @@ def _gif_image(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
     screen = get(data, 6, 2, "little")
     old = get(data, image + offset, width, "little")
     new = interesting(rng, width, old, 65535, screen + 1, screen)
-    mutated = bytearray(data)
     put(mutated, image + offset, width, new, "little")
     return bytes(mutated), f"image at {image}: {name} {old} -> {new}"
 
@@ -1021,6 +1038,13 @@ def _riff_field(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
     candidates = [(c, f) for c in formats.riff_chunks(data) if c.fourcc in RIFF_FIELDS for f in RIFF_FIELDS[c.fourcc]]
     if not candidates:
         return None
+    canvases = [c for c in formats.riff_chunks(data) if c.fourcc == b"VP8X"]
+    if canvases and rng.random() < 0.15:  # a canvas as large as pixelLimit allows
+        mutated = bytearray(data)
+        height = NEAR_PIXEL_LIMIT // 16384
+        put(mutated, canvases[0].data + 4, 3, 16383, "little")
+        put(mutated, canvases[0].data + 7, 3, height - 1, "little")
+        return bytes(mutated), f"VP8X canvas width and height -> 16384 x {height}"
     chunk, (name, offset, width) = rng.choice(candidates)
     at = chunk.data + offset
     if at + width > len(data):

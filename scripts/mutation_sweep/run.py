@@ -380,7 +380,10 @@ class Sweep:
                 signature += f" [{extension}]"
             signatures.append(signature)
             self.tally.findings.setdefault(signature, []).append((cases[0], problem))
-        print(f"FAIL ({origin}) {'; '.join(signatures)}", flush=True)
+        details = [
+            str(p) + (s[s.index(" at Sources/") :] if " at Sources/" in s else "") for p, s in zip(problems, signatures)
+        ]
+        print(f"FAIL ({origin}) {'; '.join(details)}", flush=True)
         if not alone:
             print(f"  these {len(cases)} files fail together (not one of them alone):", flush=True)
         for case in cases:
