@@ -111,6 +111,7 @@ def main() -> int:
             shutil.rmtree(findings)  # the previous run's
         settings = Settings(
             thumbs=binary,
+            shown=arguments.thumbs,
             work=work,
             findings=arguments.findings,
             budget_mib=arguments.budget_mib,

@@ -11,6 +11,7 @@ each is printed with the recipe that makes it again.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import random
@@ -79,13 +80,17 @@ class Problem:
     def signature(self) -> str:
         """What tells findings apart: the kind, the command and the message without numbers
         that vary from file to file."""
-        detail = re.sub(r"\d+(\.\d+)? (MiB|s)\b", "N", self.detail)
+        if self.kind == "crash":  # the runtime's message and its source line
+            detail = self.detail
+        else:
+            detail = re.sub(r"\d+(\.\d+)?", "N", self.detail)
         return f"{self.kind} in {self.command}: {detail}"
 
 
 @dataclass
 class Settings:
-    thumbs: Path
+    thumbs: Path  # the copy run
+    shown: Path  # the binary copied
     work: Path
     findings: Path
     budget_mib: int
@@ -300,17 +305,7 @@ class Sweep:
             if not (isinstance(rendered, int) and isinstance(failed, int) and found == rendered + failed == len(cases)):
                 detail = f"{found} found, {rendered} rendered, {failed} failed of {len(cases)} files"
                 return [Problem("output", "warm", f"{detail}: a file was dropped silently")]
-            again = self.thumbs(folder, "warm", str(library))
-            again = Outcome(
-                "warm again",
-                again.status,
-                again.signal,
-                again.timed_out,
-                again.peak_rss,
-                again.seconds,
-                again.stdout,
-                again.stderr,
-            )
+            again = dataclasses.replace(self.thumbs(folder, "warm", str(library)), command="warm again")
             problems = judge(again, self.settings)
             second = summary(again)
             if not problems and (second is None or second.get("rendered") != 0):
@@ -397,12 +392,20 @@ class Sweep:
         if alone:
             command = problems[0].command.replace(" again", "")
             file = shlex.quote(str(self.settings.findings / cases[0].path.name))
+            thumbs = f"{shlex.quote(str(self.settings.shown))} {{}} --config {shlex.quote(str(self.replay_config()))}"
             replay = {
-                "warm": f"mkdir lib && cp {file} lib/ && thumbs warm lib --cache c --json; thumbs warm lib --cache c --json",
-                "render": f"thumbs render {file} -o out/",
-                "get": f"thumbs get {file} --size 256x256 -o out.jpg   (the file inside a library root)",
+                "warm": f"mkdir lib && cp {file} lib/ && {thumbs.format('warm lib --cache c --json')} (twice)",
+                "render": thumbs.format(f"render {file} -o out/"),
+                "get": thumbs.format(f"get {file} -o out.jpg --cache c"),
             }.get(command, "")
             print(f"    replay:  {replay}", flush=True)
+
+    def replay_config(self) -> Path:
+        """The sweep's settings as a configuration of their own, for replaying a finding."""
+        path = self.settings.findings / "config.json"
+        budget, limit = self.settings.budget_mib, self.settings.time_limit
+        path.write_text(json.dumps({"decodeMemoryBudget": f"{budget} MiB", "decodeTimeLimit": limit}) + "\n")
+        return path
 
     def batch(self, cases: list[Case], origin: str) -> dict[str, object] | None:
         """Checks a batch, bisects it when it fails; the summary of its first warm."""
