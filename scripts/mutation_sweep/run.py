@@ -288,6 +288,8 @@ class Sweep:
         try:
             first = self.thumbs(folder, "warm", str(library))
             self.last_peak = max(self.last_peak, first.peak_rss)
+            if self.last_summary is None:  # the batch's own (kept through the bisection)
+                self.last_summary = summary(first)
             problems = judge(first, self.settings)
             if any(p.kind == "crash" for p in problems):
                 # The next warm must complete all the same: the file being rendered when the
@@ -298,10 +300,10 @@ class Sweep:
                     problems.append(Problem("converge", "warm again", f"the warm after a crash {died} too"))
             if problems:
                 return problems
-            self.last_summary = summary(first)
-            if self.last_summary is None:
+            counts = summary(first)
+            if counts is None:
                 return [Problem("output", "warm", "no summary line on stdout")]
-            found, rendered, failed = (self.last_summary.get(key) for key in ("found", "rendered", "failed"))
+            found, rendered, failed = (counts.get(key) for key in ("found", "rendered", "failed"))
             if not (isinstance(rendered, int) and isinstance(failed, int) and found == rendered + failed == len(cases)):
                 detail = f"{found} found, {rendered} rendered, {failed} failed of {len(cases)} files"
                 return [Problem("output", "warm", f"{detail}: a file was dropped silently")]
@@ -364,7 +366,7 @@ class Sweep:
     def record(self, cases: list[Case], problems: list[Problem], origin: str) -> None:
         self.settings.findings.mkdir(parents=True, exist_ok=True)
         alone = len(cases) == 1
-        extension = cases[0].path.suffix.lower()
+        extension = cases[0].path.suffix.lower() if alone else f"{len(cases)} files together"
         signatures = []
         for problem in problems:
             signature = problem.signature
