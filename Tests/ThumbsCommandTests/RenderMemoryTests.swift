@@ -6,7 +6,8 @@ import ThumbsTesting
 /// `thumbs render` keeps `decodeMemoryBudget`: whatever a file's shape and format, the process's
 /// peak resident memory stays within the budget beyond what rendering a tiny image takes, or the
 /// file fails `too-much-memory` before it is decoded.
-@Suite struct RenderMemoryTests {
+@Suite(.enabled(if: !Sanitizer.isActive, Sanitizer.memorySkipReason))
+struct RenderMemoryTests {
     struct Fixture: Sendable, CustomStringConvertible {
         let name: String
         let image: PlainImage
