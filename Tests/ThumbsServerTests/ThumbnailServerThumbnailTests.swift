@@ -142,6 +142,32 @@ struct ThumbnailServerThumbnailTests {
         }
     }
 
+    /// A clip cut in its first few hundred bytes (a download cut short): listed, answered 422
+    /// with its kind in every delivery mode, and the server goes on serving.
+    @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason))
+    func aClipCutShortAnswers422AndTheServerGoesOn() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let whole = fixture.folder.path + "/whole.mp4"
+        try GeneratedMedia.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25,trim=duration=1", "-c:v", "libx264",
+            "-movflags", "+faststart", whole,
+        ])
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: whole)))
+        try fixture.photos.write(Array(bytes.prefix(400)), to: "cut.mp4")
+        try await fixture.run { client, _ in
+            let cut = try #require(try await client.allAssets().first { $0["name"] as? String == "cut.mp4" })
+            let id = try #require(cut["id"] as? String)
+            for delivery in ["final", "opportunistic", "fast"] {
+                let answer = try await client.get("/thumbnails/\(id)/grid?delivery=\(delivery)")
+                #expect(answer.status == .unprocessableContent, "\(delivery)")
+                #expect(try answer.json()["error"] as? String == "corrupt", "\(delivery)")
+            }
+            let photo = try #require(try await client.allAssets().first { $0["name"] as? String == "photo-0.jpg" })
+            #expect(try await client.get("/thumbnails/\(try #require(photo["id"] as? String))/grid").status == .ok)
+            #expect(try await client.get("/healthz").status == .ok)
+        }
+    }
+
     @Test func aBrokenPhotoAnswers422OnceThenFromTheFailureMemo() async throws {
         let fixture = try ServerFixture(photos: 1, broken: true)
         let root = fixture.root
