@@ -37,10 +37,16 @@ public struct FileFingerprint: Sendable, Hashable, Codable, CustomStringConverti
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw .unreadable("not a regular file")
         }
-        self.init(
-            size: UInt64(info.st_size),
-            modificationTimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000
-                + Int64(info.st_mtim.tv_nsec))
+        self.init(size: UInt64(info.st_size), modificationTimeNanoseconds: Self.modificationTimeNanoseconds(of: info))
+    }
+
+    /// The modification time in `info`, in nanoseconds since 1970, as every fingerprint holds
+    /// it. An `Int64` of nanoseconds ends in 2262, while file systems keep later times (ext4
+    /// until 2446: `touch -d 2300-01-01` sets one), so the product wraps instead of trapping.
+    /// It wraps every 584 years: times closer than that still differ, which is what a
+    /// fingerprint is for.
+    package static func modificationTimeNanoseconds(of info: stat) -> Int64 {
+        Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
     }
 
     public var description: String { "\(size)B@\(modificationTimeNanoseconds)" }

@@ -118,8 +118,7 @@ final class LibraryWalker: @unchecked Sendable {
                     path: relative, relativePath: shown,
                     fingerprint: FileFingerprint(
                         size: UInt64(info.st_size),
-                        modificationTimeNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000
-                            + Int64(info.st_mtim.tv_nsec))))
+                        modificationTimeNanoseconds: FileFingerprint.modificationTimeNanoseconds(of: info))))
         default:
             break  // sockets, FIFOs, devices: never media, and opening a FIFO would block
         }

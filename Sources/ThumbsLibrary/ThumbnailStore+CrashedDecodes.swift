@@ -30,6 +30,6 @@ extension ThumbnailStore {
         else { return nil }
         return FileFingerprint(
             size: UInt64(max(0, info.st_size)),
-            modificationTimeNanoseconds: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
+            modificationTimeNanoseconds: FileFingerprint.modificationTimeNanoseconds(of: info))
     }
 }

@@ -90,16 +90,28 @@ public struct AssetMetadata: Sendable, Hashable {
         placeholder = ThumbHash(bytes: Array(try reader.lengthPrefixed()))
     }
 
+    /// A picture size as ``encoded()`` wrote it. No probe reports more pixels than the largest
+    /// pixel limit, so a size past it is damage, refused before its pixel count (two 32-bit
+    /// sides multiplied) could overflow; a side of 0 is kept, as records of videos probed
+    /// before their sizes were checked hold one.
+    private static func pictureSize(_ reader: inout ByteReader) throws(StoreError) -> PixelSize {
+        let width = try reader.u32(), height = try reader.u32()
+        guard UInt64(width) * UInt64(height) <= UInt64(ImagingConfiguration.maximumPixelLimit) else {
+            throw .store("a picture of \(width)x\(height) pixels, past any pixel limit", "decode metadata")
+        }
+        return PixelSize(width: Int(width), height: Int(height))
+    }
+
     private static func properties(
         _ reader: inout ByteReader, _ type: MediaType, _ fingerprint: FileFingerprint, version: UInt8
     ) throws(StoreError) -> ImageProperties {
-        let size = PixelSize(width: Int(try reader.u32()), height: Int(try reader.u32()))
+        let size = try pictureSize(&reader)
         let orientation = Int(try reader.u8())
         let date = try reader.optionalString().flatMap(CaptureDate.init(parsing:))
         let make = try reader.optionalString()
         let model = try reader.optionalString()
         let hasPreview = try reader.u8() == 1
-        let preview = PixelSize(width: Int(try reader.u32()), height: Int(try reader.u32()))
+        let preview = try pictureSize(&reader)
         let pageCount = Int(try reader.u32())
         var video: VideoProperties?
         if version >= 3, try reader.u8() == 1 {

@@ -155,7 +155,17 @@ public final class ThumbnailStore: Sendable {
                 let size = try transaction.withValue(metadataTable, Array(assetID.utf8)) { record throws(StoreError) in
                     try AssetMetadata(decoding: record).fileSize
                 }
-                if let size { total += size } else { unknown.append(assetID) }
+                guard let size else {
+                    unknown.append(assetID)
+                    continue
+                }
+                // Sizes read from records: damaged ones could add up past what a UInt64 holds,
+                // where real files' sizes stay far below what an off_t holds.
+                let (sum, overflow) = total.addingReportingOverflow(size)
+                guard !overflow, sum <= UInt64(Int64.max) else {
+                    throw .store("file sizes that add up past \(Int64.max) bytes", "total the file sizes")
+                }
+                total = sum
             }
             return FileSizeTotal(bytes: total, unknownAssetIDs: unknown)
         }

@@ -27,6 +27,23 @@ import ThumbsTesting
         return (files.sorted(), issues, walker)
     }
 
+    /// A file dated past 2262 (ext4 keeps times until 2446) is walked, with the fingerprint
+    /// its render checks the open file against.
+    @Test func aFileDatedPastWhatNanosecondsHoldIsWalked() throws {
+        let path = try folder.write([1], to: "library/future.jpg")
+        let time = timespec(tv_sec: 10_413_792_000, tv_nsec: 0)  // 2300-01-01
+        #expect(utimensat(AT_FDCWD, path, [time, time], 0) == 0)
+        let walker = LibraryWalker(root: root, includeHidden: false)
+        var files: [LibraryWalker.File] = []
+        while true {
+            let step = walker.next(limit: 10)
+            files += step.files
+            if step.finished { break }
+        }
+        #expect(files.map(\.relativePath) == ["future.jpg"])
+        #expect(files.first?.fingerprint == (try FileFingerprint(path: path)))
+    }
+
     @Test func skipsHiddenUnlessAsked() throws {
         try folder.write([1], to: "library/a.jpg")
         try folder.write([1], to: "library/.b.jpg")

@@ -89,4 +89,28 @@ import ThumbsTestSupport
             #expect(try decoded(read.encoded()) == read)
         }
     }
+
+    /// Sides are 32 bits each: a damaged record's product could pass what an `Int` holds, and
+    /// a warm sorting assets by pixel count would trap. No probe reports more than the largest
+    /// pixel limit, so such a size is damage; a 0x0 video of an older version still reads.
+    @Test func aPictureSizePastAnyPixelLimitIsDamage() throws {
+        let widest = Int(UInt32.max)
+        for (size, preview) in [
+            (PixelSize(width: widest, height: widest), PixelSize(width: 160, height: 120)),
+            (PixelSize(width: 4000, height: 3000), PixelSize(width: widest, height: 3)),
+            (PixelSize(width: 100_001, height: 100_000), PixelSize(width: 160, height: 120)),
+        ] {
+            let damaged = ImageProperties(
+                mediaType: .jpeg, pixelSize: size, embeddedPreviewSize: preview, pageCount: 1,
+                fingerprint: fingerprint)
+            #expect(throws: StoreError.self) { try decoded(AssetMetadata(damaged).encoded()) }
+        }
+        let largest = ImageProperties(
+            mediaType: .tiff, pixelSize: PixelSize(width: 100_000, height: 100_000), pageCount: 1,
+            fingerprint: fingerprint)
+        #expect(try decoded(AssetMetadata(largest).encoded()) == AssetMetadata(largest))
+        let unsized = ImageProperties(
+            mediaType: .mp4, pixelSize: PixelSize(width: 0, height: 0), fingerprint: fingerprint)
+        #expect(try decoded(AssetMetadata(unsized).encoded()).properties?.pixelSize == PixelSize(width: 0, height: 0))
+    }
 }

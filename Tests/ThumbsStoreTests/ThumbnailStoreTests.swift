@@ -191,6 +191,24 @@ import ThumbsTestSupport
         #expect(try store.metadata(for: "video") == nil)
     }
 
+    /// File sizes come from records: damaged ones adding up past what a size can be are an
+    /// error, not an overflow.
+    @Test func fileSizesFromDamagedRecordsAddingUpPastAnySizeAreAnError() async throws {
+        let store = try store()
+        let huge = AssetMetadata(
+            fingerprint: FileFingerprint(size: UInt64.max, modificationTimeNanoseconds: 1), mediaType: .jpeg)
+        let half = AssetMetadata(
+            fingerprint: FileFingerprint(size: UInt64(Int64.max) / 2 + 1, modificationTimeNanoseconds: 1),
+            mediaType: .jpeg)
+        try await store.putMetadata([
+            .init(assetID: "huge", metadata: huge), .init(assetID: "a", metadata: half),
+            .init(assetID: "b", metadata: half),
+        ])
+        #expect(throws: StoreError.self) { try store.totalFileSize(of: ["a", "huge"]) }
+        #expect(throws: StoreError.self) { try store.totalFileSize(of: ["a", "b"]) }
+        #expect(try store.totalFileSize(of: ["a"]).bytes == UInt64(Int64.max) / 2 + 1)
+    }
+
     @Test func placeholdersAreKeptForTheVersionTheirRecordIsOf() async throws {
         let store = try store()
         let version1 = FileFingerprint(size: 1000, modificationTimeNanoseconds: 1)

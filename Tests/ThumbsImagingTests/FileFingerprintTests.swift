@@ -1,0 +1,30 @@
+import Foundation
+import Glibc
+import Testing
+import ThumbsImaging
+import ThumbsTestSupport
+
+@Suite struct FileFingerprintTests {
+    let folder = TemporaryFolder()
+
+    /// Sets the file's access and modification times to `seconds` since 1970.
+    private func date(_ path: String, seconds: Int) throws {
+        let time = timespec(tv_sec: seconds, tv_nsec: 0)
+        #expect(utimensat(AT_FDCWD, path, [time, time], 0) == 0, "utimensat: \(String(cString: strerror(errno)))")
+    }
+
+    /// A time past 2262 (the last an Int64 of nanoseconds holds) is a fingerprint like any
+    /// other, and a later one differs from it.
+    @Test func aModificationTimePastWhatNanosecondsHoldIsAFingerprint() throws {
+        let path = try folder.write([1, 2, 3], to: "future.jpg")
+        try date(path, seconds: 10_413_792_000)  // 2300-01-01
+        let first = try FileFingerprint(path: path)
+        try date(path, seconds: 10_445_328_000)  // 2301-01-01
+        let later = try FileFingerprint(path: path)
+        #expect(first != later)
+        #expect(first.size == 3)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(descriptor) }
+        #expect(try FileFingerprint(descriptor: descriptor) == later)
+    }
+}
