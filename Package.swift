@@ -78,6 +78,8 @@ let package = Package(
         ),
         // openat2 and O_PATH, which Swift cannot reach through Glibc; the read of a whole open file.
         .target(name: "CFileAccess"),
+        // The decode journal's fatal-signal handler, in C: only async-signal-safe calls in it.
+        .target(name: "CDecodeJournal"),
         // Fixed-arity C wrappers for libvips' variadic API, which Swift cannot call.
         .target(
             name: "CVipsShim",
@@ -130,7 +132,7 @@ let package = Package(
             ]
         ),
         // LMDB: thumbnails under a budget, the metadata cache, the failure memo.
-        .target(name: "ThumbsStore", dependencies: ["ThumbsSupport", "ThumbsImaging", "CLMDB"]),
+        .target(name: "ThumbsStore", dependencies: ["ThumbsSupport", "ThumbsImaging", "CLMDB", "CDecodeJournal"]),
         // Assets, albums, moments, fetch results and their changes, watching.
         .target(
             name: "ThumbsLibrary",
@@ -208,6 +210,8 @@ let package = Package(
         ),
         // Runs a program and reports its peak resident memory (the command tests' memory checks).
         .executableTarget(name: "thumbs-peak-memory", path: "Tests/PeakMemory"),
+        // A process that faults while it decodes (the decode journal's tests).
+        .executableTarget(name: "thumbs-journal-fault", dependencies: ["ThumbsStore"], path: "Tests/JournalFault"),
         // The libFuzzer target over the parsers of untrusted bytes (scripts/fuzz); a plain build
         // makes a program that replays inputs instead. CLibFuzzer declares libFuzzer's driver.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
@@ -293,7 +297,7 @@ let package = Package(
             // The executable is listed so the process the tests run is built first.
             dependencies: [
                 "Thumbs", "ThumbsBenchmarking", "ThumbsFreedesktop", "ThumbsTesting", "ThumbsTestSupport", "thumbs",
-                "thumbs-peak-memory",
+                "thumbs-peak-memory", "thumbs-journal-fault",
             ]
         ),
     ],

@@ -223,6 +223,9 @@ static struct heif_error plugin_decode_image(void *decoder, struct heif_image **
     /* One thread: libheif decodes a grid's tiles side by side already, and Thumbs renders
      * several pictures at once. */
     context->thread_count = 1;
+    /* The coded picture may claim any size, whatever the container's `ispe` said (and the
+     * decode budget reserved): refuse one beyond 16K x 8K before the decoder allocates it. */
+    context->max_pixels = 16384 * 8192;
     if (avcodec_open2(context, codec, NULL) < 0) {
         result = plugin_error(heif_suberror_Unspecified, "FFmpeg could not open its decoder");
         goto finish;

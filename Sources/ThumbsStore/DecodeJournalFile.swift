@@ -1,3 +1,4 @@
+import CDecodeJournal
 import Glibc
 import Synchronization
 import SystemPackage
@@ -45,23 +46,39 @@ public final class DecodeJournalFile: DecodeJournal {
 
     /// Creates this process's journal in `directory` (made if missing), locked for as long as the
     /// journal lives. Call ``leftovers(in:)`` first: a file left by a dead process of the same
-    /// process id is taken over.
+    /// process id is taken over. A file of that name still locked (a process of the same id in
+    /// another pid namespace sharing the cache) is left alone, and another name taken.
     public init(directory: FilePath) throws(StoreError) {
         if mkdir(directory.string, 0o700) != 0 && errno != EEXIST {
             throw StoreError(lmdb: errno, "create \(directory.displayString)")
         }
-        path = directory.appending("\(getpid())")
-        let opened = open(path.string, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard opened >= 0 else { throw StoreError(lmdb: errno, "create \(path.displayString)") }
-        guard flock(opened, LOCK_EX | LOCK_NB) == 0 else {
+        var attempt = 0
+        while true {
+            let name = attempt == 0 ? "\(getpid())" : "\(getpid())-\(attempt)"
+            let candidate = directory.appending(name)
+            // Not truncated before it is locked: the file may be another live process's.
+            let opened = open(candidate.string, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+            guard opened >= 0 else { throw StoreError(lmdb: errno, "create \(candidate.displayString)") }
+            if flock(opened, LOCK_EX | LOCK_NB) == 0 {
+                guard ftruncate(opened, 0) == 0 else {
+                    let code = errno
+                    close(opened)
+                    throw StoreError(lmdb: code, "create \(candidate.displayString)")
+                }
+                path = candidate
+                descriptor = opened
+                break
+            }
             let code = errno
             close(opened)
-            throw StoreError(lmdb: code, "lock \(path.displayString)")
+            attempt += 1
+            guard code == EWOULDBLOCK, attempt < 100 else {
+                throw StoreError(lmdb: code, "lock \(candidate.displayString)")
+            }
         }
-        descriptor = opened
         _ = Self.removedAtExit.withLock { $0.insert(path) }
         Self.registerRemovalAtExit
-        Self.markingOnFatalSignals
+        thumbs_journal_watch_fatal_signals()
     }
 
     deinit {
@@ -95,20 +112,33 @@ public final class DecodeJournalFile: DecodeJournal {
         return try marking(offset, work)
     }
 
-    /// The decodes that ended the processes which used the journals in `directory`: the notes
-    /// marked by a fatal signal's handler (the decoder faulted or trapped). The other notes of a
-    /// dead process were decodes under way when something else ended it, and are tried again.
-    /// The journals read are removed; those of live processes (still locked) are left alone. A
-    /// damaged journal yields what it holds whole, and is removed too.
-    public static func leftovers(in directory: FilePath) -> [ImageLocation] {
-        guard let folder = opendir(directory.string) else { return [] }
+    /// What the journals of dead processes hold: the decodes that ended those processes, marked
+    /// by a fatal signal's handler (see `DecodeJournalFile+FatalSignals.swift`). The other notes
+    /// of a dead process were decodes under way when something else ended it; those files are
+    /// tried again.
+    public struct Leftovers: Sendable {
+        public var crashed: [ImageLocation] = []
+        /// The journals read: removed by ``discard()`` once what they hold is kept elsewhere.
+        var files: [FilePath] = []
+
+        /// Removes the journals read.
+        public func discard() {
+            for file in files { unlink(file.string) }
+        }
+    }
+
+    /// The journals in `directory` that no live process holds (their lock is free), read. Those
+    /// of live processes are left alone; odd entries (links, FIFOs, folders) are passed over. A
+    /// damaged journal yields the notes it holds whole.
+    public static func leftovers(in directory: FilePath) -> Leftovers {
+        guard let folder = opendir(directory.string) else { return Leftovers() }
         defer { closedir(folder) }
-        var found: [ImageLocation] = []
+        var found = Leftovers()
         while let entry = readdir(folder) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard !name.isEmpty, name.allSatisfy(\.isNumber) else { continue }
+            guard !name.isEmpty, name.allSatisfy({ $0.isNumber || $0 == "-" }) else { continue }
             let file = directory.appending(name)
             // O_NONBLOCK: a FIFO planted here must not block the open.
             let descriptor = open(file.string, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -118,8 +148,8 @@ public final class DecodeJournalFile: DecodeJournal {
             guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
                 flock(descriptor, LOCK_EX | LOCK_NB) == 0
             else { continue }
-            found += notes(in: descriptor, size: Int(info.st_size))
-            unlink(file.string)
+            found.crashed += notes(in: descriptor, size: Int(info.st_size))
+            found.files.append(file)
         }
         return found
     }

@@ -106,6 +106,34 @@ import ThumbsTesting
         return unsafeBitCast(symbol, to: ThreadKill.self)(process, thread, signal)
     }
 
+    /// A process that faults while it decodes (`thumbs-journal-fault`, a real SIGSEGV) on the
+    /// thread that notes a file, or on a thread with no note (a decoding library's worker
+    /// thread): the next warm records the first's file alone, the second's every file under way,
+    /// as `crashed`, and renders the rest.
+    @Test(arguments: [("noting", ["p1.jpg"]), ("other", ["p0.jpg", "p1.jpg"])])
+    func aFaultMarksTheDecodesItMayHaveCaused(mode: String, crashed: [String]) throws {
+        let photo = try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg)
+        for index in 0..<3 { try folder.write(photo, to: "library/p\(index).jpg") }
+        let root = URL(fileURLWithPath: library).standardizedFileURL.path
+        let fault = try ThumbsProcess.run(
+            [cache, root, mode, "p0.jpg", "p1.jpg"], executable: "thumbs-journal-fault",
+            environment: ["SWIFT_BACKTRACE": "enable=no"])
+        #expect(fault.status == SIGSEGV, "\(fault.standardError)")
+        #expect(fault.standardError.contains("a decoder crashed"))
+        let after = try warm()
+        #expect(after.status == 1)
+        for name in ["p0.jpg", "p1.jpg"] {
+            #expect(
+                after.output.standardError.contains("\(name): the process died while decoding")
+                    == crashed.contains(name),
+                "\(name): \(after.output.standardError)")
+        }
+        // Files the walk has not read yet are not read: failures of the walk, not of renders.
+        let skipped = (after.summary["skippedFailures"] as? Int ?? 0) + (after.summary["failed"] as? Int ?? 0)
+        #expect(skipped == crashed.count, "\(after.summary)")
+        #expect(after.summary["rendered"] as? Int == 3 - crashed.count)
+    }
+
     /// The thread id of the thread of `process` named `name`.
     private static func thread(named name: String, of process: Int32) -> Int32? {
         let tasks = "/proc/\(process)/task"

@@ -66,16 +66,22 @@ struct LibraryOptions: ParsableArguments {
     }
 
     /// The journal of this process's decodes beside the cache at `path`, once what the journals
-    /// of dead processes hold is recorded as failures.
-    private static func openJournal(of store: ThumbnailStore, at path: String) async throws -> DecodeJournalFile {
+    /// of dead processes hold is recorded as failures (and only then removed). Without one (the
+    /// cache's folder is read-only, or full), the command goes on, and says so.
+    private static func openJournal(of store: ThumbnailStore, at path: String) async throws -> DecodeJournalFile? {
         let directory = DecodeJournalFile.directory(ofCache: path)
-        let crashed = DecodeJournalFile.leftovers(in: directory)
-        let journal = try DecodeJournalFile(directory: directory)
-        try await store.recordCrashedDecodes(crashed)
-        for location in crashed {
+        let leftovers = DecodeJournalFile.leftovers(in: directory)
+        try await store.recordCrashedDecodes(leftovers.crashed)
+        leftovers.discard()
+        for location in leftovers.crashed {
             printError("\(location): \(ImagingError.crashed)")
         }
-        return journal
+        do {
+            return try DecodeJournalFile(directory: directory)
+        } catch {
+            printError("no decode journal (\(error)): a file that crashes a decoder will crash the next run too")
+            return nil
+        }
     }
 
     func printJSON<T: Encodable>(_ value: T) throws {
