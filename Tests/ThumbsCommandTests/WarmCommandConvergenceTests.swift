@@ -134,6 +134,28 @@ import ThumbsTesting
         #expect(after.summary["rendered"] as? Int == 3 - crashed.count)
     }
 
+    /// A warm into the desktop's cache alone keeps its journal in Thumbs' state folder, and a
+    /// crash there becomes the desktop cache's failure entry: the next warm skips the file.
+    @Test func aFaultDuringADesktopOnlyWarmIsRememberedInTheDesktopCache() throws {
+        let photo = try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg)
+        for index in 0..<3 { try folder.write(photo, to: "library/p\(index).jpg") }
+        let root = URL(fileURLWithPath: library).standardizedFileURL.path
+        let state = folder.path + "/state"
+        let fault = try ThumbsProcess.run(
+            [state + "/thumbs", root, "noting", "p0.jpg", "p1.jpg"], executable: "thumbs-journal-fault",
+            environment: ["SWIFT_BACKTRACE": "enable=no"])
+        #expect(fault.status == SIGSEGV, "\(fault.standardError)")
+        let arguments = [
+            "warm", library, "--freedesktop-only", "--freedesktop-folder", folder.path + "/desktop", "--json",
+        ]
+        let after = try ThumbsProcess.run(arguments, environment: ["XDG_STATE_HOME": state])
+        #expect(after.status == 1)
+        #expect(after.standardError.contains("p1.jpg: the process died while decoding"), "\(after.standardError)")
+        let last = try #require(after.standardOutput.split(separator: "\n").last)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(summary["skippedFailures"] as? Int == 1 && summary["rendered"] as? Int == 2, "\(summary)")
+    }
+
     /// The thread id of the thread of `process` named `name`.
     private static func thread(named name: String, of process: Int32) -> Int32? {
         let tasks = "/proc/\(process)/task"

@@ -64,7 +64,8 @@ struct WarmCommand: AsyncParsableCommand {
                 CommandFailure.cache(path, error).exit()
             }
         }
-        let opened = try await library.open(opensStore: !desktop.freedesktopOnly, shard: shard)
+        let opened = try await library.open(
+            opensStore: !desktop.freedesktopOnly, shard: shard, outputs: desktop.cache.map { [$0] } ?? [])
         let job = WarmJob(
             store: opened.store, renderer: opened.library.renderer,
             renditions: opened.configuration.renditions.map(\.spec), outputs: desktop.cache.map { [$0] } ?? [])

@@ -25,7 +25,8 @@ struct WatchCommand: AsyncParsableCommand {
     @OptionGroup(title: "Desktop thumbnail cache") var desktop: DesktopCacheOptions
 
     func run() async throws {
-        let opened = try await library.open(opensStore: !desktop.freedesktopOnly)
+        let opened = try await library.open(
+            opensStore: !desktop.freedesktopOnly, outputs: desktop.cache.map { [$0] } ?? [])
         let photoLibrary = opened.library
         let job = WarmJob(
             store: opened.store, renderer: photoLibrary.renderer,

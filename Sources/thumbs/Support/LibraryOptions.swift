@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SystemPackage
 import Thumbs
 
 /// What the library commands share: the configuration, the roots, the store, the library.
@@ -33,10 +34,11 @@ struct LibraryOptions: ParsableArguments {
     ///
     /// Every decode is noted in the cache's decode journal while it runs; the decodes a process
     /// that used the cache before died in are remembered as `crashed` failures first, each with
-    /// a line on stderr.
-    func open(requireRoots: Bool = true, opensStore: Bool, shard: LibraryShard? = nil) async throws
-        -> (configuration: ThumbsConfiguration, library: PhotoLibrary, store: ThumbnailStore?)
-    {
+    /// a line on stderr. Without the store, the journal is kept in Thumbs' state folder and the
+    /// failures go to `outputs` (the desktop's cache), when there are any.
+    func open(
+        requireRoots: Bool = true, opensStore: Bool, shard: LibraryShard? = nil, outputs: [any WarmOutput] = []
+    ) async throws -> (configuration: ThumbsConfiguration, library: PhotoLibrary, store: ThumbnailStore?) {
         let configuration = try loadOrExit(options)
         var folders = roots.isEmpty ? configuration.library.roots.map(configuration.resolve) : roots
         if !requireRoots { folders = folders.filter { FileManager.default.fileExists(atPath: $0) } }
@@ -52,10 +54,19 @@ struct LibraryOptions: ParsableArguments {
             CommandLog.logger.debug("cache: \(storeConfiguration.path), budget \(storeConfiguration.budget)")
             do {
                 let opened = try ThumbnailStore(configuration: storeConfiguration)
-                journal = try await Self.openJournal(of: opened, at: storeConfiguration.path)
+                journal = try await Self.openJournal(in: DecodeJournalFile.directory(ofCache: storeConfiguration.path))
+                {
+                    try await opened.recordCrashedDecodes($0)
+                }
                 store = opened
             } catch {
                 CommandFailure.cache(storeConfiguration.path, error).exit()
+            }
+        } else if !outputs.isEmpty {
+            journal = try await Self.openJournal(in: Self.stateJournalDirectory()) { crashed in
+                for file in crashed.compactMap(Asset.init(crashedDecodeAt:)) {
+                    for output in outputs { try output.recordFailure(FailureRecord(.crashed), of: file) }
+                }
             }
         }
         let renderer = ThumbnailRenderer(configuration: configuration.imaging, journal: journal)
@@ -65,13 +76,14 @@ struct LibraryOptions: ParsableArguments {
         return (configuration, library, store)
     }
 
-    /// The journal of this process's decodes beside the cache at `path`, once what the journals
-    /// of dead processes hold is recorded as failures (and only then removed). Without one (the
-    /// cache's folder is read-only, or full), the command goes on, and says so.
-    private static func openJournal(of store: ThumbnailStore, at path: String) async throws -> DecodeJournalFile? {
-        let directory = DecodeJournalFile.directory(ofCache: path)
+    /// The journal of this process's decodes in `directory`, once what the journals of dead
+    /// processes there hold is recorded as failures by `record` (and only then removed). Without
+    /// one (the folder is read-only, or full), the command goes on, and says so.
+    private static func openJournal(
+        in directory: FilePath, record: ([ImageLocation]) async throws -> Void
+    ) async throws -> DecodeJournalFile? {
         let leftovers = DecodeJournalFile.leftovers(in: directory)
-        try await store.recordCrashedDecodes(leftovers.crashed)
+        try await record(leftovers.crashed)
         leftovers.discard()
         for location in leftovers.crashed {
             printError("\(location): \(ImagingError.crashed)")
@@ -82,6 +94,17 @@ struct LibraryOptions: ParsableArguments {
             printError("no decode journal (\(error)): a file that crashes a decoder will crash the next run too")
             return nil
         }
+    }
+
+    /// Where the decode journal is kept when no cache of Thumbs' is opened:
+    /// `$XDG_STATE_HOME/thumbs/decoding`, else `~/.local/state/thumbs/decoding`.
+    private static func stateJournalDirectory() -> FilePath {
+        let environment = ProcessInfo.processInfo.environment
+        let state =
+            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (NSHomeDirectory() + "/.local/state")
+        try? FileManager.default.createDirectory(atPath: state + "/thumbs", withIntermediateDirectories: true)
+        return FilePath(state + "/thumbs/decoding")
     }
 
     func printJSON<T: Encodable>(_ value: T) throws {
