@@ -57,11 +57,7 @@ import ThumbsTesting
         process.arguments = ["warm", library, "--cache", cache, "--json", "--quiet"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        // The fault is the test's own: no backtrace of it, and under AddressSanitizer no report.
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        if let options = environment["ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = options + ":handle_segv=0" }
-        process.environment = environment
+        process.environment = ProcessInfo.processInfo.environment.merging(Self.ownFault) { $1 }
         try process.run()
         var noted: [String] = []
         let deadline = Date().addingTimeInterval(300)
@@ -117,7 +113,7 @@ import ThumbsTesting
         let root = URL(fileURLWithPath: library).standardizedFileURL.path
         let fault = try ThumbsProcess.run(
             [cache, root, mode, "p0.jpg", "p1.jpg"], executable: "thumbs-journal-fault",
-            environment: ["SWIFT_BACKTRACE": "enable=no"])
+            environment: Self.ownFault)
         #expect(fault.status == SIGSEGV, "\(fault.standardError)")
         #expect(fault.standardError.contains("a decoder crashed"))
         let after = try warm()
@@ -143,7 +139,7 @@ import ThumbsTesting
         let state = folder.path + "/state"
         let fault = try ThumbsProcess.run(
             [state + "/thumbs", root, "noting", "p0.jpg", "p1.jpg"], executable: "thumbs-journal-fault",
-            environment: ["SWIFT_BACKTRACE": "enable=no"])
+            environment: Self.ownFault)
         #expect(fault.status == SIGSEGV, "\(fault.standardError)")
         let arguments = [
             "warm", library, "--freedesktop-only", "--freedesktop-folder", folder.path + "/desktop", "--json",
@@ -154,6 +150,16 @@ import ThumbsTesting
         let last = try #require(after.standardOutput.split(separator: "\n").last)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         #expect(summary["skippedFailures"] as? Int == 1 && summary["rendered"] as? Int == 2, "\(summary)")
+    }
+
+    /// The environment of a process a test makes fault: the fault is the test's own, so no
+    /// backtrace of it, and under AddressSanitizer no report.
+    private static var ownFault: [String: String] {
+        var environment = ["SWIFT_BACKTRACE": "enable=no"]
+        if let options = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] {
+            environment["ASAN_OPTIONS"] = options + ":handle_segv=0"
+        }
+        return environment
     }
 
     /// The thread id of the thread of `process` named `name`.
