@@ -43,7 +43,11 @@ public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
         public var fingerprint: FileFingerprint
     }
 
-    public init(path: String, reason: Reason, root: String? = nil) {
+    public init(path: String, reason: Reason) {
+        self.init(path: path, reason: reason, root: nil)
+    }
+
+    public init(path: String, reason: Reason, root: String?) {
         self.path = path
         self.reason = reason
         self.root = root
