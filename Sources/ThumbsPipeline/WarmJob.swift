@@ -176,6 +176,16 @@ public struct WarmJob: Sendable {
             return .render
         }
 
+        /// A file that failed: counted, reported with the next progress, and remembered by the
+        /// outputs (unless the failure may pass) when it is known as `file`.
+        func fail(_ failure: Progress.Failure, of file: Asset?) throws {
+            state.done += 1
+            state.failuresByKind[failure.error.kind, default: 0] += 1
+            state.failure = failure
+            guard let file, !failure.error.kind.isTransient else { return }
+            for output in outputs { try output.recordFailure(FailureRecord(failure.error), of: file) }
+        }
+
         func absorb(_ outcome: BatchRenderLoop.Outcome) async throws {
             state.failure = nil
             if let placeholder = outcome.placeholder, store != nil {
@@ -202,17 +212,12 @@ public struct WarmJob: Sendable {
                     pendingPhotos += 1
                 }
             case .failure(let error)?:
-                state.done += 1
-                state.failuresByKind[error.kind, default: 0] += 1
-                state.failure = Progress.Failure(path: outcome.asset.path, error: error)
-                if !error.kind.isTransient {
-                    let failure = FailureRecord(error)
-                    for output in outputs { try output.recordFailure(failure, of: outcome.asset) }
-                    if let store {
-                        let entry = ThumbnailStore.FailureEntry(
-                            assetID: outcome.asset.id, fingerprint: outcome.asset.fingerprint, failure: failure)
-                        try await Task.detached { try await store.recordFailures([entry]) }.value
-                    }
+                try fail(Progress.Failure(path: outcome.asset.path, error: error), of: outcome.asset)
+                if !error.kind.isTransient, let store {
+                    let entry = ThumbnailStore.FailureEntry(
+                        assetID: outcome.asset.id, fingerprint: outcome.asset.fingerprint, failure: FailureRecord(error)
+                    )
+                    try await Task.detached { try await store.recordFailures([entry]) }.value
                 }
             case nil:
                 break  // a placeholder alone (counted when admitted), or cancelled before it rendered
@@ -231,13 +236,8 @@ public struct WarmJob: Sendable {
                 batches,
                 assets: { batch in
                     for (failure, file) in failures(batch) {
-                        if let file, !failure.error.kind.isTransient {
-                            for output in outputs { try output.recordFailure(FailureRecord(failure.error), of: file) }
-                        }
                         state.found += 1
-                        state.done += 1
-                        state.failuresByKind[failure.error.kind, default: 0] += 1
-                        state.failure = failure
+                        try fail(failure, of: file)
                         progress(state)
                     }
                     state.failure = nil

@@ -38,7 +38,7 @@ for (index, file) in files.enumerated() {
         journal.noting(location) {
             if faultsHere { fault() }
             othersNoted.signal()
-            while true { sleep(60) }
+            while true { pause() }
         }
     }
 }
@@ -46,4 +46,4 @@ if mode == "other" {
     for _ in files { othersNoted.wait() }
     Thread.detachNewThread { fault() }
 }
-while true { sleep(60) }
+while true { pause() }

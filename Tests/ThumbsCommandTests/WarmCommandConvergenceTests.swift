@@ -59,17 +59,7 @@ import ThumbsTesting
         process.standardError = FileHandle.nullDevice
         process.environment = ProcessInfo.processInfo.environment.merging(Self.ownFault) { $1 }
         try process.run()
-        var noted: [String] = []
-        let deadline = Date().addingTimeInterval(300)
-        while noted.count < 2 && process.isRunning && Date() < deadline {
-            guard Self.renderNotes(in: cache).count == 2 else {
-                usleep(10_000)  // between two looks at the journal
-                continue
-            }
-            kill(process.processIdentifier, SIGSTOP)
-            noted = Self.renderNotes(in: cache)
-            if noted.count < 2 { kill(process.processIdentifier, SIGCONT) }
-        }
+        let noted = stopWhileRendering(process, files: 2)
         try #require(noted.count == 2, "the warm never had both render threads decoding")
         let thread = try #require(Self.thread(named: "thumbs-render-0", of: process.processIdentifier))
         #expect(Self.signal(thread: thread, of: process.processIdentifier, SIGSEGV) == 0)
@@ -172,6 +162,24 @@ import ThumbsTesting
         return nil
     }
 
+    /// Stops `process` (SIGSTOP) at a moment its journal notes `files` renders, and returns their
+    /// file names, read while it is stopped; it is left stopped. Empty, and the process running,
+    /// when it ended first (or never got there in five minutes).
+    private func stopWhileRendering(_ process: Process, files: Int) -> [String] {
+        let deadline = Date().addingTimeInterval(300)
+        while process.isRunning && Date() < deadline {
+            guard Self.renderNotes(in: cache).count >= files else {
+                usleep(10_000)  // between two looks at the journal
+                continue
+            }
+            kill(process.processIdentifier, SIGSTOP)
+            let noted = Self.renderNotes(in: cache)
+            if noted.count >= files { return noted }
+            kill(process.processIdentifier, SIGCONT)
+        }
+        return []
+    }
+
     /// The names of the files the journals under `cache` note with a version: renders (the
     /// walk's reads of headers are noted without one).
     private static func renderNotes(in cache: String) -> [String] {
@@ -212,20 +220,9 @@ import ThumbsTesting
         process.standardError = FileHandle.nullDevice
         try process.run()
         // A render under way: the walk of one folder of ten ended before any render began.
-        var interrupted = false
-        let deadline = Date().addingTimeInterval(300)
-        while !interrupted && process.isRunning && Date() < deadline {
-            guard !Self.renderNotes(in: cache).isEmpty else {
-                usleep(10_000)  // between two looks at the journal
-                continue
-            }
-            kill(process.processIdentifier, SIGSTOP)
-            if !Self.renderNotes(in: cache).isEmpty {
-                kill(process.processIdentifier, SIGINT)
-                interrupted = true
-            }
-            kill(process.processIdentifier, SIGCONT)
-        }
+        let interrupted = !stopWhileRendering(process, files: 1).isEmpty
+        if interrupted { kill(process.processIdentifier, SIGINT) }
+        kill(process.processIdentifier, SIGCONT)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         try #require(interrupted, "the warm never had a render under way")

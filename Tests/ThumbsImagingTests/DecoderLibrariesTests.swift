@@ -41,16 +41,7 @@ import ThumbsTestSupport
         let folder = TemporaryFolder()
         let heics = SharedPhotos.entries.filter { $0.note("content_type") == "HEIC" && $0.expectedError == nil }
         #expect(heics.count >= 3)
-        for (index, entry) in heics.enumerated() {
-            let png = folder.path + "/\(index).png"
-            let converted = try ThumbsProcess.run([entry.path, png], executablePath: Self.heifConvert)
-            try #require(converted.status == 0, "\(entry): \(converted.standardError)")
-            // Each as libvips' loader gives it (libheif's for the HEIC), not resized.
-            let reference = try DecodedPixels(Array(Data(contentsOf: URL(fileURLWithPath: png))))
-            let ours = try DecodedPixels(Array(Data(contentsOf: URL(fileURLWithPath: entry.path))))
-            #expect(ours.size == reference.size, "\(entry)")
-            #expect(ours.bytes == reference.bytes, "\(entry)")
-        }
+        try Self.expectHeifConvertsPixels(of: heics, in: folder)
     }
 
     /// libheif picks FFmpeg's dav1d for AV1 over its own dav1d plugin, which prints to stderr.
@@ -69,19 +60,25 @@ import ThumbsTestSupport
             $0.note("content_type") == "AVIF" && $0.note("vips_format") == "uchar" && $0.note("pages") == nil
         }
         #expect(avifs.count >= 2)
-        for (index, entry) in avifs.enumerated() {
+        try Self.expectHeifConvertsPixels(of: avifs, in: folder)
+    }
+
+    @Test func libRawNamesItsRelease() throws {
+        let libraries = try DecoderLibraries.linked()
+        #expect(libraries.libRaw.first?.isNumber == true && libraries.libRaw.contains("."))
+    }
+
+    /// Each of `entries` decoded whole in this process equals what `heif-convert` writes, byte
+    /// for byte: both as libvips' loader gives them (libheif's for the HEIF file), not resized.
+    private static func expectHeifConvertsPixels(of entries: [SharedPhotos.Entry], in folder: TemporaryFolder) throws {
+        for (index, entry) in entries.enumerated() {
             let png = folder.path + "/\(index).png"
-            let converted = try ThumbsProcess.run([entry.path, png], executablePath: Self.heifConvert)
+            let converted = try ThumbsProcess.run([entry.path, png], executablePath: heifConvert)
             try #require(converted.status == 0, "\(entry): \(converted.standardError)")
             let reference = try DecodedPixels(Array(Data(contentsOf: URL(fileURLWithPath: png))))
             let ours = try DecodedPixels(Array(Data(contentsOf: URL(fileURLWithPath: entry.path))))
             #expect(ours.size == reference.size, "\(entry)")
             #expect(ours.bytes == reference.bytes, "\(entry)")
         }
-    }
-
-    @Test func libRawNamesItsRelease() throws {
-        let libraries = try DecoderLibraries.linked()
-        #expect(libraries.libRaw.first?.isNumber == true && libraries.libRaw.contains("."))
     }
 }
