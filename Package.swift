@@ -5,6 +5,7 @@ import PackageDescription
 // names the layers it uses, so the compiler refuses a call the layering does not allow.
 //
 //   ThumbsSupport ← ThumbsImaging ← ThumbsStore ← ThumbsLibrary ← ThumbsPipeline ← Thumbs ← ThumbsServer
+//                        ↖ ThumbsIsolation (renders in confined worker processes) ← Thumbs
 //
 // `Thumbs` is what an app imports: it re-exports the layers and adds the decoded config.json.
 // `ThumbsServer` puts it on HTTP (Hummingbird), in a target of its own so that the library
@@ -17,7 +18,10 @@ let package = Package(
         // The layers are listed too, so that the API check covers every public module.
         .library(
             name: "Thumbs",
-            targets: ["Thumbs", "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline"]
+            targets: [
+                "Thumbs", "ThumbsSupport", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore", "ThumbsLibrary",
+                "ThumbsPipeline",
+            ]
         ),
         // The cache, the library and the grid page over HTTP: `thumbs serve`.
         .library(name: "ThumbsServer", targets: ["ThumbsServer"]),
@@ -29,6 +33,8 @@ let package = Package(
         // Process-wide settings for programs that decode many images (the command, benchmarks).
         .library(name: "ThumbsProcessTuning", targets: ["ThumbsProcessTuning"]),
         .executable(name: "thumbs", targets: ["thumbs"]),
+        // The process IsolatedThumbnailRenderer renders in; installed beside `thumbs`.
+        .executable(name: "thumbs-render-worker", targets: ["thumbs-render-worker"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -81,6 +87,9 @@ let package = Package(
         .target(name: "CFileAccess"),
         // The decode journal's fatal-signal handler, in C: only async-signal-safe calls in it.
         .target(name: "CDecodeJournal"),
+        // Render workers: started, handed descriptors, confined (Landlock, seccomp through
+        // Debian's libseccomp-dev, rlimits), and their fatal signals reported.
+        .target(name: "CRenderSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         // Fixed-arity C wrappers for libvips' variadic API, which Swift cannot call.
         .target(
             name: "CVipsShim",
@@ -132,6 +141,13 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The renderer whose decodes run in confined worker processes, and the workers' side.
+        .target(
+            name: "ThumbsIsolation",
+            dependencies: [
+                "ThumbsSupport", "ThumbsImaging", "CRenderSandbox", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // LMDB: thumbnails under a budget, the metadata cache, the failure memo.
         .target(name: "ThumbsStore", dependencies: ["ThumbsSupport", "ThumbsImaging", "CLMDB", "CDecodeJournal"]),
         // Assets, albums, moments, fetch results and their changes, watching.
@@ -150,7 +166,9 @@ let package = Package(
         // The umbrella an app imports, and config.json.
         .target(
             name: "Thumbs",
-            dependencies: ["ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline"]
+            dependencies: [
+                "ThumbsSupport", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
+            ]
         ),
         // HTTP: the JSON API, thumbnails with opportunistic delivery, the grid page, metrics.
         .target(
@@ -196,6 +214,7 @@ let package = Package(
             name: "thumbs",
             dependencies: [
                 "Thumbs",
+                "ThumbsIsolation",
                 "ThumbsServer",
                 "ThumbsFreedesktop",
                 "ThumbsBenchmarking",
@@ -206,6 +225,7 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        .executableTarget(name: "thumbs-render-worker", dependencies: ["ThumbsIsolation", "ThumbsProcessTuning"]),
         // A second process for the store's multi-process and crash tests.
         .executableTarget(
             name: "thumbs-store-worker",
@@ -301,7 +321,15 @@ let package = Package(
             // The executable is listed so the process the tests run is built first.
             dependencies: [
                 "Thumbs", "ThumbsBenchmarking", "ThumbsFreedesktop", "ThumbsTesting", "ThumbsTestSupport", "thumbs",
-                "thumbs-peak-memory", "thumbs-journal-fault",
+                "thumbs-peak-memory", "thumbs-journal-fault", "thumbs-render-worker",
+            ]
+        ),
+        .testTarget(
+            name: "ThumbsIsolationTests",
+            // The worker is listed so the process the renderer starts is built first.
+            dependencies: [
+                "ThumbsIsolation", "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "CRenderSandbox",
+                "thumbs-render-worker", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
     ],

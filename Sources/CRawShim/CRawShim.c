@@ -73,49 +73,76 @@ static int32_t thumbs_orientation(int flip) {
     return flip >= 0 && flip < 8 ? orientations[flip] : 1;
 }
 
-/* A LibRaw instance of its own for one call, with the file open. Its default error callbacks
- * print to stderr, so it is made without them; errors still come back as codes. */
-/* Opens `path` with a LibRaw instance of its own; `message` is cleared, then says why not. */
-static thumbs_raw_status thumbs_open(const char *path, libraw_data_t **out,
+/* A LibRaw instance of its own for one call, with the file read into memory. Its default error
+ * callbacks print to stderr, so it is made without them; errors still come back as codes.
+ * LibRaw reads the copy (libraw_open_buffer), never a path: the file is the one the caller opened
+ * beneath its root, and a render worker, which may open nothing, reads it all the same. A copy
+ * rather than a mapping, as a mapped file cut short while it is read kills the reader (SIGBUS). */
+typedef struct {
+    libraw_data_t *raw;
+    void *contents;
+} thumbs_raw_handle;
+
+static void thumbs_close(thumbs_raw_handle *handle) {
+    if (handle->raw)
+        libraw_close(handle->raw);
+    free(handle->contents);
+}
+
+/* Opens the file at `descriptor` with a LibRaw instance of its own; `message` is cleared, then
+ * says why not. */
+static thumbs_raw_status thumbs_open(int descriptor, thumbs_raw_handle *handle,
     char *message, size_t size) {
-    *out = NULL;
+    memset(handle, 0, sizeof *handle);
     thumbs_say(message, size, "%s", "");
-    libraw_data_t *raw = libraw_init(LIBRAW_OPIONS_NO_MEMERR_CALLBACK |
-        LIBRAW_OPIONS_NO_DATAERR_CALLBACK);
-    if (!raw) {
+    char reason[128];
+    struct stat status;
+    if (fstat(descriptor, &status) != 0) {
+        thumbs_say(message, size, "cannot read the file: %s",
+            thumbs_strerror(errno, reason, sizeof reason));
+        return THUMBS_RAW_UNREADABLE;
+    }
+    if (!S_ISREG(status.st_mode)) {
+        thumbs_say(message, size, "not a regular file");
+        return THUMBS_RAW_UNREADABLE;
+    }
+    if (status.st_size == 0) {
+        thumbs_say(message, size, "the file is empty");
+        return THUMBS_RAW_CORRUPT;
+    }
+    size_t length = (size_t) status.st_size;
+    handle->contents = malloc(length);
+    if (!handle->contents) {
         thumbs_say(message, size, "LibRaw: out of memory");
         return THUMBS_RAW_NO_MEMORY;
     }
-    int code = libraw_open_file(raw, path);
-    if (code == LIBRAW_SUCCESS) {
-        *out = raw;
-        return THUMBS_RAW_OK;
+    size_t got = 0;
+    while (got < length) {
+        ssize_t n = pread(descriptor, (char *) handle->contents + got, length - got, (off_t) got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            thumbs_say(message, size, "cannot read the file: %s",
+                n < 0 ? thumbs_strerror(errno, reason, sizeof reason) : "it got shorter");
+            thumbs_close(handle);
+            return THUMBS_RAW_UNREADABLE;
+        }
+        got += (size_t) n;
     }
-    libraw_close(raw);
+    handle->raw = libraw_init(LIBRAW_OPIONS_NO_MEMERR_CALLBACK | LIBRAW_OPIONS_NO_DATAERR_CALLBACK);
+    if (!handle->raw) {
+        thumbs_close(handle);
+        thumbs_say(message, size, "LibRaw: out of memory");
+        return THUMBS_RAW_NO_MEMORY;
+    }
+    int code = libraw_open_buffer(handle->raw, handle->contents, length);
+    if (code == LIBRAW_SUCCESS)
+        return THUMBS_RAW_OK;
+    thumbs_close(handle);
     if (code == LIBRAW_IO_ERROR) {
-        /* LibRaw says IO_ERROR both when it cannot open the file and when the header runs off
-         * the end of the data (an empty file included); opening it here tells the two apart,
-         * with the reason. */
-        char reason[128];
-        struct stat status;
-        int descriptor = open(path, O_RDONLY | O_CLOEXEC);
-        if (descriptor < 0 || fstat(descriptor, &status) != 0) {
-            thumbs_say(message, size, "cannot open the file: %s",
-                thumbs_strerror(errno, reason, sizeof reason));
-            if (descriptor >= 0)
-                close(descriptor);
-            return THUMBS_RAW_UNREADABLE;
-        }
-        close(descriptor);
-        if (!S_ISREG(status.st_mode)) {
-            thumbs_say(message, size, "not a regular file");
-            return THUMBS_RAW_UNREADABLE;
-        }
-        if (status.st_size == 0)
-            thumbs_say(message, size, "the file is empty");
-        else
-            thumbs_say(message, size, "LibRaw open: the data ends too soon (%lld bytes)",
-                (long long) status.st_size);
+        /* LibRaw says IO_ERROR when the header runs off the end of the data. */
+        thumbs_say(message, size, "LibRaw open: the data ends too soon (%lld bytes)",
+            (long long) status.st_size);
         return THUMBS_RAW_CORRUPT;
     }
     return thumbs_failure(code, "open", message, size);
@@ -128,13 +155,14 @@ static void thumbs_copy_name(char destination[64], const char *source) {
     destination[length] = '\0';
 }
 
-thumbs_raw_status thumbs_raw_probe(const char *path, thumbs_raw_info *info,
+thumbs_raw_status thumbs_raw_probe(int descriptor, thumbs_raw_info *info,
     char *message, size_t message_size) {
     memset(info, 0, sizeof *info);
-    libraw_data_t *raw;
-    thumbs_raw_status status = thumbs_open(path, &raw, message, message_size);
+    thumbs_raw_handle handle;
+    thumbs_raw_status status = thumbs_open(descriptor, &handle, message, message_size);
     if (status != THUMBS_RAW_OK)
         return status;
+    libraw_data_t *raw = handle.raw;
 
     thumbs_copy_name(info->make, raw->idata.make);
     thumbs_copy_name(info->model, raw->idata.model);
@@ -164,13 +192,13 @@ thumbs_raw_status thumbs_raw_probe(const char *path, thumbs_raw_info *info,
     int code = libraw_adjust_sizes_info_only(raw);
     if (code != LIBRAW_SUCCESS) {
         status = thumbs_failure(code, "sizes", message, message_size);
-        libraw_close(raw);
+        thumbs_close(&handle);
         return status;
     }
     int transposed = raw->sizes.flip & 4;
     info->width = transposed ? raw->sizes.iheight : raw->sizes.iwidth;
     info->height = transposed ? raw->sizes.iwidth : raw->sizes.iheight;
-    libraw_close(raw);
+    thumbs_close(&handle);
     return THUMBS_RAW_OK;
 }
 
@@ -241,13 +269,14 @@ static size_t thumbs_jpeg_length(const uint8_t *data, size_t length) {
     }
 }
 
-thumbs_raw_status thumbs_raw_preview(const char *path, thumbs_raw_image *image,
+thumbs_raw_status thumbs_raw_preview(int descriptor, thumbs_raw_image *image,
     char *message, size_t message_size) {
     memset(image, 0, sizeof *image);
-    libraw_data_t *raw;
-    thumbs_raw_status status = thumbs_open(path, &raw, message, message_size);
+    thumbs_raw_handle handle;
+    thumbs_raw_status status = thumbs_open(descriptor, &handle, message, message_size);
     if (status != THUMBS_RAW_OK)
         return status;
+    libraw_data_t *raw = handle.raw;
     /* Otherwise LibRaw turns upright the thumbnails it decodes from Kodak's raw-format ones,
      * and those alone, so exif_orientation could not say what to do. */
     raw->params.raw_processing_options |= LIBRAW_PROCESSING_NO_ROTATE_FOR_KODAK_THUMBNAILS;
@@ -255,7 +284,7 @@ thumbs_raw_status thumbs_raw_preview(const char *path, thumbs_raw_image *image,
     int code = libraw_unpack_thumb(raw);
     if (code != LIBRAW_SUCCESS) {
         status = thumbs_failure(code, "preview", message, message_size);
-        libraw_close(raw);
+        thumbs_close(&handle);
         return status;
     }
     const libraw_thumbnail_t *thumb = &raw->thumbnail;
@@ -299,7 +328,7 @@ thumbs_raw_status thumbs_raw_preview(const char *path, thumbs_raw_image *image,
     /* Previews are stored as the sensor saw the scene, like the raw data. */
     if (status == THUMBS_RAW_OK)
         image->exif_orientation = thumbs_orientation(raw->sizes.flip);
-    libraw_close(raw);
+    thumbs_close(&handle);
     return status;
 }
 
@@ -316,14 +345,15 @@ static int thumbs_progress(void *deadline, enum LibRaw_progress stage, int itera
     return thumbs_now() > *(const double *) deadline;
 }
 
-thumbs_raw_status thumbs_raw_half_decode(const char *path, double time_limit_seconds,
+thumbs_raw_status thumbs_raw_half_decode(int descriptor, double time_limit_seconds,
     thumbs_raw_image *image, char *message, size_t message_size) {
     memset(image, 0, sizeof *image);
     double deadline = thumbs_now() + time_limit_seconds;
-    libraw_data_t *raw;
-    thumbs_raw_status status = thumbs_open(path, &raw, message, message_size);
+    thumbs_raw_handle handle;
+    thumbs_raw_status status = thumbs_open(descriptor, &handle, message, message_size);
     if (status != THUMBS_RAW_OK)
         return status;
+    libraw_data_t *raw = handle.raw;
     if (time_limit_seconds > 0)
         libraw_set_progress_handler(raw, thumbs_progress, &deadline);
     raw->params.half_size = 1;
@@ -367,7 +397,7 @@ thumbs_raw_status thumbs_raw_half_decode(const char *path, double time_limit_sec
     }
     if (processed)
         libraw_dcraw_clear_mem(processed);
-    libraw_close(raw);
+    thumbs_close(&handle);
     return status;
 }
 

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 /* vips_vector_set_enabled() is not included by vips.h in 8.14. */
 #include <vips/vector.h>
@@ -79,21 +80,65 @@ char *thumbs_vips_take_warnings(void) {
     return text;
 }
 
-/* A source of its own for `descriptor`'s file. Every load gets one: a VipsSource reads with
- * read() and seeks with lseek(), so two sources on one descriptor (or its dup) would move each
- * other's offset. Reopening /proc/self/fd/N opens the very file the descriptor refers to (the
- * link names the open file, not a path), with an offset of its own. */
+/* A source of its own for `descriptor`'s file. Every load gets one, reading with pread() at an
+ * offset of its own, so two sources on one file never move each other's offset (a descriptor
+ * source reads with read() and lseek() on the descriptor it is given), and no path is opened: a
+ * render worker, which may open nothing, reads through it the same. It keeps a duplicate of the
+ * descriptor, so the caller may close its own while images made from the source are read. */
+typedef struct {
+    int descriptor;
+    gint64 position;
+} thumbs_file_reader;
+
+static gint64 thumbs_file_read(VipsSourceCustom *source, void *buffer, gint64 length, void *data) {
+    (void) source;
+    thumbs_file_reader *reader = data;
+    ssize_t got;
+    do
+        got = pread(reader->descriptor, buffer, (size_t) length, (off_t) reader->position);
+    while (got < 0 && errno == EINTR);
+    if (got > 0)
+        reader->position += got;
+    return got;
+}
+
+static gint64 thumbs_file_seek(VipsSourceCustom *source, gint64 offset, int whence, void *data) {
+    (void) source;
+    thumbs_file_reader *reader = data;
+    gint64 base = reader->position;
+    if (whence == SEEK_SET)
+        base = 0;
+    else if (whence == SEEK_END) {
+        struct stat status;
+        if (fstat(reader->descriptor, &status) != 0)
+            return -1;
+        base = status.st_size;
+    }
+    if (offset < -base)
+        return -1;
+    reader->position = base + offset;
+    return reader->position;
+}
+
+static void thumbs_file_reader_free(void *data, GClosure *closure) {
+    (void) closure;
+    thumbs_file_reader *reader = data;
+    close(reader->descriptor);
+    g_free(reader);
+}
+
 static VipsSource *thumbs_source(int descriptor) {
-    char name[32];
-    snprintf(name, sizeof name, "/proc/self/fd/%d", descriptor);
-    int own = open(name, O_RDONLY | O_CLOEXEC);
+    int own = fcntl(descriptor, F_DUPFD_CLOEXEC, 0);
     if (own < 0) {
-        vips_error("thumbs", "cannot reopen the file: %s", g_strerror(errno));
+        vips_error("thumbs", "cannot read the file: %s", g_strerror(errno));
         return NULL;
     }
-    VipsSource *source = vips_source_new_from_descriptor(own);
-    close(own); /* the source keeps a dup of its own */
-    return source;
+    thumbs_file_reader *reader = g_new0(thumbs_file_reader, 1);
+    reader->descriptor = own;
+    VipsSourceCustom *source = vips_source_custom_new();
+    g_signal_connect_data(source, "read", G_CALLBACK(thumbs_file_read), reader, thumbs_file_reader_free, 0);
+    g_signal_connect(source, "seek", G_CALLBACK(thumbs_file_seek), reader);
+    return VIPS_SOURCE(source);
 }
 
 VipsImage *thumbs_vips_open_descriptor(int descriptor) {

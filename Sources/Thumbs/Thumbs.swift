@@ -2,6 +2,7 @@
 // config.json (`ThumbsConfiguration`) that ties the layers' settings together.
 
 @_exported import ThumbsImaging
+@_exported import ThumbsIsolation
 @_exported import ThumbsLibrary
 @_exported import ThumbsPipeline
 @_exported import ThumbsStore

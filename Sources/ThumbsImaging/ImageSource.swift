@@ -4,30 +4,43 @@ import ThumbsSupport
 /// A file about to be imaged: opened beneath its root, its fingerprint and content type read
 /// from that descriptor, checked before a decoder sees it. Empty files and files that are no
 /// asset (neither an image, a camera RAW file nor a video) stop here.
-struct ImageSource: Sendable {
-    let location: ImageLocation
+package struct ImageSource: Sendable {
     let file: OpenedFile
     let fingerprint: FileFingerprint
     let mediaType: MediaType
 
     init(_ location: ImageLocation) throws(ImagingError) {
         try self.init(opened: location)
-        guard fingerprint.size > 0 else { throw .emptyFile }
-        guard mediaType.isAsset else { throw .unsupportedFormat("not an image or a video") }
+        try ensureAsset()
     }
 
     /// Opens and sniffs `location`, whatever its type (an empty file is `.unsupported`); fails
     /// only when it cannot be opened or is not the version `location` expects.
     init(opened location: ImageLocation) throws(ImagingError) {
-        self.location = location
-        file = try OpenedFile.open(location)
+        try self.init(
+            file: try OpenedFile.open(location), fileName: location.displayName,
+            expectedFingerprint: location.expectedFingerprint)
+    }
+
+    /// Sniffs a file opened elsewhere (a render worker's, handed over by its parent), whatever its
+    /// type; `fileName` only hints at formats whose first bytes are ambiguous. Fails only when it
+    /// cannot be read or is not the version expected.
+    package init(
+        file: OpenedFile, fileName: String, expectedFingerprint: FileFingerprint?
+    ) throws(ImagingError) {
+        self.file = file
         fingerprint = try FileFingerprint(descriptor: file.descriptor)
-        if let expected = location.expectedFingerprint, expected != fingerprint { throw .changedWhileRendering }
+        if let expectedFingerprint, expectedFingerprint != fingerprint { throw .changedWhileRendering }
         mediaType =
             fingerprint.size == 0
             ? .unsupported
-            : MediaType(
-                sniffing: try Self.readPrefix(of: file, count: MediaType.sniffLength), fileName: location.displayName)
+            : MediaType(sniffing: try Self.readPrefix(of: file, count: MediaType.sniffLength), fileName: fileName)
+    }
+
+    /// Fails unless the file is a non-empty asset (an image, a camera RAW file or a video).
+    package func ensureAsset() throws(ImagingError) {
+        guard fingerprint.size > 0 else { throw .emptyFile }
+        guard mediaType.isAsset else { throw .unsupportedFormat("not an image or a video") }
     }
 
     var descriptor: Int32 { file.descriptor }

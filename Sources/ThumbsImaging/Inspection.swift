@@ -12,6 +12,17 @@ public struct Inspection: Sendable, Hashable {
     public var problem: ImagingError?
     /// Whether the file changed while it was read (its details are then not to be trusted).
     public var changedWhileRead: Bool
+
+    package init(
+        mediaType: MediaType, fingerprint: FileFingerprint, properties: ImageProperties?, problem: ImagingError?,
+        changedWhileRead: Bool
+    ) {
+        self.mediaType = mediaType
+        self.fingerprint = fingerprint
+        self.properties = properties
+        self.problem = problem
+        self.changedWhileRead = changedWhileRead
+    }
 }
 
 extension VipsRenderer {
@@ -20,7 +31,11 @@ extension VipsRenderer {
     package func inspect(_ location: ImageLocation) throws(ImagingError) -> Inspection {
         var unchecked = location
         unchecked.expectedFingerprint = nil
-        let source = try ImageSource(opened: unchecked)
+        return try inspect(try ImageSource(opened: unchecked))
+    }
+
+    /// As ``inspect(_:)-(ImageLocation)``, of a file already opened (of any type).
+    package func inspect(_ source: ImageSource) throws(ImagingError) -> Inspection {
         var inspection = Inspection(
             mediaType: source.mediaType, fingerprint: source.fingerprint, properties: nil, problem: nil,
             changedWhileRead: false)

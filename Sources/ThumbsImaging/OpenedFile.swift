@@ -18,10 +18,11 @@ import ThumbsSupport
 ///
 /// Closed when the last reference goes; a libvips image made from it holds a descriptor of its
 /// own, so the file may close while images are still being read.
-final class OpenedFile: Sendable {
-    let descriptor: Int32
+package final class OpenedFile: Sendable {
+    package let descriptor: Int32
 
-    private init(descriptor: Int32) {
+    /// Takes `descriptor` over: it is closed with this file.
+    package init(adopting descriptor: Int32) {
         self.descriptor = descriptor
     }
 
@@ -29,7 +30,7 @@ final class OpenedFile: Sendable {
 
     /// Opens `location` for reading; fails with ``ImagingError/unreadable(_:)`` when it cannot
     /// be opened or would leave its root.
-    static func open(_ location: ImageLocation) throws(ImagingError) -> OpenedFile {
+    package static func open(_ location: ImageLocation) throws(ImagingError) -> OpenedFile {
         guard !location.relativePath.isAbsolute, !location.relativePath.isEmpty,
             location.relativePath.components.allSatisfy({ $0.kind == .regular })
         else { throw .unreadable("the path leaves the library's root") }
@@ -45,7 +46,7 @@ final class OpenedFile: Sendable {
                 errno == EXDEV || errno == ELOOP
                     ? "a link leads out of the library's root; not followed" : SystemError.describe(errno))
         }
-        return OpenedFile(descriptor: descriptor)
+        return OpenedFile(adopting: descriptor)
     }
 
     /// openat2 beneath `root`; -1 with errno set on failure (ENOSYS where the kernel lacks it).

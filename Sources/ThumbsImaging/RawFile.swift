@@ -6,8 +6,7 @@ import ThumbsSupport
 /// data. Thumbnails come from the largest embedded preview when it covers them (most cameras
 /// embed a full-size or 1–2 MP JPEG), else from a half-size decode of the sensor data.
 ///
-/// LibRaw opens files by path; it is given the descriptor's `/proc/self/fd` link, which reopens
-/// the file already opened beneath its root, never the path the walk saw.
+/// LibRaw reads the file already opened beneath its root, copied into memory, never a path.
 struct RawFile {
     let source: ImageSource
     /// The picture as a full decode would make it, as stored (before orientation).
@@ -27,7 +26,7 @@ struct RawFile {
         self.timeLimit = timeLimit
         var info = thumbs_raw_info()
         var message = [CChar](repeating: 0, count: 256)
-        let status = thumbs_raw_probe(source.procPath, &info, &message, message.count)
+        let status = thumbs_raw_probe(source.descriptor, &info, &message, message.count)
         guard status == THUMBS_RAW_OK else {
             throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
         }
@@ -75,12 +74,12 @@ struct RawFile {
         var message = [CChar](repeating: 0, count: 256)
         var status =
             usePreview
-            ? thumbs_raw_preview(source.procPath, &image, &message, message.count)
-            : thumbs_raw_half_decode(source.procPath, timeLimit.seconds, &image, &message, message.count)
+            ? thumbs_raw_preview(source.descriptor, &image, &message, message.count)
+            : thumbs_raw_half_decode(source.descriptor, timeLimit.seconds, &image, &message, message.count)
         if usePreview, status == THUMBS_RAW_NO_PREVIEW, isDecodable, !degraded {
             // A preview cut short or of a kind LibRaw cannot hand out: the sensor data may
             // still decode.
-            status = thumbs_raw_half_decode(source.procPath, timeLimit.seconds, &image, &message, message.count)
+            status = thumbs_raw_half_decode(source.descriptor, timeLimit.seconds, &image, &message, message.count)
         }
         guard status == THUMBS_RAW_OK, let bytes = image.bytes else {
             throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
@@ -119,12 +118,6 @@ struct RawFile {
         default: .corrupt(message)
         }
     }
-}
-
-extension ImageSource {
-    /// A path that reopens this very file (the kernel's link to the open descriptor), for
-    /// libraries that open files by path.
-    var procPath: String { "/proc/self/fd/\(descriptor)" }
 }
 
 extension CaptureDate {

@@ -20,9 +20,8 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     /// The render threads; other libvips work of the package (charts, contact sheets) runs here
     /// too, so that it never blocks a cooperative thread.
     package let pool: BlockingThreadPool
-    /// Where files are opened to have the kernel read them ahead of their renders: an open can
-    /// block (on a NAS, for milliseconds), so not on a cooperative thread, nor on a render thread.
-    private let readAhead = BlockingThreadPool(name: "thumbs-readahead", threadCount: 1)
+    /// Files read ahead of their renders while they wait.
+    private let readAhead = ReadAhead()
     private let decodes = Atomic<Int>(0)
     private let decodesEnded = LockedValue(DecodeTime())
     /// Where each decode is noted while it runs; nil notes nothing.
@@ -130,19 +129,10 @@ public final class ThumbnailRenderer: ThumbnailRendering {
         _ location: ImageLocation, specs: [RenditionSpec], ticket: PriorityTicket
     ) async throws -> [Thumbnail] {
         let core = core
-        if pool.waitingCount > 0 { adviseReading(location, priority: ticket.priority) }
+        if pool.waitingCount > 0 { readAhead.advise(location, priority: ticket.priority) }
         return try await pool.run(ticket: ticket) { [self] in
             try decoding(location) { () throws(ImagingError) in try core.render(location, specs: specs) }
         }
-    }
-
-    /// Has the kernel read the file at `location` while its render waits behind others, so that
-    /// the render thread does not wait for the disk when its turn comes (a cold library's
-    /// photos, or files the kernel has dropped from memory since the walk read their headers).
-    /// Nobody waits for it.
-    private func adviseReading(_ location: ImageLocation, priority: WorkPriority) {
-        let readAhead = readAhead
-        Task { _ = try? await readAhead.run(priority: priority) { location.adviseReading() } }
     }
 
     /// Renders the part of the picture inside `crop` (fractions of the upright image, 0...1) into

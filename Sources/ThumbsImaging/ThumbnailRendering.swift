@@ -1,8 +1,10 @@
 import ThumbsSupport
 
-/// What the pipeline needs from a renderer: rendered renditions, cropped renders and embedded
-/// previews, each queued by priority. ``ThumbnailRenderer`` is the libvips one; an app can give
-/// `CachingImageManager` its own to test its code without decoding a single image.
+/// What the library and the pipeline need from a renderer: inspected files, rendered renditions,
+/// cropped renders and embedded previews, each queued by priority. ``ThumbnailRenderer`` decodes
+/// in the calling process; `IsolatedThumbnailRenderer` (ThumbsIsolation) in confined worker
+/// processes. An app can give `CachingImageManager` its own to test its code without decoding a
+/// single image.
 ///
 /// ```swift
 /// struct SolidRenderer: ThumbnailRendering {
@@ -14,6 +16,7 @@ import ThumbsSupport
 ///         try await render(location, specs: [spec], ticket: PriorityTicket(priority))[0]
 ///     }
 ///     func embeddedPreview(_ location: ImageLocation, format: ThumbnailFormat, quality: Int, priority: WorkPriority) async throws -> Thumbnail? { nil }
+///     func inspect(_ location: ImageLocation) async throws -> Inspection { try await ThumbnailRenderer().inspect(location) }
 /// }
 /// ```
 /// Failures are ``ImagingError``s (a file that cannot be rendered) or `CancellationError` (the
@@ -39,4 +42,9 @@ public protocol ThumbnailRendering: Sendable {
     func embeddedPreview(
         _ location: ImageLocation, format: ThumbnailFormat, quality: Int, priority: WorkPriority
     ) async throws -> Thumbnail?
+
+    /// The media type of the file at `location` from its content and, for assets, what its header
+    /// says, without decoding pixels: what the library's walk learns of a file. Throws only when
+    /// the file cannot be read at all.
+    func inspect(_ location: ImageLocation) async throws -> Inspection
 }

@@ -11,7 +11,13 @@ extension VipsRenderer {
     package func render(
         _ location: ImageLocation, spec: RenditionSpec, crop: NormalizedRect
     ) throws(ImagingError) -> Thumbnail {
-        let source = try ImageSource(location)
+        try render(try ImageSource(location), spec: spec, crop: crop)
+    }
+
+    /// As ``render(_:spec:crop:)-(ImageLocation,_,_)``, of a file already opened and found an asset.
+    package func render(
+        _ source: ImageSource, spec: RenditionSpec, crop: NormalizedRect
+    ) throws(ImagingError) -> Thumbnail {
         if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
             return try render(media, spec: spec, crop: crop)
         }

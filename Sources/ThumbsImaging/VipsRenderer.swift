@@ -38,7 +38,7 @@ package struct VipsRenderer: Sendable {
         try probe(try ImageSource(location))
     }
 
-    func probe(_ source: ImageSource) throws(ImagingError) -> ImageProperties {
+    package func probe(_ source: ImageSource) throws(ImagingError) -> ImageProperties {
         if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
             return media.properties
         }
@@ -79,7 +79,12 @@ package struct VipsRenderer: Sendable {
     /// rendition is then derived from that in-memory image. The file must not change meanwhile.
     package func render(_ location: ImageLocation, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
         guard !specs.isEmpty else { return [] }
-        let source = try ImageSource(location)
+        return try render(try ImageSource(location), specs: specs)
+    }
+
+    /// As ``render(_:specs:)-(ImageLocation,_)``, of a file already opened and found an asset.
+    package func render(_ source: ImageSource, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
+        guard !specs.isEmpty else { return [] }
         if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
             return try render(media, specs: specs)
         }
@@ -107,7 +112,14 @@ package struct VipsRenderer: Sendable {
     package func embeddedPreview(
         _ location: ImageLocation, format: ThumbnailFormat = .jpeg, quality: Int = 82
     ) throws(ImagingError) -> Thumbnail? {
-        let source = try ImageSource(location)
+        try embeddedPreview(try ImageSource(location), format: format, quality: quality)
+    }
+
+    /// As ``embeddedPreview(_:format:quality:)-(ImageLocation,_,_)``, of a file already opened and
+    /// found an asset.
+    package func embeddedPreview(
+        _ source: ImageSource, format: ThumbnailFormat, quality: Int
+    ) throws(ImagingError) -> Thumbnail? {
         if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
             return try embeddedPreview(media, format: format, quality: quality)
         }

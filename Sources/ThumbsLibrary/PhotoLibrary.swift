@@ -13,7 +13,8 @@ import ThumbsSupport
 public final class PhotoLibrary: Sendable {
     public let roots: [String]
     public let includeHidden: Bool
-    public let renderer: ThumbnailRenderer
+    /// Inspects the files the walk finds.
+    public let renderer: any ThumbnailRendering
     let store: ThumbnailStore?
     /// When set, the library is only the assets of this shard: the walk still lists every file,
     /// but reads (and caches the metadata of) only this shard's.
@@ -25,14 +26,14 @@ public final class PhotoLibrary: Sendable {
     /// `roots` are folders (resolved to absolute paths); `store`, when given, provides and keeps
     /// the metadata cache.
     public convenience init(
-        roots: [String], includeHidden: Bool = false, renderer: ThumbnailRenderer, store: ThumbnailStore?
+        roots: [String], includeHidden: Bool = false, renderer: any ThumbnailRendering, store: ThumbnailStore?
     ) {
         self.init(roots: roots, includeHidden: includeHidden, renderer: renderer, store: store, shard: nil)
     }
 
     /// The part of the library in `shard` (all of it when nil).
     public init(
-        roots: [String], includeHidden: Bool, renderer: ThumbnailRenderer, store: ThumbnailStore?,
+        roots: [String], includeHidden: Bool, renderer: any ThumbnailRendering, store: ThumbnailStore?,
         shard: LibraryShard?
     ) {
         self.roots = roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }

@@ -309,6 +309,8 @@ private final class HeldRenderer: ThumbnailRendering {
 
     var workers: Int { renderer.workers }
 
+    func inspect(_ location: ImageLocation) async throws -> Inspection { try await renderer.inspect(location) }
+
     /// Renders done and waiting for ``release()``.
     var heldRenders: Int { gate.value.waiting.count }
 

@@ -43,6 +43,10 @@ private final class ScriptedRenderer: ThumbnailRendering {
     {
         nil
     }
+
+    func inspect(_ location: ImageLocation) async throws -> Inspection {
+        throw failure ?? .unsupportedFormat("a scripted renderer inspects nothing")
+    }
 }
 
 @Suite struct ThumbnailRenderingTests {

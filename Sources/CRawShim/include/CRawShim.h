@@ -6,8 +6,7 @@
 // default error callbacks (which write to stderr) are turned off, and what went wrong is
 // written to `message` (always NUL-terminated when message_size > 0; may be NULL).
 //
-// `path` may be a /proc/self/fd/N link: LibRaw stat()s and open()s the path, and on Linux that
-// reopens the very file the descriptor refers to.
+// The file is read through `descriptor`, into memory: no path is opened.
 #ifndef THUMBS_CRAWSHIM_H
 #define THUMBS_CRAWSHIM_H
 
@@ -71,14 +70,14 @@ typedef struct {
 } thumbs_raw_image;
 
 /// Opens the file and reads what its header says, decoding nothing (a millisecond or so).
-thumbs_raw_status thumbs_raw_probe(const char *path, thumbs_raw_info *info,
+thumbs_raw_status thumbs_raw_probe(int descriptor, thumbs_raw_info *info,
     char *message, size_t message_size);
 
 /// The largest embedded preview, as the JPEG bytes stored in the file (not re-encoded; only
 /// padding after the end marker is dropped) or as an RGB bitmap; no raw data is decoded.
 /// A JPEG is checked to be whole (markers from start to end): LibRaw reads a preview cut off by
 /// a truncated file without noticing. A bitmap cannot be checked so.
-thumbs_raw_status thumbs_raw_preview(const char *path, thumbs_raw_image *image,
+thumbs_raw_status thumbs_raw_preview(int descriptor, thumbs_raw_image *image,
     char *message, size_t message_size);
 
 /// Decodes the raw data at half size (each 2×2 block of the sensor one pixel, no demosaicing),
@@ -91,7 +90,7 @@ thumbs_raw_status thumbs_raw_preview(const char *path, thumbs_raw_image *image,
 /// `time_limit_seconds` (<= 0 for none) is checked between LibRaw's processing stages, so a
 /// decode stops with THUMBS_RAW_TIMED_OUT at the first stage boundary past the limit; a single
 /// stage (reading the raw data is one) is not interrupted and can overrun it.
-thumbs_raw_status thumbs_raw_half_decode(const char *path, double time_limit_seconds,
+thumbs_raw_status thumbs_raw_half_decode(int descriptor, double time_limit_seconds,
     thumbs_raw_image *image, char *message, size_t message_size);
 
 /// Frees image->bytes and zeroes the struct; safe on a zeroed or already freed image.

@@ -1,5 +1,6 @@
 import Foundation
 import ThumbsImaging
+import ThumbsIsolation
 import ThumbsPipeline
 import ThumbsStore
 
@@ -77,6 +78,10 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     /// Seconds a video's or a camera RAW file's decode may take before it is stopped and the
     /// file fails as timed out (a stuck decoder costs one file). Default: 30.
     public var decodeTimeLimit: Double = 30
+    /// Where files are decoded: `"process"`, in confined worker processes, where a fault or a
+    /// runaway decoder costs one file; `"none"`, in the process that asked (no worker to start,
+    /// and nothing to contain a fault). Default: process.
+    public var isolation: RenderIsolation = .process
     /// Delivery mode of requests that do not name one. Default: opportunistic.
     public var deliveryMode: DeliveryMode = .opportunistic
     /// What `thumbs serve` listens on, and its limits.
@@ -85,7 +90,8 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     public init() {}
 
     enum CodingKeys: String, KnownKeys {
-        case library, cache, renditions, workers, pixelLimit, decodeMemoryBudget, decodeTimeLimit, deliveryMode, serve
+        case library, cache, renditions, workers, pixelLimit, decodeMemoryBudget, decodeTimeLimit, isolation,
+            deliveryMode, serve
     }
 
     /// The most renditions a ladder may have: each photo is decoded once for all of them, and
@@ -113,6 +119,7 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
             )
         }
         decodeTimeLimit = try container.decodeSeconds(.decodeTimeLimit, in: 0.1...3600) ?? defaults.decodeTimeLimit
+        isolation = try container.decodeIfPresent(RenderIsolation.self, forKey: .isolation) ?? defaults.isolation
         deliveryMode = try container.decodeIfPresent(DeliveryMode.self, forKey: .deliveryMode) ?? defaults.deliveryMode
         serve = try container.decodeIfPresent(ServeConfiguration.self, forKey: .serve) ?? defaults.serve
     }
@@ -175,6 +182,15 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         imaging.decodeMemoryBudget = Int(clamping: decodeMemoryBudget.bytes)
         imaging.decodeTimeLimit = .seconds(decodeTimeLimit)
         return imaging
+    }
+
+    /// The renderer this configuration implies: workers in confined processes, or (isolation
+    /// `"none"`) a renderer in this process that notes its decodes in `journal`.
+    public func renderer(journal: (any DecodeJournal)? = nil) throws(ImagingError) -> any ThumbnailRendering {
+        switch isolation {
+        case .process: try IsolatedThumbnailRenderer(configuration: imaging)
+        case .none: ThumbnailRenderer(configuration: imaging, journal: journal)
+        }
     }
 
     /// The manager settings this configuration implies.

@@ -87,7 +87,8 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let photoLibrary = try await library.open().library
+        let opened = try await library.open()
+        let photoLibrary = opened.library
         let all = try await photoLibrary.allAssets()
         library.report(all.issues)
         let assets = limit.map { Array(all.assets.prefix($0)) } ?? all.assets
@@ -99,7 +100,10 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
         settings.cellsPerSecond = speed
         settings.targetSize = PixelSize(parsing: size)!
         settings.contentMode = mode
-        let benchmark = DeliveryBenchmark(assets: assets, renderer: photoLibrary.renderer, configuration: settings)
+        // In this process: the benchmark reads the render threads' decode times, and compares
+        // delivery modes, which the renderer's isolation does not change.
+        let renderer = ThumbnailRenderer(configuration: opened.configuration.imaging)
+        let benchmark = DeliveryBenchmark(assets: assets, renderer: renderer, configuration: settings)
         await benchmark.prepare()
 
         let scenarios = deliveries.flatMap { choice in
@@ -111,7 +115,7 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
             results.append(try await benchmark.run(scenario))
         }
         let report = DeliveryReport(
-            photos: assets.count, workers: photoLibrary.renderer.workers,
+            photos: assets.count, workers: renderer.workers,
             configuration: settings, results: results)
         if library.json { try library.printJSON(report) } else { print(report.table) }
         if let chart {

@@ -52,7 +52,9 @@ struct ContactSheetCommand: AsyncParsableCommand {
             ).exit()
         }
         let across = across
-        let sheet = try await opened.renderer.pool.run { [thumbnails] in
+        // The sheet is made of Thumbs' own thumbnails from the cache, in this process, on a thread
+        // of its own (a long libvips call never blocks a cooperative thread).
+        let sheet = try await BlockingThreadPool(name: "thumbs-sheet", threadCount: 1).run { [thumbnails] in
             try ContactSheet.compose(thumbnails, across: across)
         }
         try Data(sheet.bytes).write(to: URL(fileURLWithPath: output))

@@ -23,13 +23,16 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try loadOrExit(options)
-        let renderer = ThumbnailRenderer(configuration: configuration.imaging)
+        let renderer = rendererOrExit(configuration)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var failures = 0
         for file in files {
             do {
-                let properties = try await renderer.probe(file)
+                let inspection = try await renderer.inspect(ImageLocation(path: file))
+                guard let properties = inspection.properties else {
+                    throw inspection.problem ?? .unsupportedFormat("not an image or a video")
+                }
                 print(String(decoding: try encoder.encode(properties), as: UTF8.self))
             } catch {
                 failures += 1

@@ -64,7 +64,7 @@ struct RenderCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try loadOrExit(options)
-        let renderer = ThumbnailRenderer(configuration: configuration.imaging)
+        let renderer = rendererOrExit(configuration)
         let renditions = renditions(from: configuration)
         if let output, let file = singleFile, !Self.namesFolder(output) {
             guard renditions.count == 1 else {
@@ -135,11 +135,12 @@ struct RenderCommand: AsyncParsableCommand {
 
     private func renderOne(
         _ path: String, to output: String, spec: RenditionSpec,
-        renderer: ThumbnailRenderer
+        renderer: any ThumbnailRendering
     ) async throws {
         let started = ContinuousClock.now
         do {
-            let thumbnail = try await renderer.render(path, spec: spec)
+            let thumbnail = try await renderer.render(
+                ImageLocation(path: path), specs: [spec], ticket: PriorityTicket(.interactive))[0]
             try Data(thumbnail.bytes).write(to: URL(fileURLWithPath: output))
             let elapsed = started.duration(to: .now)
             print(

@@ -10,7 +10,7 @@ struct FolderRenderJob {
     let files: [String]
     let renditions: [Rendition]
     let outputFolder: String
-    let renderer: ThumbnailRenderer
+    let renderer: any ThumbnailRendering
     let includeHidden: Bool
     /// Failure lines as JSON events instead of text.
     var json = false
@@ -94,7 +94,7 @@ struct FolderRenderJob {
         var named: [Asset] = []
         for file in files {
             do {
-                let inspection = try await renderer.inspect(file)
+                let inspection = try await renderer.inspect(ImageLocation(path: file))
                 // Opened beneath its own folder: a link named on purpose is resolved first.
                 let url = URL(fileURLWithPath: file).resolvingSymlinksInPath().standardizedFileURL
                 named.append(

@@ -18,7 +18,7 @@ struct LibraryOptions: ParsableArguments {
         let configuration: ThumbsConfiguration
         let library: PhotoLibrary
         let store: ThumbnailStore
-        var renderer: ThumbnailRenderer { library.renderer }
+        var renderer: any ThumbnailRendering { library.renderer }
     }
 
     /// Opens the metadata cache and the library, or ends the command with a clear line. With
@@ -69,7 +69,7 @@ struct LibraryOptions: ParsableArguments {
                 }
             }
         }
-        let renderer = ThumbnailRenderer(configuration: configuration.imaging, journal: journal)
+        let renderer = rendererOrExit(configuration, journal: journal)
         let library = PhotoLibrary(
             roots: folders, includeHidden: configuration.library.includeHidden,
             renderer: renderer, store: store, shard: shard)

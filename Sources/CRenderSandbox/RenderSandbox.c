@@ -1,0 +1,419 @@
+/* The render worker's process layer (RenderSandbox.h): spawning, descriptor passing, and the
+ * confinement a worker enters before it reads untrusted bytes. */
+#define _GNU_SOURCE
+#include "RenderSandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/landlock.h>
+
+/* Debian 12's linux-libc-dev declares Landlock as of ABI 2 (REFER); later rights are defined here. */
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
+#endif
+#ifndef LANDLOCK_ACCESS_NET_BIND_TCP
+#define LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
+#define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#endif
+#ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+#endif
+
+/* struct landlock_ruleset_attr as of ABI 6. The kernel takes a larger struct than it knows as long
+ * as the fields it does not know are zero, so one size serves every ABI. */
+struct thumbs_ruleset_attr {
+    uint64_t handled_access_fs;
+    uint64_t handled_access_net;
+    uint64_t scoped;
+};
+
+pid_t thumbs_spawn_worker(const char *executable, char *const argv[], char *const envp[], int socket_fd) {
+    /* A close-on-exec copy above 3: the dup2 to 3 then always clears close-on-exec (a dup2 of 3
+     * onto itself would not everywhere), /dev/null on 0 cannot replace a socket that was 0,
+     * and closefrom(4) closes the copy in the child. */
+    int source = fcntl(socket_fd, F_DUPFD_CLOEXEC, THUMBS_WORKER_SOCKET_FD + 1);
+    if (source < 0)
+        return -errno;
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    int rc = posix_spawn_file_actions_init(&actions);
+    if (rc == 0 && (rc = posix_spawnattr_init(&attributes)) != 0)
+        posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+        close(source);
+        return -rc;
+    }
+    /* The server's threads block signals and ignore some (SIGPIPE); a worker starts with none
+     * blocked and every disposition the default. */
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    rc = posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (rc == 0)
+        rc = posix_spawn_file_actions_adddup2(&actions, source, THUMBS_WORKER_SOCKET_FD);
+    if (rc == 0)
+        rc = posix_spawn_file_actions_addclosefrom_np(&actions, THUMBS_WORKER_SOCKET_FD + 1);
+    if (rc == 0)
+        rc = posix_spawnattr_setsigmask(&attributes, &none);
+    if (rc == 0)
+        rc = posix_spawnattr_setsigdefault(&attributes, &all);
+    if (rc == 0)
+        rc = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    pid_t pid = -1;
+    if (rc == 0)
+        rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp);
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    close(source);
+    return rc == 0 ? pid : -rc;
+}
+
+ssize_t thumbs_send_with_descriptor(int socket, const void *bytes, size_t length, int descriptor) {
+    struct iovec vector = { .iov_base = (void *) bytes, .iov_len = length };
+    struct msghdr message = { .msg_iov = &vector, .msg_iovlen = 1 };
+    union {
+        char bytes[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr alignment;
+    } control;
+    memset(&control, 0, sizeof control);
+    if (descriptor >= 0) {
+        message.msg_control = control.bytes;
+        message.msg_controllen = sizeof control.bytes;
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(header), &descriptor, sizeof(int));
+    }
+    ssize_t sent;
+    do
+        sent = sendmsg(socket, &message, MSG_NOSIGNAL);
+    while (sent < 0 && errno == EINTR);
+    return sent < 0 ? -errno : sent;
+}
+
+/* Room for more descriptors than the protocol sends, so that extra ones arrive to be closed
+ * (the kernel drops those beyond the room and sets MSG_CTRUNC: closed all the same). */
+#define THUMBS_RECEIVED_DESCRIPTORS_ROOM 8
+
+ssize_t thumbs_receive_with_descriptor(int socket, void *bytes, size_t length, int *descriptor) {
+    if (descriptor)
+        *descriptor = -1;
+    struct iovec vector = { .iov_base = bytes, .iov_len = length };
+    union {
+        char bytes[CMSG_SPACE(sizeof(int) * THUMBS_RECEIVED_DESCRIPTORS_ROOM)];
+        struct cmsghdr alignment;
+    } control;
+    struct msghdr message = {
+        .msg_iov = &vector, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes
+    };
+    ssize_t received;
+    do
+        received = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    while (received < 0 && errno == EINTR);
+    if (received < 0)
+        return -errno;
+    int kept = -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS || header->cmsg_len < CMSG_LEN(0))
+            continue;
+        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t index = 0; index < count; index++) {
+            int received_descriptor;
+            memcpy(&received_descriptor, CMSG_DATA(header) + index * sizeof(int), sizeof(int));
+            if (kept < 0 && descriptor)
+                kept = received_descriptor;
+            else
+                close(received_descriptor);
+        }
+    }
+    if (descriptor)
+        *descriptor = kept;
+    return received;
+}
+
+/* /proc/self/statm, opened by thumbs_confine_worker before Landlock and seccomp forbid opening
+ * it; set while the process has one thread, read-only after. */
+static int statm_descriptor = -1;
+
+uint64_t thumbs_address_space_in_use(void) {
+    int descriptor = statm_descriptor;
+    if (descriptor < 0 && (descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)) < 0)
+        return 0;
+    char text[128];
+    ssize_t count;
+    do /* procfs renders the file anew for a read at offset 0 */
+        count = pread(descriptor, text, sizeof text - 1, 0);
+    while (count < 0 && errno == EINTR);
+    if (descriptor != statm_descriptor)
+        close(descriptor);
+    long page = sysconf(_SC_PAGESIZE);
+    if (count <= 0 || page <= 0)
+        return 0;
+    text[count] = '\0';
+    char *end;
+    unsigned long long pages = strtoull(text, &end, 10);
+    return end == text ? 0 : (uint64_t) pages * (uint64_t) page;
+}
+
+int thumbs_landlock_abi(void) {
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return abi > 0 ? (int) abi : 0;
+}
+
+int thumbs_seccomp_available(void) {
+    int mode = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+    if (mode < 0) /* EINVAL: a kernel without seccomp; anything else: a filter refused the call */
+        return errno == EINVAL ? 0 : 1;
+    if (mode > 0)
+        return 1;
+    /* Filter mode with the action the worker's filter needs, asked of the kernel, not of /proc. */
+    uint32_t action = SECCOMP_RET_KILL_PROCESS;
+    return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0 ? 1 : 0;
+}
+
+static int limit_address_space(uint64_t limit) {
+    struct rlimit current;
+    if (getrlimit(RLIMIT_AS, &current) != 0)
+        return -1;
+    rlim_t value = (rlim_t) limit; /* never above what is in force already */
+    if (value > current.rlim_max)
+        value = current.rlim_max;
+    if (value > current.rlim_cur)
+        value = current.rlim_cur;
+    struct rlimit lowered = { .rlim_cur = value, .rlim_max = value };
+    return setrlimit(RLIMIT_AS, &lowered);
+}
+
+/* A ruleset that handles every right the kernel's ABI knows and grants none of them: no path can
+ * be opened, made or removed, no TCP port bound or connected, and no signal or abstract socket
+ * reaches outside the worker. Descriptors the worker already holds keep working. */
+static int restrict_with_landlock(void) {
+    int abi = thumbs_landlock_abi();
+    if (abi <= 0)
+        return -1;
+    struct thumbs_ruleset_attr attr = {
+        .handled_access_fs = ((1ULL << 13) - 1) /* ABI 1's 13 rights, EXECUTE to MAKE_SYM */
+            | (abi >= 2 ? LANDLOCK_ACCESS_FS_REFER : 0) | (abi >= 3 ? LANDLOCK_ACCESS_FS_TRUNCATE : 0)
+            | (abi >= 5 ? LANDLOCK_ACCESS_FS_IOCTL_DEV : 0),
+        .handled_access_net = abi >= 4 ? LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP : 0,
+        .scoped = abi >= 6 ? LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL : 0,
+    };
+    int ruleset = (int) syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+    if (ruleset < 0)
+        return -1;
+    long rc = syscall(SYS_landlock_restrict_self, ruleset, 0);
+    close(ruleset);
+    return rc == 0 ? 0 : -1;
+}
+
+static const struct scmp_arg_cmp none; /* op 0: no condition */
+
+/* A rule by name, on up to two conditions, once no rule before it failed. A call libseccomp does
+ * not know, or one this architecture lacks (a negative pseudo-number), falls to the default. */
+static void add_rule(int *rc, scmp_filter_ctx filter, uint32_t action, const char *name,
+    struct scmp_arg_cmp first, struct scmp_arg_cmp second) {
+    int number = seccomp_syscall_resolve_name(name);
+    if (*rc != 0 || number == __NR_SCMP_ERROR)
+        return;
+    struct scmp_arg_cmp conditions[2] = { first, second };
+    *rc = seccomp_rule_add_array(filter, action, number, !first.op ? 0 : !second.op ? 1 : 2, conditions);
+    if (*rc != 0 && number < 0 && (*rc == -EDOM || *rc == -EFAULT))
+        *rc = 0;
+}
+
+static void add_rules(int *rc, scmp_filter_ctx filter, uint32_t action, const char *const *names) {
+    for (; *names; names++)
+        add_rule(rc, filter, action, *names, none, none);
+}
+
+static const char *const allowed_calls[] = {
+    "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2",
+    "lseek", "close", "close_range", "fstat", "dup", "dup2", "dup3", "mmap", "munmap", "mremap", "mprotect",
+    "madvise", "mlock", "munlock", "mincore", "brk", "futex", "futex_waitv", "set_robust_list",
+    "get_robust_list", "rseq", "set_tid_address", "exit", "exit_group", "rt_sigaction", "rt_sigprocmask",
+    "rt_sigreturn", "rt_sigtimedwait", "rt_sigsuspend", "pause", "sigaltstack", "restart_syscall", "gettid",
+    "getpid", "getppid", "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep", "gettimeofday",
+    "time", "sched_yield", "sched_getaffinity", "sched_setaffinity", "sched_getparam", "sched_getscheduler",
+    "sched_get_priority_max", "sched_get_priority_min", "getpriority", "getrandom", "getrlimit", "getrusage",
+    "poll", "ppoll", "select", "pselect6", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait",
+    "epoll_pwait2", "eventfd2", "timerfd_create", "timerfd_settime", "timerfd_gettime", "pipe2", "recvmsg",
+    "sendmsg", "recvfrom", "sendto", "shutdown", "getsockopt", "getuid", "geteuid", "getgid", "getegid",
+    "getresuid", "getresgid", "uname", "sysinfo", "membarrier", "getcwd", NULL
+};
+
+/* Calls that name a path fail as Landlock would fail them: libraries that look for locale,
+ * configuration or cache files (gettext, fontconfig) take EACCES in their stride. */
+static const char *const path_calls[] = {
+    "open", "openat", "openat2", "creat", "mknod", "mknodat", "link", "linkat", "unlink", "unlinkat",
+    "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir", "symlink", "symlinkat", "chmod",
+    "fchmodat", "fchmodat2", "chown", "lchown", "fchownat", "truncate", "stat", "lstat", "access",
+    "faccessat", "faccessat2", "readlink", "readlinkat", "statfs", "chdir", "utime", "utimes", "utimensat", NULL
+};
+
+/* Calls no decoder has a reason to make: a worker that makes one has been subverted. */
+static const char *const fatal_calls[] = {
+    "execve", "execveat", "ptrace", "fork", "vfork", "socket", "socketpair", "connect", "bind", "listen",
+    "accept", "accept4", "process_vm_readv", "process_vm_writev", "kexec_load", "kexec_file_load", "mount",
+    "umount2", "pivot_root", "chroot", "unshare", "setns", "bpf", "perf_event_open", "userfaultfd", "keyctl",
+    "add_key", "request_key", NULL
+};
+
+/* fcntl without F_SETOWN and F_SETSIG, through which O_ASYNC would signal another process. */
+static const int fcntl_commands[] = {
+    F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETLK, F_SETLK, F_SETLKW,
+    F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_GET_SEALS, F_ADD_SEALS, F_GETPIPE_SZ
+};
+
+static void add_conditional_rules(int *rc, scmp_filter_ctx f) {
+    const uint64_t self = (uint64_t) getpid(); /* fixed: the worker cannot fork */
+    const uint32_t allow = SCMP_ACT_ALLOW, refuse_path = SCMP_ACT_ERRNO(EACCES);
+    /* Threads, which glibc makes with clone once clone3 fails; any other clone is a fork. */
+    add_rule(rc, f, allow, "clone", SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD), none);
+    add_rule(rc, f, SCMP_ACT_KILL_PROCESS, "clone", SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0), none);
+    /* fstat is newfstatat(fd, "", AT_EMPTY_PATH) in glibc. A path given along with the flag is
+     * still looked up: its metadata (not its bytes) stays visible, which Landlock does not cover. */
+    add_rule(rc, f, allow, "newfstatat", SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH), none);
+    add_rule(rc, f, refuse_path, "newfstatat", SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, 0), none);
+    add_rule(rc, f, allow, "statx", SCMP_A2(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH), none);
+    add_rule(rc, f, refuse_path, "statx", SCMP_A2(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, 0), none);
+    /* Signals only to the worker itself (raise, abort, pthread_kill); tkill to its first thread. */
+    add_rule(rc, f, allow, "kill", SCMP_A0(SCMP_CMP_EQ, self, 0), none);
+    add_rule(rc, f, allow, "tgkill", SCMP_A0(SCMP_CMP_EQ, self, 0), none);
+    add_rule(rc, f, allow, "tkill", SCMP_A0(SCMP_CMP_EQ, self, 0), none);
+    /* Limits are read (getrlimit is prlimit64 in glibc), never changed; the nice value only its own. */
+    add_rule(rc, f, allow, "prlimit64", SCMP_A0(SCMP_CMP_EQ, 0, 0), SCMP_A2(SCMP_CMP_EQ, 0, 0));
+    add_rule(rc, f, allow, "prlimit64", SCMP_A0(SCMP_CMP_EQ, self, 0), SCMP_A2(SCMP_CMP_EQ, 0, 0));
+    add_rule(rc, f, allow, "setpriority", SCMP_A1(SCMP_CMP_EQ, 0, 0), none);
+    add_rule(rc, f, allow, "prctl", SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME, 0), none);
+    add_rule(rc, f, allow, "prctl", SCMP_A0(SCMP_CMP_EQ, PR_GET_NAME, 0), none);
+    for (size_t index = 0; index < sizeof fcntl_commands / sizeof fcntl_commands[0]; index++)
+        add_rule(rc, f, allow, "fcntl", SCMP_A1(SCMP_CMP_EQ, (uint64_t) fcntl_commands[index], 0), none);
+}
+
+/* Everything not named fails with EPERM, so that a library probing an odd call fails softly.
+ * clone3 says ENOSYS, which makes glibc fall back to clone, whose flags the filter can see. */
+static int restrict_with_seccomp(void) {
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ERRNO(EPERM));
+    if (!filter)
+        return -1;
+    int rc = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
+    if (rc == 0)
+        rc = seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+    add_rules(&rc, filter, SCMP_ACT_ALLOW, allowed_calls);
+    add_rules(&rc, filter, SCMP_ACT_ERRNO(EACCES), path_calls);
+    add_rules(&rc, filter, SCMP_ACT_KILL_PROCESS, fatal_calls);
+    add_rule(&rc, filter, SCMP_ACT_ERRNO(ENOSYS), "clone3", none, none);
+    add_conditional_rules(&rc, filter);
+    if (rc == 0)
+        rc = seccomp_load(filter);
+    seccomp_release(filter);
+    return rc;
+}
+
+/* AddressSanitizer reserves terabytes of shadow memory: a sanitized worker runs without the
+ * address-space limit (and says so, by the bit it leaves out). */
+#if defined(__SANITIZE_ADDRESS__)
+#define THUMBS_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define THUMBS_ADDRESS_SANITIZER 1
+#endif
+#endif
+
+int thumbs_confine_worker(uint64_t address_space_limit) {
+#ifdef THUMBS_ADDRESS_SANITIZER
+    address_space_limit = 0;
+#endif
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return -errno;
+    int bits = THUMBS_CONFINED_NO_NEW_PRIVS;
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0)
+        bits |= THUMBS_CONFINED_NOT_DUMPABLE;
+    if (address_space_limit > 0 && limit_address_space(address_space_limit) == 0)
+        bits |= THUMBS_CONFINED_ADDRESS_SPACE;
+    if (statm_descriptor < 0)
+        statm_descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    if (restrict_with_landlock() == 0)
+        bits |= THUMBS_CONFINED_LANDLOCK;
+    if (restrict_with_seccomp() == 0)
+        bits |= THUMBS_CONFINED_SECCOMP;
+    return bits;
+}
+
+static volatile sig_atomic_t report_descriptor = -1;
+
+/* Async-signal-safe only. The handler was reset to the default as it ran (SA_RESETHAND): the
+ * signal raised again is delivered as the handler returns, and kills (a fault would also recur). */
+static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
+    (void) info;
+    (void) context;
+    int saved = errno;
+    char death = saved == ENOMEM ? THUMBS_DEATH_OUT_OF_MEMORY : THUMBS_DEATH_FAULT;
+    int descriptor = report_descriptor;
+    if (descriptor >= 0) {
+        ssize_t written = write(descriptor, &death, 1);
+        (void) written;
+    }
+    raise(signal);
+    errno = saved;
+}
+
+/* The alternate stack is the calling thread's: a thread without one handles the signal on its own
+ * stack, which a stack overflow leaves no room on (it then dies without a report). */
+static int install_alternate_stack(void) {
+    const size_t size = 64 * 1024; /* many times MINSIGSTKSZ, AVX-512 and AMX state included */
+    long page = sysconf(_SC_PAGESIZE);
+    if (page <= 0)
+        page = 4096;
+    stack_t current;
+    if (sigaltstack(NULL, &current) == 0 && !(current.ss_flags & SS_DISABLE) && current.ss_size >= size)
+        return 0;
+    char *base =
+        mmap(NULL, size + (size_t) page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (base == MAP_FAILED)
+        return -errno;
+    stack_t stack = { .ss_sp = base + page, .ss_size = size, .ss_flags = 0 };
+    /* The lowest page a guard, so that an overflow of the handler faults rather than tramples. */
+    if (mprotect(base, (size_t) page, PROT_NONE) != 0 || sigaltstack(&stack, NULL) != 0) {
+        int error = errno;
+        munmap(base, size + (size_t) page);
+        return -error;
+    }
+    return 0;
+}
+
+int thumbs_report_fatal_signals(int report_fd) {
+    static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+    int rc = install_alternate_stack();
+    if (rc != 0)
+        return rc;
+    report_descriptor = report_fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_sigaction = on_fatal_signal;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+    sigfillset(&action.sa_mask); /* nothing interrupts the report */
+    for (size_t index = 0; index < sizeof fatal_signals / sizeof fatal_signals[0]; index++) {
+        if (sigaction(fatal_signals[index], &action, NULL) != 0)
+            return -errno;
+    }
+    return 0;
+}

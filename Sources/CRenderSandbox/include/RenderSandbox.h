@@ -1,0 +1,74 @@
+#ifndef THUMBS_RENDER_SANDBOX_H
+#define THUMBS_RENDER_SANDBOX_H
+
+// The process side of Thumbs' render workers: starting one, passing it descriptors over its
+// socket, and the confinement a worker puts itself under before it reads a byte of input.
+// Every function returns a negative errno on failure, never aborts.
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/// The descriptor a worker finds its socket at.
+#define THUMBS_WORKER_SOCKET_FD 3
+
+/// Starts `executable` with `argv` (NULL-terminated) and the environment `envp` (NULL-terminated),
+/// with `socket_fd` as descriptor THUMBS_WORKER_SOCKET_FD, descriptor 0 on /dev/null, 1 and 2
+/// as the caller's, and no other descriptor open. Returns the child's pid or -errno.
+pid_t thumbs_spawn_worker(const char *executable, char *const argv[], char *const envp[], int socket_fd);
+
+/// One sendmsg of `length` bytes on `socket`, with `descriptor` attached (SCM_RIGHTS) when it is
+/// not negative; MSG_NOSIGNAL. Returns the bytes sent or -errno. On a stream socket a descriptor
+/// travels with at least one byte only: sent with none, it is lost.
+ssize_t thumbs_send_with_descriptor(int socket, const void *bytes, size_t length, int descriptor);
+
+/// One recvmsg of at most `length` bytes from `socket`. A descriptor that came with them is
+/// stored in `*descriptor` (close-on-exec), -1 when none did; any further descriptors are closed.
+/// Returns the bytes received (0 at end of stream) or -errno.
+ssize_t thumbs_receive_with_descriptor(int socket, void *bytes, size_t length, int *descriptor);
+
+/// What thumbs_confine_worker put in force, as bits.
+enum {
+    THUMBS_CONFINED_NO_NEW_PRIVS = 1 << 0,
+    THUMBS_CONFINED_NOT_DUMPABLE = 1 << 1,
+    THUMBS_CONFINED_ADDRESS_SPACE = 1 << 2,
+    THUMBS_CONFINED_LANDLOCK = 1 << 3,
+    THUMBS_CONFINED_SECCOMP = 1 << 4,
+};
+
+/// Confines the calling process for good: no new privileges, not dumpable, an address-space limit
+/// of `address_space_limit` bytes (0: none), a Landlock ruleset that grants no file-system access
+/// (and no TCP bind/connect where the ABI has them), and a seccomp-bpf allowlist (libseccomp, on
+/// every thread: TSYNC) in which opening a path fails with EACCES, and exec, fork (clone
+/// without CLONE_THREAD), ptrace, socket, connect, bind, listen and accept kill the process.
+/// Call it while the process has one thread (Landlock binds the calling thread and the threads
+/// it starts later). The limit counts address space reserved, not used: each thread's stack
+/// (8 MiB by default) and each malloc arena (64 MiB) count whole. A call the allowlist does not
+/// name fails with EPERM. Returns the THUMBS_CONFINED_* bits in force; a part the kernel lacks is
+/// left out (never an error), a part the kernel refused is -errno only for no_new_privs (nothing
+/// after it can be applied without it).
+int thumbs_confine_worker(uint64_t address_space_limit);
+
+/// The Landlock ABI version the kernel offers, 0 when it has none (and in a confined worker,
+/// whose seccomp filter refuses the question).
+int thumbs_landlock_abi(void);
+
+/// Whether the kernel filters system calls with seccomp-bpf (1) or not (0).
+int thumbs_seccomp_available(void);
+
+/// The process's address space now (VmSize), in bytes, or 0 when unknown. A confined worker
+/// reads it through the /proc/self/statm descriptor thumbs_confine_worker opened first.
+uint64_t thumbs_address_space_in_use(void);
+
+/// Marks how the worker dies when it dies by a signal: called once before confinement, installs
+/// a handler for SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT and SIGFPE (on an alternate stack)
+/// that writes one byte to `report_fd` — THUMBS_DEATH_OUT_OF_MEMORY when the faulting thread's
+/// errno is ENOMEM (an allocation refused at the address-space limit ends in a trap or an
+/// abort), THUMBS_DEATH_FAULT otherwise — then dies of the signal with its default action.
+/// The handlers replace any the process had. The alternate stack is the calling thread's only:
+/// other threads handle the signal on their own stack, so a stack overflow there dies without a
+/// report. Returns 0 or -errno.
+enum { THUMBS_DEATH_FAULT = 'F', THUMBS_DEATH_OUT_OF_MEMORY = 'M' };
+int thumbs_report_fatal_signals(int report_fd);
+
+#endif

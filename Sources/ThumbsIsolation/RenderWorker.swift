@@ -1,0 +1,158 @@
+import CRenderSandbox
+import Glibc
+import SystemPackage
+import ThumbsImaging
+import ThumbsSupport
+
+/// One worker process, seen from its renderer: started, asked one thing at a time over its
+/// socket, and killed when it overstays or breaks the protocol.
+///
+/// Every call blocks (the renderer's render threads make them, never a cooperative thread), and
+/// one thread at a time uses a worker: its slot's lock is held across each call.
+final class RenderWorker: Sendable {
+    let pid: pid_t
+    /// The renderer's end of the worker's socket (the worker has the other at descriptor 3).
+    private let socket: Int32
+
+    private init(pid: pid_t, socket: Int32) {
+        self.pid = pid
+        self.socket = socket
+    }
+
+    deinit { close(socket) }
+
+    /// Starts `executable` with `arguments`, connected by a new socket pair.
+    static func start(executable: FilePath, arguments: [String]) throws(ImagingError) -> RenderWorker {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw .libraryUnavailable("no socket for a render worker: " + SystemError.describe(errno))
+        }
+        defer { close(ends[1]) }
+        let argv = [executable.string] + arguments
+        let pid = withCStrings(argv) { argv in
+            executable.withPlatformString { thumbs_spawn_worker($0, argv, environ, ends[1]) }
+        }
+        guard pid > 0 else {
+            close(ends[0])
+            throw .libraryUnavailable(
+                "the render worker \(executable) could not start: " + SystemError.describe(-pid))
+        }
+        return RenderWorker(pid: pid, socket: ends[0])
+    }
+
+    /// Waits for the worker's greeting, which it sends once it is confined and ready.
+    func greeting(within limit: Duration) throws(WorkerDeath) -> WorkerConfinement {
+        let deadline = ContinuousClock.now + limit
+        let frame = try receiveFrame(until: deadline, limit: limit)
+        do {
+            return try WorkerGreeting(decoding: frame).confinement
+        } catch {
+            throw end(.crashed, reason: "\(error)")
+        }
+    }
+
+    /// Hands `request` and the open file `descriptor` to the worker and waits for its reply, at
+    /// most `limit` once the worker has the file. A worker that dies, overstays or answers
+    /// malformed bytes is ended, and the death says what the file failed with.
+    func perform(_ request: WorkerRequest, file descriptor: Int32, limit: Duration) throws(WorkerDeath) -> WorkerReply {
+        let message = request.encoded()
+        let sent = message.withUnsafeBytes { thumbs_send_with_descriptor(socket, $0.baseAddress, $0.count, descriptor) }
+        // A worker that died before the request reached it (killed while idle) costs the file
+        // nothing: the file is tried again on a new worker.
+        guard sent == message.count else { throw end(nil, reason: "the request was not delivered") }
+        let deadline = ContinuousClock.now + limit
+        // The worker acknowledges a request as it takes it; a death before that is not the file's.
+        let acknowledgement = try receive(count: 1, until: deadline, limit: limit, fileTaken: false)
+        guard acknowledgement == [Self.acknowledgement] else { throw end(.crashed, reason: "no acknowledgement") }
+        let frame = try receiveFrame(until: deadline, limit: limit)
+        do {
+            return try WorkerReply(decoding: frame)
+        } catch {
+            throw end(.crashed, reason: "\(error)")
+        }
+    }
+
+    /// Kills the worker and reaps it.
+    func stop() {
+        kill(pid, SIGKILL)
+        _ = reap()
+    }
+
+    /// The byte a worker sends as it takes a request.
+    static let acknowledgement: UInt8 = 0x06
+
+    /// The largest message a worker may send: every thumbnail of the largest request.
+    static let largestFrame = 1 << 30
+
+    private func receiveFrame(until deadline: ContinuousClock.Instant, limit: Duration) throws(WorkerDeath) -> [UInt8] {
+        let header = try receive(count: WireWriter.headerSize, until: deadline, limit: limit, fileTaken: true)
+        let length = header.reversed().reduce(0) { $0 << 8 | Int($1) }
+        guard length <= Self.largestFrame else { throw end(.crashed, reason: "a message of \(length) bytes") }
+        let frame = try receive(count: length, until: deadline, limit: limit, fileTaken: true)
+        // A worker dying of a signal sends one byte saying how (the fatal-signal report).
+        if length == 1 { throw end(frame[0] == UInt8(THUMBS_DEATH_OUT_OF_MEMORY) ? .outOfMemory : .crashed) }
+        return frame
+    }
+
+    /// Reads exactly `count` bytes before `deadline`.
+    private func receive(
+        count: Int, until deadline: ContinuousClock.Instant, limit: Duration, fileTaken: Bool
+    ) throws(WorkerDeath) -> [UInt8] {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 1)
+        defer { buffer.deallocate() }
+        var received = 0
+        while received < count {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { throw end(.timedOut(limit), reason: "past the time limit") }
+            var poll = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = Glibc.poll(&poll, 1, Int32(clamping: Int((left.seconds * 1000).rounded(.up))))
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            let got = recv(socket, buffer.baseAddress! + received, count - received, 0)
+            if got < 0, errno == EINTR || errno == EAGAIN { continue }
+            guard got > 0 else { throw end(fileTaken ? .crashed : nil, reason: "the worker's socket closed") }
+            received += got
+        }
+        return Array(buffer.prefix(count))
+    }
+
+    /// Ends the worker and says what the file in hand failed with (nil: the file was not taken).
+    private func end(_ cause: WorkerDeath.Cause?, reason: String = "") -> WorkerDeath {
+        kill(pid, SIGKILL)
+        let status = reap()
+        return WorkerDeath(cause: cause, status: status, reason: reason)
+    }
+
+    /// Waits for the worker's exit; its wait status, or nil when it cannot be had.
+    private func reap() -> Int32? {
+        var status: Int32 = 0
+        while true {
+            let result = waitpid(pid, &status, 0)
+            if result == pid { return status }
+            if result < 0, errno == EINTR { continue }
+            return nil
+        }
+    }
+}
+
+/// A worker that is gone: what the file it had failed with, and how it ended.
+struct WorkerDeath: Error {
+    enum Cause: Equatable {
+        case crashed
+        case outOfMemory
+        case timedOut(Duration)
+    }
+
+    /// Nil when the worker ended before it took the file: the file is not to blame.
+    var cause: Cause?
+    /// The worker's wait status.
+    var status: Int32?
+    var reason: String
+}
+
+/// Runs `body` with `strings` as a NULL-terminated C array.
+private func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { for pointer in pointers { free(pointer) } }
+    return body(pointers)
+}

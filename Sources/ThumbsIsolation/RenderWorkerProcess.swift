@@ -1,0 +1,148 @@
+import CRenderSandbox
+import Glibc
+import ThumbsImaging
+import ThumbsSupport
+
+/// The worker's side: what `thumbs-render-worker` runs.
+///
+/// It starts libvips (which loads its modules) and its decoders, confines itself
+/// (``WorkerConfinement``), greets its renderer, then serves one request at a time on its
+/// socket until the renderer closes it. It decodes on its main thread, with no Swift
+/// concurrency; a failure of a file is a typed reply, a fault ends the worker.
+package enum RenderWorkerProcess {
+    /// Room in the address space for what the worker maps beyond its decodes: thread stacks (a
+    /// video decoder's threads), malloc's arenas, libvips' caches.
+    static let addressSpaceHeadroom: UInt64 = 1 << 30
+    /// The largest request a renderer sends.
+    static let largestRequest = 1 << 20
+
+    /// Runs the worker; returns its exit status.
+    package static func main(arguments: [String]) -> Int32 {
+        guard let settings = WorkerSettings(arguments: arguments) else {
+            warn("started by Thumbs' renderer only (settings missing)")
+            return 64
+        }
+        let socket = THUMBS_WORKER_SOCKET_FD
+        let renderer = VipsRenderer(
+            pixelLimit: settings.pixelLimit, decodeMemoryBudget: settings.decodeMemory,
+            decodeTimeLimit: settings.decodeTimeLimit)
+        do {
+            try VipsRuntime.ensureStarted()
+        } catch {
+            warn("\(error)")
+            return 70
+        }
+        guard thumbs_report_fatal_signals(socket) == 0 else { return 71 }
+        let limit = thumbs_address_space_in_use() + addressSpaceHeadroom + UInt64(settings.decodeMemory)
+        // Asked before confinement, which refuses the question.
+        let landlockABI = Int(thumbs_landlock_abi())
+        let measures = thumbs_confine_worker(limit)
+        guard measures >= 0 else {
+            warn("cannot confine itself: \(SystemError.describe(-measures))")
+            return 71
+        }
+        let confinement = WorkerConfinement(
+            measures: .init(rawValue: UInt32(measures)), addressSpaceLimit: limit,
+            landlockABI: landlockABI)
+        guard send(WorkerGreeting(confinement: confinement).encoded(), on: socket) else { return 0 }
+        while let (request, descriptor) = receiveRequest(on: socket) {
+            guard send([RenderWorker.acknowledgement], on: socket) else { return 0 }
+            let reply = handle(request, descriptor: descriptor, renderer)
+            guard send(reply.encoded(), on: socket) else { return 0 }
+        }
+        return 0
+    }
+
+    /// What `request` asks, done on the file at `descriptor`; a failure is the reply.
+    static func handle(
+        _ received: Result<WorkerRequest, WireError>, descriptor: Int32, _ renderer: VipsRenderer
+    ) -> WorkerReply {
+        do throws(ImagingError) {
+            guard descriptor >= 0 else { throw .unreadable("no file came with the request") }
+            let file = OpenedFile(adopting: descriptor)
+            let request: WorkerRequest
+            switch received {
+            case .success(let value): request = value
+            case .failure(let error): throw .unreadable("\(error)")
+            }
+            let source = try ImageSource(
+                file: file, fileName: request.fileName, expectedFingerprint: request.expectedFingerprint)
+            switch request.work {
+            case .inspect:
+                return .inspection(try renderer.inspect(source))
+            case .render(let specs):
+                try source.ensureAsset()
+                return .thumbnails(try renderer.render(source, specs: specs))
+            case .renderCrop(let spec, let crop):
+                try source.ensureAsset()
+                return .thumbnails([try renderer.render(source, spec: spec, crop: crop)])
+            case .embeddedPreview(let format, let quality):
+                try source.ensureAsset()
+                return .preview(try renderer.embeddedPreview(source, format: format, quality: quality))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The next request and the descriptor that came with it (-1: none); nil once the renderer
+    /// closed the socket (or broke the framing, which ends the worker too).
+    static func receiveRequest(on socket: Int32) -> (Result<WorkerRequest, WireError>, Int32)? {
+        var header = [UInt8](repeating: 0, count: WireWriter.headerSize)
+        var descriptor: Int32 = -1
+        let got = header.withUnsafeMutableBytes {
+            thumbs_receive_with_descriptor(socket, $0.baseAddress, $0.count, &descriptor)
+        }
+        guard got > 0, header.withUnsafeMutableBytes({ read(socket, $0, from: got) }) else {
+            if descriptor >= 0 { close(descriptor) }
+            return nil
+        }
+        let length = header.reversed().reduce(0) { $0 << 8 | Int($1) }
+        guard length <= largestRequest else {
+            if descriptor >= 0 { close(descriptor) }
+            return nil
+        }
+        var payload = [UInt8](repeating: 0, count: length)
+        guard payload.withUnsafeMutableBytes({ read(socket, $0, from: 0) }) else {
+            if descriptor >= 0 { close(descriptor) }
+            return nil
+        }
+        do throws(WireError) {
+            return (.success(try WorkerRequest(decoding: payload)), descriptor)
+        } catch {
+            return (.failure(error), descriptor)
+        }
+    }
+
+    /// Fills `buffer` from `offset` on; false at the end of the stream.
+    private static func read(_ socket: Int32, _ buffer: UnsafeMutableRawBufferPointer, from offset: Int) -> Bool {
+        var filled = offset
+        while filled < buffer.count {
+            let got = Glibc.read(socket, buffer.baseAddress! + filled, buffer.count - filled)
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { return false }
+            filled += got
+        }
+        return true
+    }
+
+    /// A line on stderr, which the worker shares with its renderer.
+    private static func warn(_ message: String) {
+        let line = Array("thumbs-render-worker: \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// Writes all of `bytes`; false when the renderer is gone.
+    private static func send(_ bytes: [UInt8], on socket: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var sent = 0
+            while sent < buffer.count {
+                let wrote = Glibc.send(socket, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL))
+                if wrote < 0, errno == EINTR { continue }
+                guard wrote > 0 else { return false }
+                sent += wrote
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Glibc
+import SystemPackage
+import ThumbsImaging
+import ThumbsSupport
+
+/// The renderer's workers, one per render thread: each slot holds a worker process, starts one
+/// when it has none, and replaces one that died.
+///
+/// A render thread takes a free slot for the whole of one request, so a worker serves one
+/// request at a time; there are as many slots as threads, so one is always free.
+final class RenderWorkerSlots: Sendable {
+    private let slots: [LockedValue<Slot>]
+    private let free: LockedValue<[Int]>
+    let executable: FilePath
+    let settings: WorkerSettings
+    /// What the latest worker to start reported.
+    private let latestConfinement = LockedValue<WorkerConfinement?>(nil)
+    /// Workers started so far, the first of each slot included.
+    private let started = LockedValue(0)
+
+    /// How long a worker may take to start (load its libraries, confine itself): a machine
+    /// under load may need seconds, never this long.
+    static let startLimit = Duration.seconds(60)
+
+    private struct Slot: Sendable {
+        var worker: RenderWorker?
+        var greeted = false
+    }
+
+    init(count: Int, executable: FilePath, settings: WorkerSettings) {
+        slots = (0..<count).map { _ in LockedValue(Slot()) }
+        free = LockedValue(Array(0..<count))
+        self.executable = executable
+        self.settings = settings
+    }
+
+    deinit {
+        for slot in slots { slot.withLock { $0.worker?.stop() } }
+    }
+
+    var confinement: WorkerConfinement? { latestConfinement.withLock { $0 } }
+    var startedCount: Int { started.withLock { $0 } }
+
+    /// The workers' process ids, for the people who watch them.
+    var processIDs: [pid_t] { slots.compactMap { slot in slot.withLock { $0.worker?.pid } } }
+
+    /// Starts every slot's worker now, without waiting for them to be ready: a renderer's first
+    /// renders then find them started.
+    func startAll() {
+        for slot in slots {
+            slot.withLock { state in
+                if state.worker == nil {
+                    state.worker = try? RenderWorker.start(executable: executable, arguments: settings.arguments)
+                }
+            }
+        }
+    }
+
+    /// Runs `request` on a free slot's worker. A worker that ended before it took the file is
+    /// replaced and the request given to the new one; one that died with the file makes the
+    /// file fail.
+    ///
+    /// `accept` turns the reply into the result, and throws for a reply that is not what the
+    /// request asked for: the worker is then ended (it broke the protocol, or was taken over)
+    /// and the file fails as ``ImagingError/crashed``. An ``ImagingError`` it throws is the
+    /// file's own failure, and the worker stays.
+    func perform<T>(
+        _ request: WorkerRequest, file: Int32, limit: Duration,
+        accept: (WorkerReply) throws(ReplyError) -> T
+    ) throws(ImagingError) -> T {
+        let index = free.withLock { $0.popLast() }
+        guard let index else { preconditionFailure("more render threads than worker slots") }
+        defer { free.withLock { $0.append(index) } }
+        return try slots[index].withLock { slot throws(ImagingError) in
+            for _ in 0..<2 {
+                let worker = try ready(&slot)
+                let reply: WorkerReply
+                do throws(WorkerDeath) {
+                    reply = try worker.perform(request, file: file, limit: limit)
+                } catch {
+                    slot = Slot()
+                    guard let cause = error.cause else { continue }
+                    throw failure(of: cause)
+                }
+                do throws(ReplyError) {
+                    return try accept(reply)
+                } catch {
+                    switch error {
+                    case .file(let failure): throw failure
+                    case .unexpected:
+                        worker.stop()
+                        slot = Slot()
+                        throw .crashed
+                    }
+                }
+            }
+            throw .libraryUnavailable("render workers keep ending before they take a file")
+        }
+    }
+
+    /// The slot's worker, started and greeted.
+    private func ready(_ slot: inout Slot) throws(ImagingError) -> RenderWorker {
+        let worker: RenderWorker
+        if let running = slot.worker {
+            worker = running
+        } else {
+            worker = try RenderWorker.start(executable: executable, arguments: settings.arguments)
+            slot.worker = worker
+        }
+        guard !slot.greeted else { return worker }
+        do throws(WorkerDeath) {
+            let confinement = try worker.greeting(within: Self.startLimit)
+            slot.greeted = true
+            started.withLock { $0 += 1 }
+            latestConfinement.withLock { $0 = confinement }
+            return worker
+        } catch {
+            slot = Slot()
+            throw .libraryUnavailable("the render worker \(executable) did not start (\(error.reason))")
+        }
+    }
+
+    private func failure(of cause: WorkerDeath.Cause) -> ImagingError {
+        switch cause {
+        case .crashed: .crashed
+        case .timedOut(let limit): .timedOut(limit)
+        case .outOfMemory: .tooMuchMemory(needed: .max, budget: settings.decodeMemory)
+        }
+    }
+}
+
+/// Why a reply gave no result: the file failed in the worker, or the reply is not what was asked.
+enum ReplyError: Error {
+    case file(ImagingError)
+    case unexpected(String)
+}

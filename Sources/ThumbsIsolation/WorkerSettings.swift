@@ -1,0 +1,49 @@
+import ThumbsImaging
+
+/// What a worker is started with, on its command line: the limits of its renders.
+struct WorkerSettings: Sendable, Equatable {
+    /// ``ImagingConfiguration/pixelLimit``.
+    var pixelLimit: Int
+    /// The worker's share of ``ImagingConfiguration/decodeMemoryBudget``: its decode budget, and
+    /// what its address-space limit allows beyond the worker's own needs.
+    var decodeMemory: Int
+    /// ``ImagingConfiguration/decodeTimeLimit``, which the worker's video and RAW decoders keep
+    /// (the renderer kills a worker that overstays it on any file).
+    var decodeTimeLimit: Duration
+
+    init(pixelLimit: Int, decodeMemory: Int, decodeTimeLimit: Duration) {
+        self.pixelLimit = pixelLimit
+        self.decodeMemory = decodeMemory
+        self.decodeTimeLimit = decodeTimeLimit
+    }
+
+    /// A renderer's settings shared among `configuration.workers` workers.
+    init(sharing configuration: ImagingConfiguration) {
+        self.init(
+            pixelLimit: configuration.pixelLimit,
+            decodeMemory: max(
+                ImagingConfiguration.minimumDecodeMemoryBudget,
+                configuration.decodeMemoryBudget / configuration.workers),
+            decodeTimeLimit: configuration.decodeTimeLimit)
+    }
+
+    var arguments: [String] {
+        [
+            "--pixel-limit", "\(pixelLimit)", "--decode-memory", "\(decodeMemory)",
+            "--decode-time-limit-ms",
+            "\(decodeTimeLimit.components.seconds * 1000 + decodeTimeLimit.components.attoseconds / 1_000_000_000_000_000)",
+        ]
+    }
+
+    /// The settings in a worker's `arguments`; nil when they are not all there and valid.
+    init?(arguments: [String]) {
+        func value(_ flag: String) -> Int? {
+            arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
+        }
+        guard let pixelLimit = value("--pixel-limit"), pixelLimit > 0,
+            let decodeMemory = value("--decode-memory"), decodeMemory > 0,
+            let milliseconds = value("--decode-time-limit-ms"), milliseconds > 0
+        else { return nil }
+        self.init(pixelLimit: pixelLimit, decodeMemory: decodeMemory, decodeTimeLimit: .milliseconds(milliseconds))
+    }
+}

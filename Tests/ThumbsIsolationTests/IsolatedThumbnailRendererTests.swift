@@ -1,0 +1,145 @@
+import Foundation
+import Glibc
+import SystemPackage
+import Testing
+import ThumbsImaging
+import ThumbsIsolation
+import ThumbsSupport
+import ThumbsTestSupport
+import ThumbsTesting
+
+/// The isolated renderer on real worker processes: what they render, what holds them in, and
+/// what a worker's death costs (real signals, sent to the real process).
+@Suite struct IsolatedThumbnailRendererTests {
+    let folder = TemporaryFolder("thumbs-isolation")
+    let spec = RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill)
+
+    func renderer(
+        workers: Int = 1, timeLimit: Duration = .seconds(60)
+    ) throws -> IsolatedThumbnailRenderer {
+        var configuration = ImagingConfiguration(workers: workers)
+        configuration.decodeTimeLimit = timeLimit
+        return try IsolatedThumbnailRenderer(configuration: configuration)
+    }
+
+    func photo(_ name: String, width: Int = 1600, height: Int = 1200, as container: SyntheticImage.Container = .jpeg)
+        throws -> ImageLocation
+    {
+        try folder.write(SyntheticImage(width: width, height: height).encoded(as: container), to: name)
+        return ImageLocation(root: FilePath(folder.path), relativePath: FilePath(name))
+    }
+
+    func render(_ location: ImageLocation, with renderer: IsolatedThumbnailRenderer) async throws -> Thumbnail {
+        try await renderer.render(location, specs: [spec], ticket: PriorityTicket(.interactive))[0]
+    }
+
+    @Test func rendersWhatTheInProcessRendererRenders() async throws {
+        let location = try photo("a.jpg")
+        let isolated = try await render(location, with: try renderer())
+        let inProcess = try await ThumbnailRenderer().render(
+            location, specs: [spec], ticket: PriorityTicket(.interactive))
+        #expect(isolated == inProcess[0])
+        #expect(isolated.placeholder == inProcess[0].placeholder)
+    }
+
+    @Test func inspectsAndFailsFilesAsTheInProcessRendererDoes() async throws {
+        let location = try photo("b.png", as: .png)
+        let isolated = try renderer()
+        let inspection = try await isolated.inspect(location)
+        #expect(inspection == (try await ThumbnailRenderer().inspect(location)))
+        try folder.write(Array("not a photo".utf8), to: "c.jpg")
+        let notPhoto = ImageLocation(root: FilePath(folder.path), relativePath: "c.jpg")
+        await #expect(throws: ImagingError.unsupportedFormat("not an image or a video")) {
+            try await render(notPhoto, with: isolated)
+        }
+        // The failure was the file's: the same worker renders the next one.
+        let pid = isolated.workerProcessIDs
+        _ = try await render(location, with: isolated)
+        #expect(isolated.workerProcessIDs == pid)
+    }
+
+    @Test func workersAreConfinedBeforeTheyReadInput() async throws {
+        let isolated = try renderer(workers: 2)
+        _ = try await render(try photo("a.jpg"), with: isolated)
+        let confinement = try #require(isolated.confinement)
+        #expect(confinement.measures.isSuperset(of: [.noNewPrivileges, .notDumpable, .seccomp]))
+        #expect(confinement.measures.contains(.landlock) == (WorkerConfinement.available.landlockABI > 0))
+        #expect(confinement.measures.contains(.addressSpaceLimit) != Sanitizer.isActive)
+        #expect(isolated.workerProcessIDs.count == 2)
+        for pid in isolated.workerProcessIDs {
+            let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+            #expect(status.contains("Seccomp:\t2"))
+            #expect(status.contains("NoNewPrivs:\t1"))
+        }
+    }
+
+    @Test func aWorkerStoppedPastTheTimeLimitIsKilledAndTheFileTimesOut() async throws {
+        let isolated = try renderer(timeLimit: .milliseconds(500))
+        let location = try photo("a.jpg")
+        _ = try await render(location, with: isolated)
+        let stopped = try #require(isolated.workerProcessIDs.first)
+        kill(stopped, SIGSTOP)
+        await #expect(throws: ImagingError.timedOut(.milliseconds(500))) { try await render(location, with: isolated) }
+        #expect(!isolated.workerProcessIDs.contains(stopped))
+        _ = try await render(location, with: isolated)
+        #expect(isolated.workerProcessIDs.count == 1)
+    }
+
+    @Test(arguments: [SIGSEGV, SIGKILL])
+    func aWorkerThatDiesWithAFileFailsThatFileAlone(signal: Int32) async throws {
+        let isolated = try renderer()
+        let large = try photo("large.png", width: 4000, height: 3000, as: .png)
+        let small = try photo("small.jpg")
+        let victim = try await WorkerInTheMiddleOfADecode.stop(isolated, rendering: large, spec: spec)
+        kill(victim.pid, signal)
+        kill(victim.pid, SIGCONT)
+        await #expect(throws: ImagingError.crashed) { try await victim.render.value }
+        _ = try await render(small, with: isolated)
+        #expect(isolated.workerProcessIDs.count == 1 && isolated.workerProcessIDs != [victim.pid])
+    }
+
+    @Test func aMissingWorkerProgramIsATypedError() {
+        #expect(throws: ImagingError.self) {
+            try IsolatedThumbnailRenderer(workerExecutable: FilePath(folder.path + "/no-such-worker"))
+        }
+    }
+}
+
+/// A render caught while its worker decodes: the worker stopped (SIGSTOP) with the file in hand,
+/// seen by the descriptors it holds: beyond those it holds idle, the file handed over and
+/// libvips' own for its read, open only while it decodes.
+struct WorkerInTheMiddleOfADecode {
+    let pid: pid_t
+    let render: Task<Thumbnail, any Error>
+
+    static func stop(
+        _ renderer: IsolatedThumbnailRenderer, rendering location: ImageLocation, spec: RenditionSpec
+    ) async throws -> WorkerInTheMiddleOfADecode {
+        let worker = try #require(renderer.workerProcessIDs.first)
+        let idle = descriptors(of: worker)
+        for _ in 0..<50 {
+            let done = Locked(false)
+            let render = Task {
+                defer { done.withLock { $0 = true } }
+                return try await renderer.render(location, specs: [spec], ticket: PriorityTicket(.interactive))[0]
+            }
+            while !done.withLock({ $0 }) {
+                if descriptors(of: worker) >= idle + 2 {
+                    kill(worker, SIGSTOP)
+                    if descriptors(of: worker) >= idle + 2 {
+                        return WorkerInTheMiddleOfADecode(pid: worker, render: render)
+                    }
+                    kill(worker, SIGCONT)
+                }
+                // Polls the worker's state, which changes within the decode's milliseconds.
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            _ = try await render.value
+        }
+        throw CancellationError()
+    }
+
+    static func descriptors(of pid: pid_t) -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count
+    }
+}
