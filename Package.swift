@@ -226,6 +226,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "thumbs-render-worker", dependencies: ["ThumbsIsolation", "ThumbsProcessTuning"]),
+        // A render worker taken over by a hostile file: the isolation tests' attacks, under the
+        // real confinement.
+        .executableTarget(
+            name: "thumbs-hostile-worker", dependencies: ["ThumbsIsolation", "ThumbsImaging"], path: "Tests/HostileWorker"),
         // A second process for the store's multi-process and crash tests.
         .executableTarget(
             name: "thumbs-store-worker",
@@ -281,8 +285,8 @@ let package = Package(
         .testTarget(
             name: "ThumbsLibraryTests",
             dependencies: [
-                "ThumbsLibrary", "ThumbsImaging", "ThumbsStore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "ThumbsLibrary", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore", "ThumbsSupport", "ThumbsTesting",
+                "ThumbsTestSupport", "thumbs-hostile-worker", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(
@@ -329,7 +333,7 @@ let package = Package(
             // The worker is listed so the process the renderer starts is built first.
             dependencies: [
                 "ThumbsIsolation", "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "CRenderSandbox",
-                "thumbs-render-worker", .product(name: "SystemPackage", package: "swift-system"),
+                "thumbs-render-worker", "thumbs-hostile-worker", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
     ],

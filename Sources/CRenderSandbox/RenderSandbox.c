@@ -366,10 +366,11 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
     (void) info;
     (void) context;
     int saved = errno;
-    char death = saved == ENOMEM ? THUMBS_DEATH_OUT_OF_MEMORY : THUMBS_DEATH_FAULT;
+    /* A message of the worker protocol: its length (1, little-endian), then the cause. */
+    char death[5] = { 1, 0, 0, 0, saved == ENOMEM ? THUMBS_DEATH_OUT_OF_MEMORY : THUMBS_DEATH_FAULT };
     int descriptor = report_descriptor;
     if (descriptor >= 0) {
-        ssize_t written = write(descriptor, &death, 1);
+        ssize_t written = write(descriptor, death, sizeof death);
         (void) written;
     }
     raise(signal);

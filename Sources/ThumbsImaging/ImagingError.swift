@@ -21,7 +21,8 @@ public enum ImagingError: Error, Sendable, Hashable {
     /// refused before any pixel is decoded).
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// Decoding the file would take more memory than the whole decode budget
-    /// (``ImagingConfiguration/decodeMemoryBudget``), as estimated from its header.
+    /// (``ImagingConfiguration/decodeMemoryBudget``), as estimated from its header; or, with
+    /// `needed` `Int.max`, a render worker's decode ran out of the memory the worker may use.
     case tooMuchMemory(needed: Int, budget: Int)
     /// The file could not be opened or read: missing, vanished, permission denied (errno text).
     case unreadable(String)
@@ -102,6 +103,8 @@ extension ImagingError: CustomStringConvertible {
         case .truncated(let message): Self.reason(message, or: "the file ends before its image data")
         case .corrupt(let message): Self.reason(message, or: "the data is not valid for its format")
         case .tooManyPixels(let width, let height, let limit): "\(width)x\(height) is over the limit of \(limit) pixels"
+        case .tooMuchMemory(let needed, let budget) where needed == .max:
+            "the decode ran out of its render worker's memory (a decode budget of \(Self.megabytes(budget)))"
         case .tooMuchMemory(let needed, let budget):
             "\(Self.megabytes(needed)) needed to decode, the decode budget is \(Self.megabytes(budget))"
         case .unreadable(let reason): Self.reason(reason, or: "the file could not be read")
@@ -115,8 +118,9 @@ extension ImagingError: CustomStringConvertible {
         }
     }
 
+    /// Rounded up, and without overflow: a render worker's numbers come from another process.
     private static func megabytes(_ bytes: Int) -> String {
-        "\((bytes + (1 << 20) - 1) >> 20) MiB"
+        "\(bytes >> 20 + (bytes & ((1 << 20) - 1) == 0 ? 0 : 1)) MiB"
     }
 
     private static func reason(_ message: String, or fallback: String) -> String {

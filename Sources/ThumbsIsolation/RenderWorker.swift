@@ -9,8 +9,8 @@ import ThumbsSupport
 ///
 /// Every call blocks (the renderer's render threads make them, never a cooperative thread), and
 /// one thread at a time uses a worker: its slot's lock is held across each call.
-final class RenderWorker: Sendable {
-    let pid: pid_t
+package final class RenderWorker: Sendable {
+    package let pid: pid_t
     /// The renderer's end of the worker's socket (the worker has the other at descriptor 3).
     private let socket: Int32
 
@@ -22,7 +22,7 @@ final class RenderWorker: Sendable {
     deinit { close(socket) }
 
     /// Starts `executable` with `arguments`, connected by a new socket pair.
-    static func start(executable: FilePath, arguments: [String]) throws(ImagingError) -> RenderWorker {
+    package static func start(executable: FilePath, arguments: [String]) throws(ImagingError) -> RenderWorker {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw .libraryUnavailable("no socket for a render worker: " + SystemError.describe(errno))
@@ -41,7 +41,7 @@ final class RenderWorker: Sendable {
     }
 
     /// Waits for the worker's greeting, which it sends once it is confined and ready.
-    func greeting(within limit: Duration) throws(WorkerDeath) -> WorkerConfinement {
+    package func greeting(within limit: Duration) throws(WorkerDeath) -> WorkerConfinement {
         let deadline = ContinuousClock.now + limit
         let frame = try receiveFrame(until: deadline, limit: limit)
         do {
@@ -54,7 +54,9 @@ final class RenderWorker: Sendable {
     /// Hands `request` and the open file `descriptor` to the worker and waits for its reply, at
     /// most `limit` once the worker has the file. A worker that dies, overstays or answers
     /// malformed bytes is ended, and the death says what the file failed with.
-    func perform(_ request: WorkerRequest, file descriptor: Int32, limit: Duration) throws(WorkerDeath) -> WorkerReply {
+    package func perform(_ request: WorkerRequest, file descriptor: Int32, limit: Duration) throws(WorkerDeath)
+        -> WorkerReply
+    {
         let message = request.encoded()
         let sent = message.withUnsafeBytes { thumbs_send_with_descriptor(socket, $0.baseAddress, $0.count, descriptor) }
         // A worker that died before the request reached it (killed while idle) costs the file
@@ -73,7 +75,7 @@ final class RenderWorker: Sendable {
     }
 
     /// Kills the worker and reaps it.
-    func stop() {
+    package func stop() {
         kill(pid, SIGKILL)
         _ = reap()
     }
@@ -136,18 +138,19 @@ final class RenderWorker: Sendable {
 }
 
 /// A worker that is gone: what the file it had failed with, and how it ended.
-struct WorkerDeath: Error {
-    enum Cause: Equatable {
+package struct WorkerDeath: Error {
+    package enum Cause: Equatable {
         case crashed
         case outOfMemory
         case timedOut(Duration)
     }
 
     /// Nil when the worker ended before it took the file: the file is not to blame.
-    var cause: Cause?
+    package var cause: Cause?
     /// The worker's wait status.
-    var status: Int32?
-    var reason: String
+    package var status: Int32?
+    /// What the renderer saw.
+    package var reason: String
 }
 
 /// Runs `body` with `strings` as a NULL-terminated C array.

@@ -16,16 +16,20 @@ package enum RenderWorkerProcess {
     /// The largest request a renderer sends.
     static let largestRequest = 1 << 20
 
-    /// Runs the worker; returns its exit status.
-    package static func main(arguments: [String]) -> Int32 {
+    /// What a worker does with one request and the file that came with it.
+    package typealias Decoder = (WorkerRequest, OpenedFile) -> WorkerReply
+
+    /// Runs the worker, decoding with what `decoder` makes of its settings (``standardDecoder(_:)``
+    /// unless a test puts a hostile one in its place); returns its exit status.
+    package static func main(
+        arguments: [String], decoder makeDecoder: (WorkerSettings) -> Decoder = standardDecoder
+    ) -> Int32 {
         guard let settings = WorkerSettings(arguments: arguments) else {
             warn("started by Thumbs' renderer only (settings missing)")
             return 64
         }
         let socket = THUMBS_WORKER_SOCKET_FD
-        let renderer = VipsRenderer(
-            pixelLimit: settings.pixelLimit, decodeMemoryBudget: settings.decodeMemory,
-            decodeTimeLimit: settings.decodeTimeLimit)
+        let decode = makeDecoder(settings)
         do {
             try VipsRuntime.ensureStarted()
         } catch {
@@ -47,41 +51,49 @@ package enum RenderWorkerProcess {
         guard send(WorkerGreeting(confinement: confinement).encoded(), on: socket) else { return 0 }
         while let (request, descriptor) = receiveRequest(on: socket) {
             guard send([RenderWorker.acknowledgement], on: socket) else { return 0 }
-            let reply = handle(request, descriptor: descriptor, renderer)
+            let reply: WorkerReply
+            switch (request, descriptor) {
+            case (.failure(let error), _): reply = .failure(.unreadable("\(error)"))
+            case (.success, ..<0): reply = .failure(.unreadable("no file came with the request"))
+            case (.success(let request), _): reply = decode(request, OpenedFile(adopting: descriptor))
+            }
             guard send(reply.encoded(), on: socket) else { return 0 }
         }
         return 0
     }
 
-    /// What `request` asks, done on the file at `descriptor`; a failure is the reply.
-    static func handle(
-        _ received: Result<WorkerRequest, WireError>, descriptor: Int32, _ renderer: VipsRenderer
-    ) -> WorkerReply {
-        do throws(ImagingError) {
-            guard descriptor >= 0 else { throw .unreadable("no file came with the request") }
-            let file = OpenedFile(adopting: descriptor)
-            let request: WorkerRequest
-            switch received {
-            case .success(let value): request = value
-            case .failure(let error): throw .unreadable("\(error)")
+    /// Thumbs' decoders, with the worker's limits: what `request` asks, done on `file`; a
+    /// failure is the reply.
+    package static func standardDecoder(_ settings: WorkerSettings) -> Decoder {
+        let renderer = VipsRenderer(
+            pixelLimit: settings.pixelLimit, decodeMemoryBudget: settings.decodeMemory,
+            decodeTimeLimit: settings.decodeTimeLimit)
+        return { request, file in
+            do throws(ImagingError) {
+                return try reply(to: request, file: file, renderer)
+            } catch {
+                return .failure(error)
             }
-            let source = try ImageSource(
-                file: file, fileName: request.fileName, expectedFingerprint: request.expectedFingerprint)
-            switch request.work {
-            case .inspect:
-                return .inspection(try renderer.inspect(source))
-            case .render(let specs):
-                try source.ensureAsset()
-                return .thumbnails(try renderer.render(source, specs: specs))
-            case .renderCrop(let spec, let crop):
-                try source.ensureAsset()
-                return .thumbnails([try renderer.render(source, spec: spec, crop: crop)])
-            case .embeddedPreview(let format, let quality):
-                try source.ensureAsset()
-                return .preview(try renderer.embeddedPreview(source, format: format, quality: quality))
-            }
-        } catch {
-            return .failure(error)
+        }
+    }
+
+    private static func reply(
+        to request: WorkerRequest, file: OpenedFile, _ renderer: VipsRenderer
+    ) throws(ImagingError) -> WorkerReply {
+        let source = try ImageSource(
+            file: file, fileName: request.fileName, expectedFingerprint: request.expectedFingerprint)
+        switch request.work {
+        case .inspect:
+            return .inspection(try renderer.inspect(source))
+        case .render(let specs):
+            try source.ensureAsset()
+            return .thumbnails(try renderer.render(source, specs: specs))
+        case .renderCrop(let spec, let crop):
+            try source.ensureAsset()
+            return .thumbnails([try renderer.render(source, spec: spec, crop: crop)])
+        case .embeddedPreview(let format, let quality):
+            try source.ensureAsset()
+            return .preview(try renderer.embeddedPreview(source, format: format, quality: quality))
         }
     }
 

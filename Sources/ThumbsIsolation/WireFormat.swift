@@ -93,10 +93,10 @@ struct WireReader {
 }
 
 /// A message that breaks the protocol.
-enum WireError: Error, Equatable, CustomStringConvertible {
+package enum WireError: Error, Equatable, CustomStringConvertible {
     case malformed(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .malformed(let why): "malformed message: \(why)"
         }

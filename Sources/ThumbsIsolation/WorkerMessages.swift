@@ -4,22 +4,22 @@ import ThumbsImaging
 /// What a renderer asks of its worker. The file itself comes beside the message, as a
 /// descriptor the renderer opened beneath its root: no path crosses, only the file's name, which
 /// hints at formats whose first bytes are ambiguous.
-struct WorkerRequest: Equatable {
-    enum Work: Equatable {
+package struct WorkerRequest: Equatable {
+    package enum Work: Equatable {
         case render(specs: [RenditionSpec])
         case renderCrop(spec: RenditionSpec, crop: NormalizedRect)
         case embeddedPreview(format: ThumbnailFormat, quality: Int)
         case inspect
     }
 
-    var work: Work
-    var fileName: String
-    var expectedFingerprint: FileFingerprint?
+    package var work: Work
+    package var fileName: String
+    package var expectedFingerprint: FileFingerprint?
 
     /// The most renditions one request asks for: far more than any caller does.
     static let maximumSpecs = 64
 
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var writer = WireWriter()
         writer.string(fileName)
         writer.bool(expectedFingerprint != nil)
@@ -46,13 +46,13 @@ struct WorkerRequest: Equatable {
         return writer.framed()
     }
 
-    init(work: Work, fileName: String, expectedFingerprint: FileFingerprint?) {
+    package init(work: Work, fileName: String, expectedFingerprint: FileFingerprint?) {
         self.work = work
         self.fileName = fileName
         self.expectedFingerprint = expectedFingerprint
     }
 
-    init(decoding bytes: [UInt8]) throws(WireError) {
+    package init(decoding bytes: [UInt8]) throws(WireError) {
         var reader = WireReader(bytes)
         fileName = try reader.string()
         expectedFingerprint =
@@ -84,13 +84,13 @@ struct WorkerRequest: Equatable {
 }
 
 /// What a worker answers: the encoded results, or why the file failed.
-enum WorkerReply: Equatable {
+package enum WorkerReply: Equatable {
     case thumbnails([Thumbnail])
     case preview(Thumbnail?)
     case inspection(Inspection)
     case failure(ImagingError)
 
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var writer = WireWriter(capacity: 64 << 10)
         switch self {
         case .thumbnails(let thumbnails):
@@ -120,7 +120,7 @@ enum WorkerReply: Equatable {
 
     /// The reply in `bytes`, checked for shape: counts, lengths and values in range. What the
     /// results must be for the request is checked by ``ReplyCheck``.
-    init(decoding bytes: [UInt8]) throws(WireError) {
+    package init(decoding bytes: [UInt8]) throws(WireError) {
         var reader = WireReader(bytes)
         switch try reader.u8() {
         case 0:

@@ -1,7 +1,7 @@
 import ThumbsImaging
 
 /// What a worker is started with, on its command line: the limits of its renders.
-struct WorkerSettings: Sendable, Equatable {
+package struct WorkerSettings: Sendable, Equatable {
     /// ``ImagingConfiguration/pixelLimit``.
     var pixelLimit: Int
     /// The worker's share of ``ImagingConfiguration/decodeMemoryBudget``: its decode budget, and
@@ -18,7 +18,7 @@ struct WorkerSettings: Sendable, Equatable {
     }
 
     /// A renderer's settings shared among `configuration.workers` workers.
-    init(sharing configuration: ImagingConfiguration) {
+    package init(sharing configuration: ImagingConfiguration) {
         self.init(
             pixelLimit: configuration.pixelLimit,
             decodeMemory: max(
@@ -27,7 +27,7 @@ struct WorkerSettings: Sendable, Equatable {
             decodeTimeLimit: configuration.decodeTimeLimit)
     }
 
-    var arguments: [String] {
+    package var arguments: [String] {
         [
             "--pixel-limit", "\(pixelLimit)", "--decode-memory", "\(decodeMemory)",
             "--decode-time-limit-ms",

@@ -31,7 +31,8 @@ extension PhotoLibrary {
                 }
                 batch.fromCache += 1
             } else if try store?.failure(for: id, fingerprint: file.fingerprint)?.kind == .crashed {
-                // Its header killed a process: reading it again would kill this one.
+                // Its header killed a process (this one's render worker, or this process when it
+                // decoded in-process): reading it again would do so again.
                 batch.issues.append(.init(file, reason: .crashedBefore, fingerprint: file.fingerprint))
             } else {
                 misses.append(file)
@@ -45,11 +46,20 @@ extension PhotoLibrary {
         let inspections = try await inspect(locations)
         var changing: [ChangingFile] = []
         var learnt: [ThumbnailStore.MetadataEntry] = []
+        var crashed: [ThumbnailStore.FailureEntry] = []
         for (file, result) in zip(misses, inspections) {
             batch.inspected += 1
             let inspection: Inspection
             switch result {
             case .success(let value): inspection = value
+            case .failure(.crashed):
+                // Its header killed a render worker: remembered, so that no walk reads it again.
+                crashed.append(
+                    ThumbnailStore.FailureEntry(
+                        assetID: AssetID.make(root: root, relativeFilePath: file.path), fingerprint: file.fingerprint,
+                        failure: FailureRecord(.crashed)))
+                batch.issues.append(.init(file, reason: .crashedBefore, fingerprint: file.fingerprint))
+                continue
             case .failure(let error):
                 batch.issues.append(LibraryIssue(path: file.relativePath, reason: .unreadableFile("\(error)")))
                 continue
@@ -83,6 +93,7 @@ extension PhotoLibrary {
                     fingerprint: inspection.fingerprint, properties: inspection.properties))
         }
         if let store, !learnt.isEmpty { try await store.putMetadata(learnt) }
+        if let store, !crashed.isEmpty { try await store.recordFailures(crashed) }
         return changing
     }
 }

@@ -18,6 +18,13 @@ import ThumbsTesting
         return (outcome.status, summary, outcome)
     }
 
+    /// A configuration that decodes in the command's own process (isolation "none"), where
+    /// the decode journal notes each file a render thread has: what the tests of a process that
+    /// faults, and of one stopped while it renders, read.
+    private func inProcess() throws -> String {
+        try folder.write(Array(#"{"isolation": "none"}"#.utf8), to: "in-process.json")
+    }
+
     /// Clips cut anywhere in their first kilobytes (a download cut short), an empty `.jpg` and a
     /// text file named `.png`: each is a failure line, the run ends, and the next one renders
     /// nothing and still says that files failed.
@@ -54,7 +61,7 @@ import ThumbsTesting
         for index in 0..<8 { try folder.write(photo, to: "library/p\(index).png") }
         let process = Process()
         process.executableURL = ThumbsProcess.executable()
-        process.arguments = ["warm", library, "--cache", cache, "--json", "--quiet"]
+        process.arguments = ["warm", library, "--cache", cache, "--json", "--quiet", "--config", try inProcess()]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.environment = ProcessInfo.processInfo.environment.merging(Self.ownFault) { $1 }
@@ -214,7 +221,7 @@ import ThumbsTesting
         for index in 0..<10 { try folder.write(photo, to: "library/p\(index).png") }
         let process = Process()
         process.executableURL = ThumbsProcess.executable()
-        process.arguments = ["warm", library, "--cache", cache, "--json"]
+        process.arguments = ["warm", library, "--cache", cache, "--json", "--config", try inProcess()]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

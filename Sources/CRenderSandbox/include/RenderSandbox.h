@@ -62,9 +62,10 @@ uint64_t thumbs_address_space_in_use(void);
 
 /// Marks how the worker dies when it dies by a signal: called once before confinement, installs
 /// a handler for SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT and SIGFPE (on an alternate stack)
-/// that writes one byte to `report_fd` — THUMBS_DEATH_OUT_OF_MEMORY when the faulting thread's
-/// errno is ENOMEM (an allocation refused at the address-space limit ends in a trap or an
-/// abort), THUMBS_DEATH_FAULT otherwise — then dies of the signal with its default action.
+/// that writes a message of the worker protocol to `report_fd` — its length (1, as 4 bytes
+/// little-endian), then THUMBS_DEATH_OUT_OF_MEMORY when the faulting thread's errno is ENOMEM
+/// (an allocation refused at the address-space limit ends in a trap or an abort), else
+/// THUMBS_DEATH_FAULT — then dies of the signal with its default action.
 /// The handlers replace any the process had. The alternate stack is the calling thread's only:
 /// other threads handle the signal on their own stack, so a stack overflow there dies without a
 /// report. Returns 0 or -errno.

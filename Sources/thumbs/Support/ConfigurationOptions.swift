@@ -49,7 +49,8 @@ struct ConfigurationOptions: ParsableArguments {
 /// Loads the configuration, or ends the command with exit code 2 and one line.
 /// The renderer `configuration` asks for (its isolation), or the command ends with a clear line
 /// (the worker program is missing). Decodes in this process are noted in `journal`.
-func rendererOrExit(_ configuration: ThumbsConfiguration, journal: (any DecodeJournal)? = nil) -> any ThumbnailRendering {
+func rendererOrExit(_ configuration: ThumbsConfiguration, journal: (any DecodeJournal)? = nil) -> any ThumbnailRendering
+{
     do {
         return try configuration.renderer(journal: journal)
     } catch {

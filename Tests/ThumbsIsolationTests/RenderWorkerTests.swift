@@ -1,0 +1,53 @@
+import Foundation
+import Glibc
+import SystemPackage
+import Testing
+import ThumbsImaging
+import ThumbsIsolation
+import ThumbsTestSupport
+
+/// The worker protocol spoken directly to a real `thumbs-render-worker`: what a renderer that
+/// is not Thumbs' own (or a bug in it) could ask, and what the worker makes of it.
+@Suite struct RenderWorkerTests {
+    let settings = WorkerSettings(sharing: ImagingConfiguration(workers: 1))
+
+    func startedWorker() throws -> RenderWorker {
+        let program = try #require(IsolatedThumbnailRenderer.defaultWorkerExecutable)
+        let worker = try RenderWorker.start(executable: program, arguments: settings.arguments)
+        _ = try worker.greeting(within: .seconds(60))
+        return worker
+    }
+
+    @Test func aPathInPlaceOfAFileIsNotOpened() throws {
+        let worker = try startedWorker()
+        defer { worker.stop() }
+        let request = WorkerRequest(
+            work: .render(specs: [RenditionSpec(size: PixelSize(width: 64, height: 64))]), fileName: "/etc/passwd",
+            expectedFingerprint: nil)
+        let reply = try worker.perform(request, file: -1, limit: .seconds(60))
+        #expect(reply == .failure(.unreadable("no file came with the request")))
+    }
+
+    @Test func aFileThatIsNotAPhotoIsTheFilesFailure() throws {
+        let worker = try startedWorker()
+        defer { worker.stop() }
+        let passwd = open("/etc/passwd", O_RDONLY | O_CLOEXEC)
+        defer { close(passwd) }
+        let request = WorkerRequest(work: .inspect, fileName: "passwd", expectedFingerprint: nil)
+        guard case .inspection(let inspection) = try worker.perform(request, file: passwd, limit: .seconds(60)) else {
+            Issue.record("no inspection")
+            return
+        }
+        #expect(inspection.mediaType == .unsupported && inspection.properties == nil)
+    }
+
+    @Test func aWorkerStartedByHandIsRefused() throws {
+        let program = try #require(IsolatedThumbnailRenderer.defaultWorkerExecutable)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program.string)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+    }
+}
