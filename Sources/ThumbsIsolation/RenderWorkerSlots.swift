@@ -11,6 +11,8 @@ import ThumbsSupport
 final class RenderWorkerSlots: Sendable {
     private let slots: [LockedValue<Slot>]
     private let free: LockedValue<[Int]>
+    /// Each slot's worker's process id, nil while it has none.
+    private let running: LockedValue<[pid_t?]>
     let executable: FilePath
     let settings: WorkerSettings
     /// What the latest worker to start reported.
@@ -30,6 +32,7 @@ final class RenderWorkerSlots: Sendable {
     init(count: Int, executable: FilePath, settings: WorkerSettings) {
         slots = (0..<count).map { _ in LockedValue(Slot()) }
         free = LockedValue(Array(0..<count))
+        running = LockedValue(Array(repeating: nil, count: count))
         self.executable = executable
         self.settings = settings
     }
@@ -41,16 +44,19 @@ final class RenderWorkerSlots: Sendable {
     var confinement: WorkerConfinement? { latestConfinement.withLock { $0 } }
     var startedCount: Int { started.withLock { $0 } }
 
-    /// The workers' process ids, for the people who watch them.
-    var processIDs: [pid_t] { slots.compactMap { slot in slot.withLock { $0.worker?.pid } } }
+    /// The workers' process ids, for the people who watch them. Kept apart from the slots, whose
+    /// locks are held for whole requests.
+    var processIDs: [pid_t] { running.withLock { $0.compactMap { $0 } } }
 
     /// Starts every slot's worker now, without waiting for them to be ready: a renderer's first
     /// renders then find them started.
     func startAll() {
-        for slot in slots {
-            slot.withLock { state in
-                if state.worker == nil {
-                    state.worker = try? RenderWorker.start(executable: executable, arguments: settings.arguments)
+        for index in slots.indices {
+            slots[index].withLock { slot in
+                if slot.worker == nil,
+                    let worker = try? RenderWorker.start(executable: executable, arguments: settings.arguments)
+                {
+                    replace(&slot, at: index, with: worker)
                 }
             }
         }
@@ -73,12 +79,12 @@ final class RenderWorkerSlots: Sendable {
         defer { free.withLock { $0.append(index) } }
         return try slots[index].withLock { slot throws(ImagingError) in
             for _ in 0..<2 {
-                let worker = try ready(&slot)
+                let worker = try ready(&slot, at: index)
                 let reply: WorkerReply
                 do throws(WorkerDeath) {
                     reply = try worker.perform(request, file: file, limit: limit)
                 } catch {
-                    slot = Slot()
+                    replace(&slot, at: index, with: nil)
                     guard let cause = error.cause else { continue }
                     throw failure(of: cause)
                 }
@@ -89,7 +95,7 @@ final class RenderWorkerSlots: Sendable {
                     case .file(let failure): throw failure
                     case .unexpected:
                         worker.stop()
-                        slot = Slot()
+                        replace(&slot, at: index, with: nil)
                         throw .crashed
                     }
                 }
@@ -99,13 +105,13 @@ final class RenderWorkerSlots: Sendable {
     }
 
     /// The slot's worker, started and greeted.
-    private func ready(_ slot: inout Slot) throws(ImagingError) -> RenderWorker {
+    private func ready(_ slot: inout Slot, at index: Int) throws(ImagingError) -> RenderWorker {
         let worker: RenderWorker
         if let running = slot.worker {
             worker = running
         } else {
             worker = try RenderWorker.start(executable: executable, arguments: settings.arguments)
-            slot.worker = worker
+            replace(&slot, at: index, with: worker)
         }
         guard !slot.greeted else { return worker }
         do throws(WorkerDeath) {
@@ -115,9 +121,15 @@ final class RenderWorkerSlots: Sendable {
             latestConfinement.withLock { $0 = confinement }
             return worker
         } catch {
-            slot = Slot()
+            replace(&slot, at: index, with: nil)
             throw .libraryUnavailable("the render worker \(executable) did not start (\(error.reason))")
         }
+    }
+
+    /// Puts `worker` (none: nil) in the slot at `index`, not yet greeted.
+    private func replace(_ slot: inout Slot, at index: Int, with worker: RenderWorker?) {
+        slot = Slot(worker: worker)
+        running.withLock { $0[index] = worker?.pid }
     }
 
     private func failure(of cause: WorkerDeath.Cause) -> ImagingError {

@@ -105,9 +105,7 @@ import ThumbsTesting
     }
 }
 
-/// A render caught while its worker decodes: the worker stopped (SIGSTOP) with the file in hand,
-/// seen by the descriptors it holds: beyond those it holds idle, the file handed over and
-/// libvips' own for its read, open only while it decodes.
+/// A render caught while its worker decodes: the worker stopped (SIGSTOP) with the file in hand.
 struct WorkerInTheMiddleOfADecode {
     let pid: pid_t
     let render: Task<Thumbnail, any Error>
@@ -115,31 +113,17 @@ struct WorkerInTheMiddleOfADecode {
     static func stop(
         _ renderer: IsolatedThumbnailRenderer, rendering location: ImageLocation, spec: RenditionSpec
     ) async throws -> WorkerInTheMiddleOfADecode {
-        let worker = try #require(renderer.workerProcessIDs.first)
-        let idle = descriptors(of: worker)
         for _ in 0..<50 {
             let done = Locked(false)
-            let render = Task {
+            let render = Task.detached {
                 defer { done.withLock { $0 = true } }
                 return try await renderer.render(location, specs: [spec], ticket: PriorityTicket(.interactive))[0]
             }
-            while !done.withLock({ $0 }) {
-                if descriptors(of: worker) >= idle + 2 {
-                    kill(worker, SIGSTOP)
-                    if descriptors(of: worker) >= idle + 2 {
-                        return WorkerInTheMiddleOfADecode(pid: worker, render: render)
-                    }
-                    kill(worker, SIGCONT)
-                }
-                // Polls the worker's state, which changes within the decode's milliseconds.
-                try await Task.sleep(for: .milliseconds(1))
-            }
+            let stopped = await RenderWorkers.stopOneDecoding(
+                among: { renderer.workerProcessIDs }, gaveUp: { done.withLock { $0 } })
+            if let stopped { return WorkerInTheMiddleOfADecode(pid: stopped, render: render) }
             _ = try await render.value
         }
         throw CancellationError()
-    }
-
-    static func descriptors(of pid: pid_t) -> Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count
     }
 }

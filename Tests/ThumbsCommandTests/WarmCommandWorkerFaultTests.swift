@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+import Testing
+import ThumbsTestSupport
+import ThumbsTesting
+
+/// `thumbs warm` while its render workers are killed (found under the warm's process, caught
+/// with a file in hand): each death costs the file that worker had, remembered as `crashed`;
+/// every other photo is rendered, the next warm renders nothing and skips those files, and once
+/// they change they render.
+@Suite struct WarmCommandWorkerFaultTests {
+    let folder = TemporaryFolder()
+    var library: String { folder.path + "/library" }
+    var cache: String { folder.path + "/cache" }
+    static let photos = 240
+
+    private func warm() throws -> (status: Int32, summary: [String: Any]) {
+        let outcome = try ThumbsProcess.run(["warm", library, "--cache", cache, "--json", "--quiet"])
+        let last = try #require(outcome.standardOutput.split(separator: "\n").last, "\(outcome.standardError)")
+        return (outcome.status, try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]))
+    }
+
+    @Test func workersKilledMidDecodeCostOnlyTheirFiles() throws {
+        let photo = try SyntheticImage(width: 1600, height: 1200).encoded(as: .png)
+        for index in 0..<Self.photos { try folder.write(photo, to: "library/p\(index).png") }
+        // The walk's headers read (and cached) first, so that every decode of the warm is a render.
+        #expect(try ThumbsProcess.run(["albums", library, "--cache", cache, "--quiet"]).status == 0)
+
+        let process = Process()
+        process.executableURL = ThumbsProcess.executable()
+        process.arguments = ["warm", library, "--cache", cache, "--json"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let warming = process.processIdentifier
+        var killed: [pid_t] = []
+        for signal in [SIGSEGV, SIGKILL] {
+            let worker = RenderWorkers.stopOneDecoding(
+                among: { RenderWorkers.children(of: warming).filter { !killed.contains($0) } },
+                gaveUp: { !process.isRunning })
+            guard let worker else { break }
+            kill(worker, signal)
+            kill(worker, SIGCONT)
+            killed.append(worker)
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(killed.count == 2, "the warm ended before two workers were caught decoding")
+
+        let events = text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let crashed = events.filter { $0["event"] as? String == "failed" }.compactMap { event -> String? in
+            event["kind"] as? String == "crashed" ? event["path"] as? String : nil
+        }
+        #expect(process.terminationStatus == 1)
+        #expect(crashed.count == 2, "\(text.suffix(600))")
+        let summary = try #require(events.last)
+        #expect(summary["rendered"] as? Int == Self.photos - 2, "\(summary)")
+        #expect(summary["failed"] as? Int == 2)
+
+        let again = try warm()
+        #expect(again.status == 1 && again.summary["rendered"] as? Int == 0, "\(again.summary)")
+        #expect(again.summary["skippedFailures"] as? Int == 2)
+
+        for path in crashed {
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
+        }
+        let changed = try warm()
+        #expect(changed.status == 0 && changed.summary["rendered"] as? Int == 2, "\(changed.summary)")
+    }
+}
