@@ -306,8 +306,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ThumbsServerTests",
+            // The worker is listed so the process the isolated renderer starts is built first.
             dependencies: [
-                "ThumbsServer", "Thumbs", "ThumbsTesting", "ThumbsTestSupport",
+                "ThumbsServer", "Thumbs", "ThumbsIsolation", "ThumbsTesting", "ThumbsTestSupport",
+                "thumbs-render-worker",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

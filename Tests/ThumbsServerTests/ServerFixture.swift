@@ -60,8 +60,13 @@ struct ServerFixture {
     var root: String { folder.path + "/library" }
     var photos: LibraryFolder { LibraryFolder(path: root) }
 
-    /// `photos` generated JPEGs (photo-0.jpg …) and, with `broken`, a truncated one.
-    init(photos: Int = 5, broken: Bool = false, configure: (inout ServeConfiguration) -> Void = { _ in }) throws {
+    /// `photos` generated JPEGs (photo-0.jpg …) and, with `broken`, a truncated one; the
+    /// library renders with `renderer`.
+    init(
+        photos: Int = 5, broken: Bool = false,
+        renderer: any ThumbnailRendering = ThumbnailRenderer(configuration: .init(workers: 2)),
+        configure: (inout ServeConfiguration) -> Void = { _ in }
+    ) throws {
         let photoFolder = LibraryFolder(path: folder.path + "/library")
         for index in 0..<photos {
             try photoFolder.addPhoto("photo-\(index).jpg", width: 640 + 16 * index, height: 480)
@@ -73,8 +78,7 @@ struct ServerFixture {
         try FileManager.default.createDirectory(atPath: photoFolder.path, withIntermediateDirectories: true)
         store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
         library = PhotoLibrary(
-            roots: [folder.path + "/library"], renderer: ThumbnailRenderer(configuration: .init(workers: 2)),
-            store: store)
+            roots: [folder.path + "/library"], renderer: renderer, store: store)
         serve = ServeConfiguration()
         serve.listen = "127.0.0.1:0"
         serve.warmOnStart = false
