@@ -40,6 +40,21 @@ package final class RenderWorker: Sendable {
         return RenderWorker(pid: pid, socket: ends[0])
     }
 
+    /// Takes over the worker ``PrestartedWorker`` forked, handing it its `arguments`.
+    static func adopt(pid: pid_t, socket: Int32, arguments: [String]) throws(ImagingError) -> RenderWorker {
+        let worker = RenderWorker(pid: pid, socket: socket)
+        var settings = WireWriter()
+        settings.count(arguments.count)
+        for argument in arguments { settings.string(argument) }
+        let message = settings.framed()
+        let sent = message.withUnsafeBytes { thumbs_send_with_descriptor(socket, $0.baseAddress, $0.count, -1) }
+        guard sent == message.count else {
+            worker.stop()
+            throw .libraryUnavailable("the prestarted render worker is gone")
+        }
+        return worker
+    }
+
     /// Waits for the worker's greeting, which it sends once it is confined and ready.
     package func greeting(within limit: Duration) throws(WorkerDeath) -> WorkerConfinement {
         let deadline = ContinuousClock.now + limit

@@ -28,14 +28,40 @@ package enum RenderWorkerProcess {
             warn("started by Thumbs' renderer only (settings missing)")
             return 64
         }
-        let socket = THUMBS_WORKER_SOCKET_FD
-        let decode = makeDecoder(settings)
         do {
             try VipsRuntime.ensureStarted()
         } catch {
             warn("\(error)")
             return 70
         }
+        return serve(settings, decoder: makeDecoder(settings))
+    }
+
+    /// The worker of ``PrestartedWorker``, forked from a command: it starts libvips while the
+    /// command gets on, then takes its settings, the first message on its socket.
+    static func runForked() -> Int32 {
+        do {
+            try VipsRuntime.ensureStarted()
+        } catch {
+            warn("\(error)")
+            return 70
+        }
+        guard let (received, descriptor) = receiveMessage(on: THUMBS_WORKER_SOCKET_FD) else { return 0 }
+        if descriptor >= 0 { close(descriptor) }
+        var reader = WireReader(received)
+        var arguments: [String] = []
+        do throws(WireError) {
+            for _ in 0..<(try reader.count(atMost: 64)) { arguments.append(try reader.string()) }
+        } catch {
+            return 64
+        }
+        guard let settings = WorkerSettings(arguments: arguments) else { return 64 }
+        return serve(settings, decoder: standardDecoder(settings))
+    }
+
+    /// Confines the worker, greets the renderer and serves its requests until it goes.
+    private static func serve(_ settings: WorkerSettings, decoder decode: Decoder) -> Int32 {
+        let socket = THUMBS_WORKER_SOCKET_FD
         guard thumbs_report_fatal_signals(socket) == 0 else { return 71 }
         let limit = thumbs_address_space_in_use() + addressSpaceHeadroom + UInt64(settings.decodeMemory)
         // Asked before confinement, which refuses the question.
@@ -100,30 +126,32 @@ package enum RenderWorkerProcess {
     /// The next request and the descriptor that came with it (-1: none); nil once the renderer
     /// closed the socket (or broke the framing, which ends the worker too).
     static func receiveRequest(on socket: Int32) -> (Result<WorkerRequest, WireError>, Int32)? {
-        var header = [UInt8](repeating: 0, count: WireWriter.headerSize)
-        var descriptor: Int32 = -1
-        let got = header.withUnsafeMutableBytes {
-            thumbs_receive_with_descriptor(socket, $0.baseAddress, $0.count, &descriptor)
-        }
-        guard got > 0, header.withUnsafeMutableBytes({ read(socket, $0, from: got) }) else {
-            if descriptor >= 0 { close(descriptor) }
-            return nil
-        }
-        let length = header.reversed().reduce(0) { $0 << 8 | Int($1) }
-        guard length <= largestRequest else {
-            if descriptor >= 0 { close(descriptor) }
-            return nil
-        }
-        var payload = [UInt8](repeating: 0, count: length)
-        guard payload.withUnsafeMutableBytes({ read(socket, $0, from: 0) }) else {
-            if descriptor >= 0 { close(descriptor) }
-            return nil
-        }
+        guard let (payload, descriptor) = receiveMessage(on: socket) else { return nil }
         do throws(WireError) {
             return (.success(try WorkerRequest(decoding: payload)), descriptor)
         } catch {
             return (.failure(error), descriptor)
         }
+    }
+
+    /// The next message's bytes and the descriptor that came with them (-1: none); nil at the
+    /// end of the stream or past the largest request.
+    private static func receiveMessage(on socket: Int32) -> ([UInt8], Int32)? {
+        var header = [UInt8](repeating: 0, count: WireWriter.headerSize)
+        var descriptor: Int32 = -1
+        let got = header.withUnsafeMutableBytes {
+            thumbs_receive_with_descriptor(socket, $0.baseAddress, $0.count, &descriptor)
+        }
+        func failed() -> ([UInt8], Int32)? {
+            if descriptor >= 0 { close(descriptor) }
+            return nil
+        }
+        guard got > 0, header.withUnsafeMutableBytes({ read(socket, $0, from: got) }) else { return failed() }
+        let length = header.reversed().reduce(0) { $0 << 8 | Int($1) }
+        guard length <= largestRequest else { return failed() }
+        var payload = [UInt8](repeating: 0, count: length)
+        guard payload.withUnsafeMutableBytes({ read(socket, $0, from: 0) }) else { return failed() }
+        return (payload, descriptor)
     }
 
     /// Fills `buffer` from `offset` on; false at the end of the stream.

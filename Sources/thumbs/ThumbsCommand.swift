@@ -34,6 +34,8 @@ struct ThumbsCommand: AsyncParsableCommand {
         FatalSignalNote.install()
         do {
             var command = try parseAsRoot()
+            // Before anything starts a thread: a fork is only safe while there is one.
+            if type(of: command) is any DecodesFiles.Type { PrestartedWorker.fork() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

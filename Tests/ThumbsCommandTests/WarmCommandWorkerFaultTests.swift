@@ -4,10 +4,10 @@ import Testing
 import ThumbsTestSupport
 import ThumbsTesting
 
-/// `thumbs warm` while its render workers are killed (found under the warm's process, caught
-/// with a file in hand): each death costs the file that worker had, remembered as `crashed`;
-/// every other photo is rendered, the next warm renders nothing and skips those files, and once
-/// they change they render.
+/// `thumbs warm`'s render workers, found under the warm's process: each confined; and while
+/// they are killed (caught with a file in hand), each death costs the file that worker had,
+/// remembered as `crashed`; every other photo is rendered, the next warm renders nothing and
+/// skips those files, and once they change they render.
 @Suite struct WarmCommandWorkerFaultTests {
     let folder = TemporaryFolder()
     var library: String { folder.path + "/library" }
@@ -18,6 +18,43 @@ import ThumbsTesting
         let outcome = try ThumbsProcess.run(["warm", library, "--cache", cache, "--json", "--quiet"])
         let last = try #require(outcome.standardOutput.split(separator: "\n").last, "\(outcome.standardError)")
         return (outcome.status, try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]))
+    }
+
+    /// Both workers of a warm on two threads are under seccomp and no-new-privs; the first was
+    /// forked from the warm as it started (its program is `thumbs`), the other started from
+    /// `thumbs-render-worker`.
+    @Test func theWorkersAreConfinedAndTheFirstWasForked() throws {
+        let photo = try SyntheticImage(width: 1600, height: 1200).encoded(as: .png)
+        for index in 0..<Self.photos { try folder.write(photo, to: "library/p\(index).png") }
+        try folder.write(Array(#"{"workers": 2}"#.utf8), to: "two.json")
+        let process = Process()
+        process.executableURL = ThumbsProcess.executable()
+        process.arguments = ["warm", library, "--cache", cache, "--quiet", "--config", folder.path + "/two.json"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+        }
+        var workers: [pid_t] = []
+        // Polls the workers' state until both have confined themselves (or the warm ended).
+        while process.isRunning {
+            workers = RenderWorkers.children(of: process.processIdentifier)
+            if workers.count == 2, workers.allSatisfy({ Self.status(of: $0).contains("Seccomp:\t2") }) { break }
+            usleep(1000)
+        }
+        try #require(workers.count == 2, "the warm ended before both workers were confined")
+        for worker in workers { #expect(Self.status(of: worker).contains("NoNewPrivs:\t1")) }
+        let programs = workers.map {
+            URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\($0)/exe")) ?? "")
+                .lastPathComponent
+        }
+        #expect(programs.sorted() == ["thumbs", "thumbs-render-worker"])
+    }
+
+    private static func status(of pid: pid_t) -> String {
+        (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
     }
 
     @Test func workersKilledMidDecodeCostOnlyTheirFiles() throws {

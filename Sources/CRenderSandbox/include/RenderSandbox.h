@@ -17,6 +17,13 @@
 /// as the caller's, and no other descriptor open. Returns the child's pid or -errno.
 pid_t thumbs_spawn_worker(const char *executable, char *const argv[], char *const envp[], int socket_fd);
 
+/// Forks the calling process into a render worker: for a process that has one thread only (the
+/// child of a multithreaded one may find a lock held for good). In the child, the socket's other
+/// end is at THUMBS_WORKER_SOCKET_FD, /dev/null on 0, no descriptor above 3 open, and its name
+/// "thumbs-render-worker"; 0 is returned there. The parent gets the child's pid, its own end of
+/// the socket (close-on-exec) in `*socket_fd`, or -errno.
+pid_t thumbs_fork_worker(int *socket_fd);
+
 /// One sendmsg of `length` bytes on `socket`, with `descriptor` attached (SCM_RIGHTS) when it is
 /// not negative; MSG_NOSIGNAL. Returns the bytes sent or -errno. On a stream socket a descriptor
 /// travels with at least one byte only: sent with none, it is lost.

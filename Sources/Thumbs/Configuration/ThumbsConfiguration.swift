@@ -187,10 +187,12 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     /// The renderer this configuration implies: workers in confined processes, or (isolation
     /// `"none"`) a renderer in this process that notes its decodes in `journal`.
     public func renderer(journal: (any DecodeJournal)? = nil) throws(ImagingError) -> any ThumbnailRendering {
-        switch isolation {
-        case .process: try IsolatedThumbnailRenderer(configuration: imaging)
-        case .none: ThumbnailRenderer(configuration: imaging, journal: journal)
+        guard isolation == .process else {
+            // A worker the command forked as it started has nothing to do.
+            PrestartedWorker.discard()
+            return ThumbnailRenderer(configuration: imaging, journal: journal)
         }
+        return try IsolatedThumbnailRenderer(configuration: imaging)
     }
 
     /// The manager settings this configuration implies.

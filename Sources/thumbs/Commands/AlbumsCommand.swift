@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Thumbs
 
-struct AlbumsCommand: AsyncParsableCommand {
+struct AlbumsCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(
         commandName: "albums",
         abstract: "List the folder albums and smart albums, with counts and key assets.",

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Thumbs
 
-struct ContactSheetCommand: AsyncParsableCommand {
+struct ContactSheetCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(
         commandName: "contact-sheet",
         abstract: "Compose cached thumbnails of an album or a day into one image.",

@@ -3,7 +3,7 @@ import Foundation
 import SystemPackage
 import Thumbs
 
-struct GetCommand: AsyncParsableCommand {
+struct GetCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(
         commandName: "get",
         abstract: "Request one thumbnail as an application would, and say when each result came.",

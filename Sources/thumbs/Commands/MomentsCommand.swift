@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Thumbs
 
-struct MomentsCommand: AsyncParsableCommand {
+struct MomentsCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(
         commandName: "moments",
         abstract: "List the library by day, newest first, with counts.",

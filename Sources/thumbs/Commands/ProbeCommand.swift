@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Thumbs
 
-struct ProbeCommand: AsyncParsableCommand {
+struct ProbeCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Print what a photo's, a RAW file's or a video's header says, without decoding its pixels.",

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Thumbs
 
-struct RenderCommand: AsyncParsableCommand {
+struct RenderCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render thumbnails of files or whole folders.",

@@ -3,7 +3,7 @@ import Foundation
 import Thumbs
 import ThumbsServer
 
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the cache, the library and a grid page over HTTP.",

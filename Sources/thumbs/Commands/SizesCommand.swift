@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Thumbs
 
-struct SizesCommand: AsyncParsableCommand {
+struct SizesCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(
         commandName: "sizes",
         abstract: "Bytes of the library's files per album and in total, from the metadata cache.",

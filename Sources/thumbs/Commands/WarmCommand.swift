@@ -3,7 +3,7 @@ import Foundation
 import Thumbs
 import ThumbsFreedesktop
 
-struct WarmCommand: AsyncParsableCommand {
+struct WarmCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(
         commandName: "warm",
         abstract: "Render every configured rendition of the library into the cache.",

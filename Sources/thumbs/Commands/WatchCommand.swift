@@ -3,7 +3,7 @@ import Foundation
 import Thumbs
 import ThumbsFreedesktop
 
-struct WatchCommand: AsyncParsableCommand {
+struct WatchCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Keep the cache in sync with the library while running.",
