@@ -2,12 +2,12 @@
  * confinement a worker enters before it reads untrusted bytes. */
 #define _GNU_SOURCE
 #include "RenderSandbox.h"
+#include "SyscallFilter.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <linux/seccomp.h>
-#include <seccomp.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -224,110 +224,6 @@ static int restrict_with_landlock(void) {
     return rc == 0 ? 0 : -1;
 }
 
-static const struct scmp_arg_cmp none; /* op 0: no condition */
-
-/* A rule by name, on up to two conditions, once no rule before it failed. A call libseccomp does
- * not know, or one this architecture lacks (a negative pseudo-number), falls to the default. */
-static void add_rule(int *rc, scmp_filter_ctx filter, uint32_t action, const char *name,
-    struct scmp_arg_cmp first, struct scmp_arg_cmp second) {
-    int number = seccomp_syscall_resolve_name(name);
-    if (*rc != 0 || number == __NR_SCMP_ERROR)
-        return;
-    struct scmp_arg_cmp conditions[2] = { first, second };
-    *rc = seccomp_rule_add_array(filter, action, number, !first.op ? 0 : !second.op ? 1 : 2, conditions);
-    if (*rc != 0 && number < 0 && (*rc == -EDOM || *rc == -EFAULT))
-        *rc = 0;
-}
-
-static void add_rules(int *rc, scmp_filter_ctx filter, uint32_t action, const char *const *names) {
-    for (; *names; names++)
-        add_rule(rc, filter, action, *names, none, none);
-}
-
-static const char *const allowed_calls[] = {
-    "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2",
-    "lseek", "close", "close_range", "fstat", "dup", "dup2", "dup3", "mmap", "munmap", "mremap", "mprotect",
-    "madvise", "mlock", "munlock", "mincore", "brk", "futex", "futex_waitv", "set_robust_list",
-    "get_robust_list", "rseq", "set_tid_address", "exit", "exit_group", "rt_sigaction", "rt_sigprocmask",
-    "rt_sigreturn", "rt_sigtimedwait", "rt_sigsuspend", "pause", "sigaltstack", "restart_syscall", "gettid",
-    "getpid", "getppid", "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep", "gettimeofday",
-    "time", "sched_yield", "sched_getaffinity", "sched_setaffinity", "sched_getparam", "sched_getscheduler",
-    "sched_get_priority_max", "sched_get_priority_min", "getpriority", "getrandom", "getrlimit", "getrusage",
-    "poll", "ppoll", "select", "pselect6", "epoll_create1", "epoll_ctl", "epoll_wait", "epoll_pwait",
-    "epoll_pwait2", "eventfd2", "timerfd_create", "timerfd_settime", "timerfd_gettime", "pipe2", "recvmsg",
-    "sendmsg", "recvfrom", "sendto", "shutdown", "getsockopt", "getuid", "geteuid", "getgid", "getegid",
-    "getresuid", "getresgid", "uname", "sysinfo", "membarrier", "getcwd", NULL
-};
-
-/* Calls that name a path fail as Landlock would fail them: libraries that look for locale,
- * configuration or cache files (gettext, fontconfig) take EACCES in their stride. */
-static const char *const path_calls[] = {
-    "open", "openat", "openat2", "creat", "mknod", "mknodat", "link", "linkat", "unlink", "unlinkat",
-    "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir", "symlink", "symlinkat", "chmod",
-    "fchmodat", "fchmodat2", "chown", "lchown", "fchownat", "truncate", "stat", "lstat", "access",
-    "faccessat", "faccessat2", "readlink", "readlinkat", "statfs", "chdir", "utime", "utimes", "utimensat", NULL
-};
-
-/* Calls no decoder has a reason to make: a worker that makes one has been subverted. */
-static const char *const fatal_calls[] = {
-    "execve", "execveat", "ptrace", "fork", "vfork", "socket", "socketpair", "connect", "bind", "listen",
-    "accept", "accept4", "process_vm_readv", "process_vm_writev", "kexec_load", "kexec_file_load", "mount",
-    "umount2", "pivot_root", "chroot", "unshare", "setns", "bpf", "perf_event_open", "userfaultfd", "keyctl",
-    "add_key", "request_key", NULL
-};
-
-/* fcntl without F_SETOWN and F_SETSIG, through which O_ASYNC would signal another process. */
-static const int fcntl_commands[] = {
-    F_DUPFD, F_DUPFD_CLOEXEC, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETLK, F_SETLK, F_SETLKW,
-    F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_GET_SEALS, F_ADD_SEALS, F_GETPIPE_SZ
-};
-
-static void add_conditional_rules(int *rc, scmp_filter_ctx f) {
-    const uint64_t self = (uint64_t) getpid(); /* fixed: the worker cannot fork */
-    const uint32_t allow = SCMP_ACT_ALLOW, refuse_path = SCMP_ACT_ERRNO(EACCES);
-    /* Threads, which glibc makes with clone once clone3 fails; any other clone is a fork. */
-    add_rule(rc, f, allow, "clone", SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD), none);
-    add_rule(rc, f, SCMP_ACT_KILL_PROCESS, "clone", SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0), none);
-    /* fstat is newfstatat(fd, "", AT_EMPTY_PATH) in glibc. A path given along with the flag is
-     * still looked up: its metadata (not its bytes) stays visible, which Landlock does not cover. */
-    add_rule(rc, f, allow, "newfstatat", SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH), none);
-    add_rule(rc, f, refuse_path, "newfstatat", SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, 0), none);
-    add_rule(rc, f, allow, "statx", SCMP_A2(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH), none);
-    add_rule(rc, f, refuse_path, "statx", SCMP_A2(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, 0), none);
-    /* Signals only to the worker itself (raise, abort, pthread_kill); tkill to its first thread. */
-    add_rule(rc, f, allow, "kill", SCMP_A0(SCMP_CMP_EQ, self, 0), none);
-    add_rule(rc, f, allow, "tgkill", SCMP_A0(SCMP_CMP_EQ, self, 0), none);
-    add_rule(rc, f, allow, "tkill", SCMP_A0(SCMP_CMP_EQ, self, 0), none);
-    /* Limits are read (getrlimit is prlimit64 in glibc), never changed; the nice value only its own. */
-    add_rule(rc, f, allow, "prlimit64", SCMP_A0(SCMP_CMP_EQ, 0, 0), SCMP_A2(SCMP_CMP_EQ, 0, 0));
-    add_rule(rc, f, allow, "prlimit64", SCMP_A0(SCMP_CMP_EQ, self, 0), SCMP_A2(SCMP_CMP_EQ, 0, 0));
-    add_rule(rc, f, allow, "setpriority", SCMP_A1(SCMP_CMP_EQ, 0, 0), none);
-    add_rule(rc, f, allow, "prctl", SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME, 0), none);
-    add_rule(rc, f, allow, "prctl", SCMP_A0(SCMP_CMP_EQ, PR_GET_NAME, 0), none);
-    for (size_t index = 0; index < sizeof fcntl_commands / sizeof fcntl_commands[0]; index++)
-        add_rule(rc, f, allow, "fcntl", SCMP_A1(SCMP_CMP_EQ, (uint64_t) fcntl_commands[index], 0), none);
-}
-
-/* Everything not named fails with EPERM, so that a library probing an odd call fails softly.
- * clone3 says ENOSYS, which makes glibc fall back to clone, whose flags the filter can see. */
-static int restrict_with_seccomp(void) {
-    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ERRNO(EPERM));
-    if (!filter)
-        return -1;
-    int rc = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1);
-    if (rc == 0)
-        rc = seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
-    add_rules(&rc, filter, SCMP_ACT_ALLOW, allowed_calls);
-    add_rules(&rc, filter, SCMP_ACT_ERRNO(EACCES), path_calls);
-    add_rules(&rc, filter, SCMP_ACT_KILL_PROCESS, fatal_calls);
-    add_rule(&rc, filter, SCMP_ACT_ERRNO(ENOSYS), "clone3", none, none);
-    add_conditional_rules(&rc, filter);
-    if (rc == 0)
-        rc = seccomp_load(filter);
-    seccomp_release(filter);
-    return rc;
-}
-
 /* AddressSanitizer reserves terabytes of shadow memory: a sanitized worker runs without the
  * address-space limit (and says so, by the bit it leaves out). */
 #if defined(__SANITIZE_ADDRESS__)
@@ -353,7 +249,7 @@ int thumbs_confine_worker(uint64_t address_space_limit) {
         statm_descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
     if (restrict_with_landlock() == 0)
         bits |= THUMBS_CONFINED_LANDLOCK;
-    if (restrict_with_seccomp() == 0)
+    if (thumbs_restrict_system_calls() == 0)
         bits |= THUMBS_CONFINED_SECCOMP;
     return bits;
 }
