@@ -3,46 +3,53 @@ import Foundation
 import Glibc
 import ThumbsSupport
 
-/// A render worker forked from a command as it starts, so that its first render does not wait
-/// for a worker to start.
+/// The render workers forked from a command as it starts, so that its first render does not
+/// wait for a worker to start.
 ///
 /// A worker started from its program loads some 185 libraries (libvips and its loaders, FFmpeg,
 /// LibRaw, libheif) and starts libvips before it can take a file: tens of milliseconds a
-/// one-file command (`thumbs get`) would wait. Forked from the command instead, it has every
-/// library loaded already, and starts libvips while the command reads its configuration and
-/// opens its cache. The first ``IsolatedThumbnailRenderer`` the command makes takes it for its
-/// first worker; any other worker is started from its program as usual.
+/// one-file command (`thumbs get`) would wait, and a second worker starting beside it would take
+/// a core from it. Forked from the command instead, a worker has every library loaded already;
+/// the first starts libvips while the command reads its configuration and opens its cache. The
+/// first ``IsolatedThumbnailRenderer`` the command makes takes them for its workers; any more
+/// are started from their program as usual.
 ///
 /// Only a process with one thread can fork safely (a lock another thread held would stay held
 /// in the child), so ``fork()`` is called first thing in `main`, and does nothing when the
 /// process already has a second thread.
 package enum PrestartedWorker {
-    private static let waiting = LockedValue<(pid: pid_t, socket: Int32)?>(nil)
+    private static let waiting = LockedValue<[(pid: pid_t, socket: Int32)]>([])
 
-    /// Forks the worker, if this process has one thread. The child runs the worker and exits.
+    /// The most workers forked: one per core (the default of `workers`), at most this many.
+    static let most = 8
+
+    /// Forks the workers, one per core, if this process has one thread. Each child runs a worker
+    /// and exits. The first starts libvips at once; the others wait for their settings, so that
+    /// they take no processor time from a command that needs one worker only.
     package static func fork() {
         guard threadCount == 1 else { return }
-        var socket: Int32 = -1
-        let pid = thumbs_fork_worker(&socket)
-        if pid == 0 { exit(RenderWorkerProcess.runForked()) }
-        guard pid > 0 else { return }
-        waiting.withLock { $0 = (pid, socket) }
-    }
-
-    /// The forked worker, once: its process id and the socket to it.
-    static func take() -> (pid: pid_t, socket: Int32)? {
-        waiting.withLock { waiting in
-            defer { waiting = nil }
-            return waiting
+        for index in 0..<min(ProcessInfo.processInfo.activeProcessorCount, most) {
+            var socket: Int32 = -1
+            let pid = thumbs_fork_worker(&socket)
+            if pid == 0 { exit(RenderWorkerProcess.runForked(startingLibvipsAtOnce: index == 0)) }
+            guard pid > 0 else { return }
+            waiting.withLock { $0.append((pid, socket)) }
         }
     }
 
-    /// Ends the forked worker unused (the command decodes in its own process).
+    /// A forked worker, each once: its process id and the socket to it; nil when none is left.
+    static func take() -> (pid: pid_t, socket: Int32)? {
+        waiting.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
+    /// Ends the forked workers nobody took (the command decodes in its own process, or with
+    /// fewer workers).
     package static func discard() {
-        guard let (pid, socket) = take() else { return }
-        close(socket)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        while let (pid, socket) = take() {
+            close(socket)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        }
     }
 
     private static var threadCount: Int {

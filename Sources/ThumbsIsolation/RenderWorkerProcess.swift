@@ -37,15 +37,11 @@ package enum RenderWorkerProcess {
         return serve(settings, decoder: makeDecoder(settings))
     }
 
-    /// The worker of ``PrestartedWorker``, forked from a command: it starts libvips while the
-    /// command gets on, then takes its settings, the first message on its socket.
-    static func runForked() -> Int32 {
-        do {
-            try VipsRuntime.ensureStarted()
-        } catch {
-            warn("\(error)")
-            return 70
-        }
+    /// A worker of ``PrestartedWorker``, forked from a command: it takes its settings, the first
+    /// message on its socket, then runs as any worker. With `startingLibvipsAtOnce`, it starts
+    /// libvips first, while the command gets on.
+    static func runForked(startingLibvipsAtOnce: Bool) -> Int32 {
+        if startingLibvipsAtOnce { _ = try? VipsRuntime.ensureStarted() }
         guard let (received, descriptor) = receiveMessage(on: THUMBS_WORKER_SOCKET_FD) else { return 0 }
         if descriptor >= 0 { close(descriptor) }
         var reader = WireReader(received)
@@ -56,6 +52,12 @@ package enum RenderWorkerProcess {
             return 64
         }
         guard let settings = WorkerSettings(arguments: arguments) else { return 64 }
+        do {
+            try VipsRuntime.ensureStarted()
+        } catch {
+            warn("\(error)")
+            return 70
+        }
         return serve(settings, decoder: standardDecoder(settings))
     }
 

@@ -49,21 +49,21 @@ final class RenderWorkerSlots: Sendable {
     var processIDs: [pid_t] { running.withLock { $0.compactMap { $0 } } }
 
     /// Starts every slot's worker now, without waiting for them to be ready: a renderer's first
-    /// renders then find them started. The first slot takes the worker the command forked as it
-    /// started (``PrestartedWorker``), when there is one.
+    /// renders then find them started. The slots take the workers the command forked as it
+    /// started (``PrestartedWorker``) first.
     func startAll() {
-        var prestarted = PrestartedWorker.take().flatMap {
-            try? RenderWorker.adopt(pid: $0.pid, socket: $0.socket, arguments: settings.arguments)
-        }
         for index in slots.indices {
             slots[index].withLock { slot in
                 guard slot.worker == nil else { return }
+                let prestarted = PrestartedWorker.take().flatMap {
+                    try? RenderWorker.adopt(pid: $0.pid, socket: $0.socket, arguments: settings.arguments)
+                }
                 let worker =
                     prestarted ?? (try? RenderWorker.start(executable: executable, arguments: settings.arguments))
-                prestarted = nil
                 if let worker { replace(&slot, at: index, with: worker) }
             }
         }
+        PrestartedWorker.discard()
     }
 
     /// Runs `request` on a free slot's worker. A worker that ended before it took the file is
