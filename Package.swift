@@ -145,7 +145,8 @@ let package = Package(
         .target(
             name: "ThumbsIsolation",
             dependencies: [
-                "ThumbsSupport", "ThumbsImaging", "CRenderSandbox", .product(name: "SystemPackage", package: "swift-system"),
+                "ThumbsSupport", "ThumbsImaging", "CRenderSandbox",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // LMDB: thumbnails under a budget, the metadata cache, the failure memo.
@@ -229,7 +230,8 @@ let package = Package(
         // A render worker taken over by a hostile file: the isolation tests' attacks, under the
         // real confinement.
         .executableTarget(
-            name: "thumbs-hostile-worker", dependencies: ["ThumbsIsolation", "ThumbsImaging"], path: "Tests/HostileWorker"),
+            name: "thumbs-hostile-worker", dependencies: ["ThumbsIsolation", "ThumbsImaging"],
+            path: "Tests/HostileWorker"),
         // A second process for the store's multi-process and crash tests.
         .executableTarget(
             name: "thumbs-store-worker",
@@ -334,8 +336,10 @@ let package = Package(
             name: "ThumbsIsolationTests",
             // The worker is listed so the process the renderer starts is built first.
             dependencies: [
-                "ThumbsIsolation", "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "CRenderSandbox",
-                "thumbs-render-worker", "thumbs-hostile-worker", .product(name: "SystemPackage", package: "swift-system"),
+                "ThumbsIsolation", "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
+                "CRenderSandbox",
+                "thumbs-render-worker", "thumbs-hostile-worker",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
     ],
