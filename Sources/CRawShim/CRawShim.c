@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,20 +74,24 @@ static int32_t thumbs_orientation(int flip) {
     return flip >= 0 && flip < 8 ? orientations[flip] : 1;
 }
 
-/* A LibRaw instance of its own for one call, with the file read into memory. Its default error
+/* A LibRaw instance of its own for one call, over the file mapped into memory. Its default error
  * callbacks print to stderr, so it is made without them; errors still come back as codes.
- * LibRaw reads the copy (libraw_open_buffer), never a path: the file is the one the caller opened
- * beneath its root, and a render worker, which may open nothing, reads it all the same. A copy
- * rather than a mapping, as a mapped file cut short while it is read kills the reader (SIGBUS). */
+ * LibRaw reads the mapping (libraw_open_buffer), never a path: the file is the one the caller
+ * opened beneath its root, and a render worker, which may open nothing, reads it all the same.
+ * Mapped rather than read, so that a probe reads only the pages of the header it looks at. A
+ * file cut short while it is mapped faults the reader (SIGBUS): in a render worker that costs
+ * the worker, and the file, whose fingerprint has changed, is read again. */
 typedef struct {
     libraw_data_t *raw;
-    void *contents;
+    void *mapping;
+    size_t size;
 } thumbs_raw_handle;
 
 static void thumbs_close(thumbs_raw_handle *handle) {
     if (handle->raw)
         libraw_close(handle->raw);
-    free(handle->contents);
+    if (handle->mapping)
+        munmap(handle->mapping, handle->size);
 }
 
 /* Opens the file at `descriptor` with a LibRaw instance of its own; `message` is cleared, then
@@ -111,31 +116,20 @@ static thumbs_raw_status thumbs_open(int descriptor, thumbs_raw_handle *handle,
         return THUMBS_RAW_CORRUPT;
     }
     size_t length = (size_t) status.st_size;
-    handle->contents = malloc(length);
-    if (!handle->contents) {
-        thumbs_say(message, size, "LibRaw: out of memory");
-        return THUMBS_RAW_NO_MEMORY;
+    void *mapping = mmap(NULL, length, PROT_READ, MAP_PRIVATE, descriptor, 0);
+    if (mapping == MAP_FAILED) {
+        thumbs_say(message, size, "cannot map the file: %s", thumbs_strerror(errno, reason, sizeof reason));
+        return THUMBS_RAW_UNREADABLE;
     }
-    size_t got = 0;
-    while (got < length) {
-        ssize_t n = pread(descriptor, (char *) handle->contents + got, length - got, (off_t) got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            thumbs_say(message, size, "cannot read the file: %s",
-                n < 0 ? thumbs_strerror(errno, reason, sizeof reason) : "it got shorter");
-            thumbs_close(handle);
-            return THUMBS_RAW_UNREADABLE;
-        }
-        got += (size_t) n;
-    }
+    handle->mapping = mapping;
+    handle->size = length;
     handle->raw = libraw_init(LIBRAW_OPIONS_NO_MEMERR_CALLBACK | LIBRAW_OPIONS_NO_DATAERR_CALLBACK);
     if (!handle->raw) {
         thumbs_close(handle);
         thumbs_say(message, size, "LibRaw: out of memory");
         return THUMBS_RAW_NO_MEMORY;
     }
-    int code = libraw_open_buffer(handle->raw, handle->contents, length);
+    int code = libraw_open_buffer(handle->raw, handle->mapping, length);
     if (code == LIBRAW_SUCCESS)
         return THUMBS_RAW_OK;
     thumbs_close(handle);

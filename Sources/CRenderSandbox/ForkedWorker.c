@@ -1,3 +1,4 @@
+/* A render worker forked from the calling process (RenderSandbox.h: thumbs_fork_worker). */
 #define _GNU_SOURCE
 #include "RenderSandbox.h"
 
@@ -28,7 +29,7 @@ pid_t thumbs_fork_worker(int *socket_fd) {
      * child, which its parent sees as a worker that never greeted. */
     int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null < 0 || dup2(null, 0) < 0 || dup2(ends[1], THUMBS_WORKER_SOCKET_FD) < 0)
-        _exit(71);
+        _exit(71); /* EX_OSERR, as a worker that cannot confine itself ends */
     syscall(SYS_close_range, THUMBS_WORKER_SOCKET_FD + 1, ~0U, 0);
     /* The name `ps` and /proc show: a worker, not the command it was forked from. */
     prctl(PR_SET_NAME, "thumbs-render-worker", 0, 0, 0);

@@ -4,6 +4,8 @@
 #include "RenderSandbox.h"
 #include "SyscallFilter.h"
 
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
@@ -224,18 +226,33 @@ static int restrict_with_landlock(void) {
     return rc == 0 ? 0 : -1;
 }
 
-/* AddressSanitizer reserves terabytes of shadow memory: a sanitized worker runs without the
- * address-space limit (and says so, by the bit it leaves out). */
-#if defined(__SANITIZE_ADDRESS__)
-#define THUMBS_ADDRESS_SANITIZER 1
+/* The threads of the process, or 0 when they cannot be counted. */
+static int thread_count(void) {
+    DIR *tasks = opendir("/proc/self/task");
+    if (!tasks)
+        return 0;
+    int count = 0;
+    for (struct dirent *entry; (entry = readdir(tasks)) != NULL;)
+        if (entry->d_name[0] != '.')
+            count++;
+    closedir(tasks);
+    return count;
+}
+
+/* Under a sanitizer a worker is held in by less, and says so by the bits it leaves out:
+ * AddressSanitizer reserves terabytes of shadow memory (no address-space limit), and a sanitizer
+ * writes its report to a file it opens then, and symbolizes it in a process it starts (no Landlock,
+ * no seccomp), or a memory error in a decoder would go unreported. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define THUMBS_SANITIZED 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define THUMBS_ADDRESS_SANITIZER 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define THUMBS_SANITIZED 1
 #endif
 #endif
 
 int thumbs_confine_worker(uint64_t address_space_limit) {
-#ifdef THUMBS_ADDRESS_SANITIZER
+#ifdef THUMBS_SANITIZED
     address_space_limit = 0;
 #endif
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
@@ -247,10 +264,15 @@ int thumbs_confine_worker(uint64_t address_space_limit) {
         bits |= THUMBS_CONFINED_ADDRESS_SPACE;
     if (statm_descriptor < 0)
         statm_descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-    if (restrict_with_landlock() == 0)
+#ifndef THUMBS_SANITIZED
+    /* Landlock binds the calling thread and the threads it starts later, not those already
+     * running: with another thread alive it is not in force for the whole worker, and not said. */
+    int alone = thread_count() == 1;
+    if (restrict_with_landlock() == 0 && alone)
         bits |= THUMBS_CONFINED_LANDLOCK;
     if (thumbs_restrict_system_calls() == 0)
         bits |= THUMBS_CONFINED_SECCOMP;
+#endif
     return bits;
 }
 
@@ -313,4 +335,13 @@ int thumbs_report_fatal_signals(int report_fd) {
             return -errno;
     }
     return 0;
+}
+
+void thumbs_use_one_openmp_thread(void) {
+    /* LibRaw is built with OpenMP (libgomp): each of its parallel regions would start a thread
+     * per core in every worker, each with a stack counted against the address-space limit, and
+     * the workers already use the cores. Looked up by name: nothing else of Thumbs links libgomp. */
+    void (*set_threads)(int) = (void (*)(int)) dlsym(RTLD_DEFAULT, "omp_set_num_threads");
+    if (set_threads)
+        set_threads(1);
 }

@@ -114,7 +114,7 @@ static gint64 thumbs_file_seek(VipsSourceCustom *source, gint64 offset, int when
             return -1;
         base = status.st_size;
     }
-    if (offset < -base)
+    if (offset < -base || (offset > 0 && offset > G_MAXINT64 - base))
         return -1;
     reader->position = base + offset;
     return reader->position;

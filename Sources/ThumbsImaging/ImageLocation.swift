@@ -44,7 +44,7 @@ public struct ImageLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The file name, for people.
-    var displayName: String { relativePath.lastComponent.map { FilePath(root: nil, [$0]).displayString } ?? "" }
+    package var displayName: String { relativePath.lastComponent.map { FilePath(root: nil, [$0]).displayString } ?? "" }
 }
 
 extension ImageLocation {

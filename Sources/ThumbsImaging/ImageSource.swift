@@ -6,8 +6,8 @@ import ThumbsSupport
 /// asset (neither an image, a camera RAW file nor a video) stop here.
 package struct ImageSource: Sendable {
     let file: OpenedFile
-    let fingerprint: FileFingerprint
-    let mediaType: MediaType
+    package let fingerprint: FileFingerprint
+    package let mediaType: MediaType
 
     init(_ location: ImageLocation) throws(ImagingError) {
         try self.init(opened: location)

@@ -30,7 +30,7 @@ public enum ImagingError: Error, Sendable, Hashable {
     case changedWhileRendering
     /// The output could not be encoded; libvips' message is kept.
     case encodingFailed(String)
-    /// libvips could not be started.
+    /// The decoders could not be started: libvips, or a render worker.
     case libraryUnavailable(String)
     /// A container with no video stream to take a poster from (an audio-only file).
     case noVideoStream
@@ -110,7 +110,8 @@ extension ImagingError: CustomStringConvertible {
         case .unreadable(let reason): Self.reason(reason, or: "the file could not be read")
         case .changedWhileRendering: "the file's size or modification time changed during the render; not cached"
         case .encodingFailed(let message): Self.reason(message, or: "the encoder gave no thumbnail")
-        case .libraryUnavailable(let message): "libvips could not start" + (message.isEmpty ? "" : ": \(message)")
+        case .libraryUnavailable(let message):
+            "the decoders could not start" + (message.isEmpty ? "" : ": \(message)")
         case .noVideoStream: "nothing in the container to take a poster frame from (audio only?)"
         case .decoderMissing(let codec): "this FFmpeg cannot decode the video codec \(codec)"
         case .timedOut(let limit): "decoding took longer than \(Int(limit.seconds.rounded(.up))) s"

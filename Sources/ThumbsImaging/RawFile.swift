@@ -6,7 +6,7 @@ import ThumbsSupport
 /// data. Thumbnails come from the largest embedded preview when it covers them (most cameras
 /// embed a full-size or 1–2 MP JPEG), else from a half-size decode of the sensor data.
 ///
-/// LibRaw reads the file already opened beneath its root, copied into memory, never a path.
+/// LibRaw reads the file already opened beneath its root, mapped into memory, never a path.
 struct RawFile {
     let source: ImageSource
     /// The picture as a full decode would make it, as stored (before orientation).

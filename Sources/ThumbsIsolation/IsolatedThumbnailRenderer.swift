@@ -75,7 +75,7 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
         guard !specs.isEmpty else { return [] }
         if pool.waitingCount > 0 { readAhead.advise(location, priority: ticket.priority) }
         return try await pool.run(ticket: ticket) { [slots, configuration] in
-            try Self.perform(.render(specs: specs), on: location, slots, configuration) { reply throws(ReplyError) in
+            try Self.perform(.render(specs: specs), on: location, slots, configuration) { reply, _ throws(ReplyError) in
                 guard case .thumbnails(let thumbnails) = reply else { throw .unexpected("not thumbnails") }
                 return try ReplyCheck.thumbnails(thumbnails, for: specs)
             }
@@ -87,7 +87,7 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
     ) async throws -> Thumbnail {
         try await pool.run(priority: priority) { [slots, configuration] in
             try Self.perform(.renderCrop(spec: spec, crop: crop), on: location, slots, configuration) {
-                reply throws(ReplyError) in
+                reply, _ throws(ReplyError) in
                 guard case .thumbnails(let thumbnails) = reply else { throw .unexpected("not thumbnails") }
                 return try ReplyCheck.thumbnails(thumbnails, for: [spec])[0]
             }
@@ -99,7 +99,7 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
     ) async throws -> Thumbnail? {
         try await pool.run(priority: priority) { [slots, configuration] in
             try Self.perform(.embeddedPreview(format: format, quality: quality), on: location, slots, configuration) {
-                reply throws(ReplyError) in
+                reply, _ throws(ReplyError) in
                 guard case .preview(let preview) = reply else { throw .unexpected("not a preview") }
                 return try preview.map { thumbnail throws(ReplyError) in
                     try ReplyCheck.preview(thumbnail, format: format, pixelLimit: configuration.pixelLimit)
@@ -111,26 +111,32 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
     public func inspect(_ location: ImageLocation) async throws -> Inspection {
         let unchecked = ImageLocation(root: location.root, relativePath: location.relativePath)
         return try await pool.run { [slots, configuration] in
-            try Self.perform(.inspect, on: unchecked, slots, configuration) { reply throws(ReplyError) in
+            try Self.perform(.inspect, on: unchecked, slots, configuration) { reply, sniffed throws(ReplyError) in
                 guard case .inspection(let inspection) = reply else { throw .unexpected("not an inspection") }
-                return inspection
+                return try ReplyCheck.inspection(inspection, of: sniffed)
             }
         }
     }
 
-    /// Opens `location` beneath its root and has a worker do `work` on it. On a render thread.
+    /// Opens `location` beneath its root, sniffs its type (in this process: a few magic bytes
+    /// compared in Swift), and has a worker do `work` on it; `accept` checks the reply against the
+    /// request and what was sniffed. On a render thread.
     private static func perform<T>(
         _ work: WorkerRequest.Work, on location: ImageLocation, _ slots: RenderWorkerSlots,
-        _ configuration: ImagingConfiguration, accept: (WorkerReply) throws(ReplyError) -> T
+        _ configuration: ImagingConfiguration, accept: (WorkerReply, ImageSource) throws(ReplyError) -> T
     ) throws(ImagingError) -> T {
         let file = try OpenedFile.open(location)
+        let sniffed = try ImageSource(file: file, fileName: location.displayName, expectedFingerprint: nil)
         let request = WorkerRequest(
-            work: work, fileName: location.relativePath.lastComponent?.string ?? "",
-            expectedFingerprint: location.expectedFingerprint)
-        return try slots.perform(request, file: file.descriptor, limit: configuration.decodeTimeLimit) {
-            reply throws(ReplyError) in
-            if case .failure(let error) = reply { throw .file(error) }
-            return try accept(reply)
+            work: work, fileName: location.displayName, expectedFingerprint: location.expectedFingerprint)
+        return try withExtendedLifetime(file) { () throws(ImagingError) -> T in
+            try slots.perform(
+                request, file: file.descriptor, limit: configuration.decodeTimeLimit,
+                largestReply: ReplyCheck.largestReply(to: work, pixelLimit: configuration.pixelLimit)
+            ) { reply throws(ReplyError) in
+                if case .failure(let error) = reply { throw .file(error) }
+                return try accept(reply, sniffed)
+            }
         }
     }
 }

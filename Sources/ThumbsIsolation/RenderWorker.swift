@@ -14,9 +14,12 @@ package final class RenderWorker: Sendable {
     /// The renderer's end of the worker's socket (the worker has the other at descriptor 3).
     private let socket: Int32
 
+    /// The socket is made non-blocking: a worker that stops reading its requests fills its
+    /// buffer, and a send then fails at once instead of holding a render thread for good.
     private init(pid: pid_t, socket: Int32) {
         self.pid = pid
         self.socket = socket
+        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
     }
 
     deinit { close(socket) }
@@ -57,8 +60,8 @@ package final class RenderWorker: Sendable {
 
     /// Waits for the worker's greeting, which it sends once it is confined and ready.
     package func greeting(within limit: Duration) throws(WorkerDeath) -> WorkerConfinement {
-        let deadline = ContinuousClock.now + limit
-        let frame = try receiveFrame(until: deadline, limit: limit)
+        let deadline = SuspendingClock.now + limit
+        let frame = try receiveFrame(until: deadline, limit: limit, largest: WorkerGreeting.size)
         do {
             return try WorkerGreeting(decoding: frame).confinement
         } catch {
@@ -69,19 +72,22 @@ package final class RenderWorker: Sendable {
     /// Hands `request` and the open file `descriptor` to the worker and waits for its reply, at
     /// most `limit` once the worker has the file. A worker that dies, overstays or answers
     /// malformed bytes is ended, and the death says what the file failed with.
-    package func perform(_ request: WorkerRequest, file descriptor: Int32, limit: Duration) throws(WorkerDeath)
-        -> WorkerReply
-    {
+    /// A reply longer than `largestReply` bytes is refused before it is read.
+    package func perform(
+        _ request: WorkerRequest, file descriptor: Int32, limit: Duration, largestReply: Int
+    ) throws(WorkerDeath) -> WorkerReply {
         let message = request.encoded()
         let sent = message.withUnsafeBytes { thumbs_send_with_descriptor(socket, $0.baseAddress, $0.count, descriptor) }
         // A worker that died before the request reached it (killed while idle) costs the file
         // nothing: the file is tried again on a new worker.
         guard sent == message.count else { throw end(nil, reason: "the request was not delivered") }
-        let deadline = ContinuousClock.now + limit
+        let deadline = SuspendingClock.now + limit
         // The worker acknowledges a request as it takes it; a death before that is not the file's.
+        // Anything else first (a fatal-signal report of a thread that died after the last reply)
+        // comes from a worker that was broken before it had this file.
         let acknowledgement = try receive(count: 1, until: deadline, limit: limit, fileTaken: false)
-        guard acknowledgement == [Self.acknowledgement] else { throw end(.crashed, reason: "no acknowledgement") }
-        let frame = try receiveFrame(until: deadline, limit: limit)
+        guard acknowledgement == [Self.acknowledgement] else { throw end(nil, reason: "no acknowledgement") }
+        let frame = try receiveFrame(until: deadline, limit: limit, largest: largestReply)
         do {
             return try WorkerReply(decoding: frame)
         } catch {
@@ -98,28 +104,36 @@ package final class RenderWorker: Sendable {
     /// The byte a worker sends as it takes a request.
     static let acknowledgement: UInt8 = 0x06
 
-    /// The largest message a worker may send: every thumbnail of the largest request.
-    static let largestFrame = 1 << 30
+    /// The length of a fatal-signal report (`thumbs_report_fatal_signals`): one byte saying how
+    /// the worker dies. No other message is that short.
+    static let deathReportLength = 1
 
-    private func receiveFrame(until deadline: ContinuousClock.Instant, limit: Duration) throws(WorkerDeath) -> [UInt8] {
+    /// The next message, of at most `largest` bytes (a death report's length excepted).
+    private func receiveFrame(
+        until deadline: SuspendingClock.Instant, limit: Duration, largest: Int
+    ) throws(WorkerDeath) -> [UInt8] {
         let header = try receive(count: WireWriter.headerSize, until: deadline, limit: limit, fileTaken: true)
-        let length = header.reversed().reduce(0) { $0 << 8 | Int($1) }
-        guard length <= Self.largestFrame else { throw end(.crashed, reason: "a message of \(length) bytes") }
+        var reader = WireReader(header)
+        let length = Int((try? reader.u32()) ?? 0)
+        guard length <= max(largest, Self.deathReportLength) else {
+            throw end(.crashed, reason: "a message of \(length) bytes")
+        }
         let frame = try receive(count: length, until: deadline, limit: limit, fileTaken: true)
-        // A worker dying of a signal sends one byte saying how (the fatal-signal report).
-        if length == 1 { throw end(frame[0] == UInt8(THUMBS_DEATH_OUT_OF_MEMORY) ? .outOfMemory : .crashed) }
+        if length == Self.deathReportLength {
+            throw end(frame[0] == UInt8(THUMBS_DEATH_OUT_OF_MEMORY) ? .outOfMemory : .crashed)
+        }
         return frame
     }
 
     /// Reads exactly `count` bytes before `deadline`.
     private func receive(
-        count: Int, until deadline: ContinuousClock.Instant, limit: Duration, fileTaken: Bool
+        count: Int, until deadline: SuspendingClock.Instant, limit: Duration, fileTaken: Bool
     ) throws(WorkerDeath) -> [UInt8] {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 1)
         defer { buffer.deallocate() }
         var received = 0
         while received < count {
-            let left = deadline - ContinuousClock.now
+            let left = deadline - SuspendingClock.now
             guard left > .zero else { throw end(.timedOut(limit), reason: "past the time limit") }
             var poll = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let ready = Glibc.poll(&poll, 1, Int32(clamping: Int((left.seconds * 1000).rounded(.up))))
@@ -150,22 +164,6 @@ package final class RenderWorker: Sendable {
             return nil
         }
     }
-}
-
-/// A worker that is gone: what the file it had failed with, and how it ended.
-package struct WorkerDeath: Error {
-    package enum Cause: Equatable {
-        case crashed
-        case outOfMemory
-        case timedOut(Duration)
-    }
-
-    /// Nil when the worker ended before it took the file: the file is not to blame.
-    package var cause: Cause?
-    /// The worker's wait status.
-    package var status: Int32?
-    /// What the renderer saw.
-    package var reason: String
 }
 
 /// Runs `body` with `strings` as a NULL-terminated C array.

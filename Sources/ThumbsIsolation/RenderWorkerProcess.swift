@@ -10,11 +10,23 @@ import ThumbsSupport
 /// socket until the renderer closes it. It decodes on its main thread, with no Swift
 /// concurrency; a failure of a file is a typed reply, a fault ends the worker.
 package enum RenderWorkerProcess {
-    /// Room in the address space for what the worker maps beyond its decodes: thread stacks (a
-    /// video decoder's threads), malloc's arenas, libvips' caches.
+    /// Room in the address space for what the worker maps beyond its decodes: the stacks of
+    /// libvips' threads, malloc's arenas (64 MiB of address space each), libvips' caches, a file
+    /// read whole (WebP, GIF).
     static let addressSpaceHeadroom: UInt64 = 1 << 30
     /// The largest request a renderer sends.
     static let largestRequest = 1 << 20
+
+    /// How a worker ends when it does not serve (sysexits.h's numbers): the renderer sees a worker
+    /// that never greeted, and a person who started one by hand, why.
+    package enum ExitStatus {
+        /// Started without a renderer's settings.
+        package static let usage: Int32 = 64
+        /// libvips could not start.
+        package static let unavailable: Int32 = 69
+        /// The worker could not confine itself (or report its death).
+        package static let cannotConfine: Int32 = 71
+    }
 
     /// What a worker does with one request and the file that came with it.
     package typealias Decoder = (WorkerRequest, OpenedFile) -> WorkerReply
@@ -26,15 +38,9 @@ package enum RenderWorkerProcess {
     ) -> Int32 {
         guard let settings = WorkerSettings(arguments: arguments) else {
             warn("started by Thumbs' renderer only (settings missing)")
-            return 64
+            return ExitStatus.usage
         }
-        do {
-            try VipsRuntime.ensureStarted()
-        } catch {
-            warn("\(error)")
-            return 70
-        }
-        return serve(settings, decoder: makeDecoder(settings))
+        return startLibvipsAndServe(settings, decoder: makeDecoder(settings))
     }
 
     /// A worker of ``PrestartedWorker``, forked from a command: it takes its settings, the first
@@ -49,29 +55,35 @@ package enum RenderWorkerProcess {
         do throws(WireError) {
             for _ in 0..<(try reader.count(atMost: 64)) { arguments.append(try reader.string()) }
         } catch {
-            return 64
+            return ExitStatus.usage
         }
-        guard let settings = WorkerSettings(arguments: arguments) else { return 64 }
+        guard let settings = WorkerSettings(arguments: arguments) else { return ExitStatus.usage }
+        return startLibvipsAndServe(settings, decoder: standardDecoder(settings))
+    }
+
+    /// Starts libvips (which loads its modules) unless it has started, then serves.
+    private static func startLibvipsAndServe(_ settings: WorkerSettings, decoder: Decoder) -> Int32 {
         do {
             try VipsRuntime.ensureStarted()
         } catch {
             warn("\(error)")
-            return 70
+            return ExitStatus.unavailable
         }
-        return serve(settings, decoder: standardDecoder(settings))
+        return serve(settings, decoder: decoder)
     }
 
     /// Confines the worker, greets the renderer and serves its requests until it goes.
     private static func serve(_ settings: WorkerSettings, decoder decode: Decoder) -> Int32 {
         let socket = THUMBS_WORKER_SOCKET_FD
-        guard thumbs_report_fatal_signals(socket) == 0 else { return 71 }
+        thumbs_use_one_openmp_thread()
+        guard thumbs_report_fatal_signals(socket) == 0 else { return ExitStatus.cannotConfine }
         let limit = thumbs_address_space_in_use() + addressSpaceHeadroom + UInt64(settings.decodeMemory)
         // Asked before confinement, which refuses the question.
         let landlockABI = Int(thumbs_landlock_abi())
         let measures = thumbs_confine_worker(limit)
         guard measures >= 0 else {
             warn("cannot confine itself: \(SystemError.describe(-measures))")
-            return 71
+            return ExitStatus.cannotConfine
         }
         let confinement = WorkerConfinement(
             measures: .init(rawValue: UInt32(measures)), addressSpaceLimit: limit,
@@ -81,7 +93,9 @@ package enum RenderWorkerProcess {
             guard send([RenderWorker.acknowledgement], on: socket) else { return 0 }
             let reply: WorkerReply
             switch (request, descriptor) {
-            case (.failure(let error), _): reply = .failure(.unreadable("\(error)"))
+            case (.failure(let error), let descriptor):
+                if descriptor >= 0 { close(descriptor) }
+                reply = .failure(.unreadable("\(error)"))
             case (.success, ..<0): reply = .failure(.unreadable("no file came with the request"))
             case (.success(let request), _): reply = decode(request, OpenedFile(adopting: descriptor))
             }

@@ -10,15 +10,13 @@ import ThumbsSupport
 /// request at a time; there are as many slots as threads, so one is always free.
 final class RenderWorkerSlots: Sendable {
     private let slots: [LockedValue<Slot>]
-    private let free: LockedValue<[Int]>
+    private let idle: LockedValue<[Int]>
     /// Each slot's worker's process id, nil while it has none.
     private let running: LockedValue<[pid_t?]>
     let executable: FilePath
     let settings: WorkerSettings
     /// What the latest worker to start reported.
     private let latestConfinement = LockedValue<WorkerConfinement?>(nil)
-    /// Workers started so far, the first of each slot included.
-    private let started = LockedValue(0)
 
     /// How long a worker may take to start (load its libraries, confine itself): a machine
     /// under load may need seconds, never this long.
@@ -31,7 +29,7 @@ final class RenderWorkerSlots: Sendable {
 
     init(count: Int, executable: FilePath, settings: WorkerSettings) {
         slots = (0..<count).map { _ in LockedValue(Slot()) }
-        free = LockedValue(Array(0..<count))
+        idle = LockedValue(Array(0..<count))
         running = LockedValue(Array(repeating: nil, count: count))
         self.executable = executable
         self.settings = settings
@@ -42,7 +40,6 @@ final class RenderWorkerSlots: Sendable {
     }
 
     var confinement: WorkerConfinement? { latestConfinement.withLock { $0 } }
-    var startedCount: Int { started.withLock { $0 } }
 
     /// The workers' process ids, for the people who watch them. Kept apart from the slots, whose
     /// locks are held for whole requests.
@@ -75,18 +72,18 @@ final class RenderWorkerSlots: Sendable {
     /// and the file fails as ``ImagingError/crashed``. An ``ImagingError`` it throws is the
     /// file's own failure, and the worker stays.
     func perform<T>(
-        _ request: WorkerRequest, file: Int32, limit: Duration,
+        _ request: WorkerRequest, file: Int32, limit: Duration, largestReply: Int,
         accept: (WorkerReply) throws(ReplyError) -> T
     ) throws(ImagingError) -> T {
-        let index = free.withLock { $0.popLast() }
+        let index = idle.withLock { $0.popLast() }
         guard let index else { preconditionFailure("more render threads than worker slots") }
-        defer { free.withLock { $0.append(index) } }
+        defer { idle.withLock { $0.append(index) } }
         return try slots[index].withLock { slot throws(ImagingError) in
             for _ in 0..<2 {
                 let worker = try ready(&slot, at: index)
                 let reply: WorkerReply
                 do throws(WorkerDeath) {
-                    reply = try worker.perform(request, file: file, limit: limit)
+                    reply = try worker.perform(request, file: file, limit: limit, largestReply: largestReply)
                 } catch {
                     replace(&slot, at: index, with: nil)
                     guard let cause = error.cause else { continue }
@@ -121,7 +118,6 @@ final class RenderWorkerSlots: Sendable {
         do throws(WorkerDeath) {
             let confinement = try worker.greeting(within: Self.startLimit)
             slot.greeted = true
-            started.withLock { $0 += 1 }
             latestConfinement.withLock { $0 = confinement }
             return worker
         } catch {
@@ -143,10 +139,4 @@ final class RenderWorkerSlots: Sendable {
         case .outOfMemory: .tooMuchMemory(needed: .max, budget: settings.decodeMemory)
         }
     }
-}
-
-/// Why a reply gave no result: the file failed in the worker, or the reply is not what was asked.
-enum ReplyError: Error {
-    case file(ImagingError)
-    case unexpected(String)
 }

@@ -27,6 +27,44 @@ enum ReplyCheck {
         return thumbnail
     }
 
+    /// The largest side an inspection may report: libvips addresses no larger image.
+    static let largestSide = 10_000_000
+
+    /// An inspection of the file the renderer sniffed as `sniffed` (its type and fingerprint, read
+    /// in the renderer's own process): the same type, and every number of the header within what
+    /// a header can say, so that nothing the worker made up reaches a conversion that traps.
+    static func inspection(_ inspection: Inspection, of sniffed: ImageSource) throws(ReplyError) -> Inspection {
+        guard inspection.mediaType == sniffed.mediaType else {
+            throw .unexpected("a \(inspection.mediaType) where the renderer found a \(sniffed.mediaType)")
+        }
+        var checked = inspection
+        checked.changedWhileRead = inspection.changedWhileRead || inspection.fingerprint != sniffed.fingerprint
+        guard let properties = inspection.properties else { return checked }
+        let sides =
+            [properties.pixelSize.width, properties.pixelSize.height]
+            + [properties.embeddedPreviewSize?.width ?? 1, properties.embeddedPreviewSize?.height ?? 1]
+        guard sides.allSatisfy({ (0...largestSide).contains($0) }),
+            (1...8).contains(properties.exifOrientation ?? 1), (1...Int(UInt32.max)).contains(properties.pageCount),
+            properties.mediaType == inspection.mediaType
+        else { throw .unexpected("an inspection out of range: \(properties)") }
+        return checked
+    }
+
+    /// The most bytes a reply to `work` may hold: for thumbnails, four bytes a pixel of every box
+    /// (more than any encoding of it takes) and room for its fields; for a preview, of every pixel
+    /// the pixel limit allows; for an inspection, its header's details. A longer message is a
+    /// broken worker's, refused before it is read.
+    static func largestReply(to work: WorkerRequest.Work, pixelLimit: Int) -> Int {
+        let fields = 64 << 10
+        switch work {
+        case .render(let specs): return specs.reduce(fields) { $0 + 4 * $1.size.pixelCount + fields }
+        case .renderCrop(let spec, _): return 2 * fields + 4 * spec.size.pixelCount
+        case .embeddedPreview:
+            return fields + 4 * min(pixelLimit, RenditionSpec.maximumDimension * RenditionSpec.maximumDimension)
+        case .inspect: return 2 << 20
+        }
+    }
+
     /// Fails unless the bytes begin as the thumbnail's format does.
     private static func encoded(_ thumbnail: Thumbnail) throws(ReplyError) {
         let bytes = thumbnail.bytes
@@ -40,4 +78,10 @@ enum ReplyCheck {
             }
         guard signature else { throw .unexpected("a \(thumbnail.format) thumbnail that is not one") }
     }
+}
+
+/// Why a reply gave no result: the file failed in the worker, or the reply is not what was asked.
+enum ReplyError: Error {
+    case file(ImagingError)
+    case unexpected(String)
 }

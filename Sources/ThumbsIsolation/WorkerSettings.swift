@@ -17,15 +17,22 @@ package struct WorkerSettings: Sendable, Equatable {
         self.decodeTimeLimit = decodeTimeLimit
     }
 
-    /// A renderer's settings shared among `configuration.workers` workers.
+    /// A renderer's settings shared among `configuration.workers` workers: each gets its share
+    /// of the decode budget, but at least ``smallestShare`` (or the whole budget, when that is
+    /// smaller), so that a photo the in-process renderer decodes is decoded in a worker too.
     package init(sharing configuration: ImagingConfiguration) {
+        let budget = configuration.decodeMemoryBudget
         self.init(
             pixelLimit: configuration.pixelLimit,
-            decodeMemory: max(
-                ImagingConfiguration.minimumDecodeMemoryBudget,
-                configuration.decodeMemoryBudget / configuration.workers),
+            decodeMemory: min(budget, max(Self.smallestShare, budget / configuration.workers)),
             decodeTimeLimit: configuration.decodeTimeLimit)
     }
+
+    /// The least decode memory a worker gets: a 24 MP camera RAW file's half-size decode, a 4K
+    /// video's frame or a progressive JPEG of 50 MP fit in it. With many workers, the workers'
+    /// shares may together pass the budget; the in-process renderer's large decodes wait for
+    /// each other instead.
+    static let smallestShare = 512 << 20
 
     package var arguments: [String] {
         [

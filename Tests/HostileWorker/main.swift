@@ -29,6 +29,12 @@ exit(
                 while true { hoard.append([UInt8](repeating: 1, count: 64 << 20)) }
             case "answer-garbage.jpg":
                 return .thumbnails([])
+            case "answer-too-much.jpg":
+                // 8 MiB for a box of 128x128: more than any encoding of it takes.
+                let bytes = [0xFF, 0xD8, 0xFF] + [UInt8](repeating: 0, count: 8 << 20)
+                return .thumbnails([
+                    Thumbnail(bytes: bytes, pixelSize: PixelSize(width: 128, height: 96), format: .jpeg)
+                ])
             case "fault-in-the-header.jpg" where request.work == .inspect:
                 raise(SIGSEGV)
                 return .failure(.crashed)

@@ -24,7 +24,7 @@ import ThumbsTestSupport
         let request = WorkerRequest(
             work: .render(specs: [RenditionSpec(size: PixelSize(width: 64, height: 64))]), fileName: "/etc/passwd",
             expectedFingerprint: nil)
-        let reply = try worker.perform(request, file: -1, limit: .seconds(60))
+        let reply = try worker.perform(request, file: -1, limit: .seconds(60), largestReply: 1 << 20)
         #expect(reply == .failure(.unreadable("no file came with the request")))
     }
 
@@ -34,7 +34,10 @@ import ThumbsTestSupport
         let passwd = open("/etc/passwd", O_RDONLY | O_CLOEXEC)
         defer { close(passwd) }
         let request = WorkerRequest(work: .inspect, fileName: "passwd", expectedFingerprint: nil)
-        guard case .inspection(let inspection) = try worker.perform(request, file: passwd, limit: .seconds(60)) else {
+        guard
+            case .inspection(let inspection) = try worker.perform(
+                request, file: passwd, limit: .seconds(60), largestReply: 1 << 20)
+        else {
             Issue.record("no inspection")
             return
         }
@@ -48,6 +51,6 @@ import ThumbsTestSupport
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 64)
+        #expect(process.terminationStatus == RenderWorkerProcess.ExitStatus.usage)
     }
 }

@@ -6,7 +6,7 @@
 // default error callbacks (which write to stderr) are turned off, and what went wrong is
 // written to `message` (always NUL-terminated when message_size > 0; may be NULL).
 //
-// The file is read through `descriptor`, into memory: no path is opened.
+// The file is read through `descriptor`, mapped into memory: no path is opened.
 #ifndef THUMBS_CRAWSHIM_H
 #define THUMBS_CRAWSHIM_H
 

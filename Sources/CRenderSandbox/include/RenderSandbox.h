@@ -3,7 +3,7 @@
 
 // The process side of Thumbs' render workers: starting one, passing it descriptors over its
 // socket, and the confinement a worker puts itself under before it reads a byte of input.
-// Every function returns a negative errno on failure, never aborts.
+// No function aborts; those that can fail say how (most with a negative errno).
 
 #include <stddef.h>
 #include <stdint.h>
@@ -55,6 +55,9 @@ enum {
 /// left out (never an error), a part the kernel refused is -errno only for no_new_privs (nothing
 /// after it can be applied without it).
 int thumbs_confine_worker(uint64_t address_space_limit);
+
+/// One OpenMP thread for the calling thread's parallel regions (LibRaw's), when OpenMP is loaded.
+void thumbs_use_one_openmp_thread(void);
 
 /// The Landlock ABI version the kernel offers, 0 when it has none (and in a confined worker,
 /// whose seccomp filter refuses the question).
