@@ -2,9 +2,9 @@ import Testing
 import ThumbsImaging
 import ThumbsIsolation
 
-/// The worker protocol's messages: what is written reads back the same, and bytes that break the
+/// A worker's replies: what is written reads back the same, and bytes that break the
 /// protocol are refused, never trusted.
-@Suite struct WorkerMessagesTests {
+@Suite struct WorkerReplyTests {
     @Test func repliesReadBackAsWritten() throws {
         var thumbnail = Thumbnail(
             bytes: [0xFF, 0xD8, 0xFF, 0xD9], pixelSize: PixelSize(width: 3, height: 2), format: .jpeg)
