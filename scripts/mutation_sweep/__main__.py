@@ -97,9 +97,15 @@ def main() -> int:
             return 2
         if shared is None:
             say(f"{arguments.shared} has neither photos/ nor media/: only generated seeds are used")
-        # A copy: the binary may be rebuilt while the sweep runs.
+        # A copy, with the render worker it starts beside it: the binaries may be rebuilt while
+        # the sweep runs.
+        worker = arguments.thumbs.parent / "thumbs-render-worker"
+        if not worker.is_file():
+            print(f"sweep: no render worker at {worker}: build it (swift build)", file=sys.stderr)
+            return 2
         binary = work / "thumbs"
         shutil.copy2(arguments.thumbs, binary)
+        shutil.copy2(worker, work / worker.name)
         run_seed = arguments.seed if arguments.seed is not None else random.SystemRandom().randrange(1 << 31)
         findings = arguments.findings
         if findings.is_dir() and any(findings.iterdir()):
