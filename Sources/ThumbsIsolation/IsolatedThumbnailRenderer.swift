@@ -111,22 +111,28 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
     public func inspect(_ location: ImageLocation) async throws -> Inspection {
         let unchecked = ImageLocation(root: location.root, relativePath: location.relativePath)
         return try await pool.run { [slots, configuration] in
-            try Self.perform(.inspect, on: unchecked, slots, configuration) { reply, sniffed throws(ReplyError) in
+            try Self.perform(.inspect, on: unchecked, slots, configuration) { reply, file throws(ReplyError) in
                 guard case .inspection(let inspection) = reply else { throw .unexpected("not an inspection") }
+                // The type the worker says, against the one sniffed here (a few magic bytes
+                // compared in Swift).
+                let sniffed: ImageSource
+                do throws(ImagingError) {
+                    sniffed = try ImageSource(file: file, fileName: location.displayName, expectedFingerprint: nil)
+                } catch {
+                    throw .file(error)
+                }
                 return try ReplyCheck.inspection(inspection, of: sniffed)
             }
         }
     }
 
-    /// Opens `location` beneath its root, sniffs its type (in this process: a few magic bytes
-    /// compared in Swift), and has a worker do `work` on it; `accept` checks the reply against the
-    /// request and what was sniffed. On a render thread.
+    /// Opens `location` beneath its root and has a worker do `work` on it; `accept` checks the
+    /// reply against the request (and may read the open file). On a render thread.
     private static func perform<T>(
         _ work: WorkerRequest.Work, on location: ImageLocation, _ slots: RenderWorkerSlots,
-        _ configuration: ImagingConfiguration, accept: (WorkerReply, ImageSource) throws(ReplyError) -> T
+        _ configuration: ImagingConfiguration, accept: (WorkerReply, OpenedFile) throws(ReplyError) -> T
     ) throws(ImagingError) -> T {
         let file = try OpenedFile.open(location)
-        let sniffed = try ImageSource(file: file, fileName: location.displayName, expectedFingerprint: nil)
         let request = WorkerRequest(
             work: work, fileName: location.displayName, expectedFingerprint: location.expectedFingerprint)
         return try withExtendedLifetime(file) { () throws(ImagingError) -> T in
@@ -135,7 +141,7 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
                 largestReply: ReplyCheck.largestReply(to: work, pixelLimit: configuration.pixelLimit)
             ) { reply throws(ReplyError) in
                 if case .failure(let error) = reply { throw .file(error) }
-                return try accept(reply, sniffed)
+                return try accept(reply, file)
             }
         }
     }

@@ -1,4 +1,5 @@
 import ThumbsImaging
+import ThumbsSupport
 
 /// What a worker is started with, on its command line: the limits of its renders.
 package struct WorkerSettings: Sendable, Equatable {
@@ -37,8 +38,7 @@ package struct WorkerSettings: Sendable, Equatable {
     package var arguments: [String] {
         [
             "--pixel-limit", "\(pixelLimit)", "--decode-memory", "\(decodeMemory)",
-            "--decode-time-limit-ms",
-            "\(decodeTimeLimit.components.seconds * 1000 + decodeTimeLimit.components.attoseconds / 1_000_000_000_000_000)",
+            "--decode-time-limit-ms", "\(Int((decodeTimeLimit.seconds * 1000).rounded()))",
         ]
     }
 

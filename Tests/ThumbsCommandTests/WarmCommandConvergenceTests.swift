@@ -219,13 +219,9 @@ import ThumbsTesting
     @Test func ctrlCAfterTheWalkEndedExits130() throws {
         let photo = try SyntheticImage(width: 4000, height: 3000).encoded(as: .png)
         for index in 0..<10 { try folder.write(photo, to: "library/p\(index).png") }
-        let process = Process()
-        process.executableURL = ThumbsProcess.executable()
-        process.arguments = ["warm", library, "--cache", cache, "--json", "--config", try inProcess()]
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ThumbsProcess.start(
+            ["warm", library, "--cache", cache, "--json", "--config", try inProcess()], output: output)
         // A render under way: the walk of one folder of ten ended before any render began.
         let interrupted = !stopWhileRendering(process, files: 1).isEmpty
         if interrupted { kill(process.processIdentifier, SIGINT) }

@@ -18,13 +18,8 @@ import ThumbsTesting
     /// Starts `thumbs warm --json`, waits for a progress line with at least `done` photos, then
     /// sends `signal`. Returns the exit status and the output.
     private func interrupt(after done: Int, with signal: Int32) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = ThumbsProcess.executable()
-        process.arguments = ["warm", library, "--cache", cache, "--json"]
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ThumbsProcess.start(["warm", library, "--cache", cache, "--json"], output: output)
         var text = ""
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {

@@ -27,12 +27,8 @@ import ThumbsTesting
         let photo = try SyntheticImage(width: 1600, height: 1200).encoded(as: .png)
         for index in 0..<Self.photos { try folder.write(photo, to: "library/p\(index).png") }
         try folder.write(Array(#"{"workers": 2}"#.utf8), to: "two.json")
-        let process = Process()
-        process.executableURL = ThumbsProcess.executable()
-        process.arguments = ["warm", library, "--cache", cache, "--quiet", "--config", folder.path + "/two.json"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ThumbsProcess.start(
+            ["warm", library, "--cache", cache, "--quiet", "--config", folder.path + "/two.json"])
         defer {
             kill(process.processIdentifier, SIGINT)
             process.waitUntilExit()
@@ -63,13 +59,8 @@ import ThumbsTesting
         // The walk's headers read (and cached) first, so that every decode of the warm is a render.
         #expect(try ThumbsProcess.run(["albums", library, "--cache", cache, "--quiet"]).status == 0)
 
-        let process = Process()
-        process.executableURL = ThumbsProcess.executable()
-        process.arguments = ["warm", library, "--cache", cache, "--json"]
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ThumbsProcess.start(["warm", library, "--cache", cache, "--json"], output: output)
         let warming = process.processIdentifier
         var killed: [pid_t] = []
         for signal in [SIGSEGV, SIGKILL] {

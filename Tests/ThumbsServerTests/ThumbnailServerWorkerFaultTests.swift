@@ -30,10 +30,8 @@ struct ThumbnailServerWorkerFaultTests {
                 })
             let ids = names.keys.sorted()
             let requested = Array(ids.prefix(50)), spare = Array(ids.dropFirst(50))
-            // Read before the flood: a slot answers for its worker only between renders.
             let workers = renderer.workerProcessIDs
             try #require(workers.count == 2)
-            let idle = workers.map(StoppedWorker.descriptors(of:))
 
             // Each request on a connection of its own, all at once: misses, nothing is cached.
             let finished = Locked(false)
@@ -54,17 +52,18 @@ struct ThumbnailServerWorkerFaultTests {
                     }
                 }
             }
-            let caught = try await StoppedWorker.catchMidDecode(
-                workers, idle: idle, files: Set(names.values), until: { finished.value })
-            // Killed where it stopped, with the file in hand (SIGKILL ends a stopped process too;
-            // SIGCONT as the isolation tests send it).
+            let caught = await RenderWorkers.stopOneDecoding(among: { workers }, gaveUp: { finished.value })
+            // The library file it holds, then killed where it stopped, with the file in hand
+            // (SIGKILL ends a stopped process too; SIGCONT as the isolation tests send it).
+            let held = caught.map { Set(RenderWorkers.heldFiles(of: $0)).intersection(names.values) } ?? []
             if let caught {
-                kill(caught.pid, SIGKILL)
-                kill(caught.pid, SIGCONT)
+                kill(caught, SIGKILL)
+                kill(caught, SIGCONT)
             }
             let answers = try await flood.value
             let victim = try #require(caught, "no worker was caught in the middle of a decode")
-            let crashedID = try #require(names.first { $0.value == victim.file }?.key)
+            try #require(held.count == 1, "the stopped worker held \(held)")
+            let crashedID = try #require(names.first { held.contains($0.value) }?.key)
             try #require(requested.contains(crashedID))
 
             // Every request was answered, and the server closed each connection as asked.
@@ -100,73 +99,9 @@ struct ThumbnailServerWorkerFaultTests {
             let again = try await client.get("/thumbnails/\(crashedID)/grid")
             #expect(again.status == .unprocessableContent)
             #expect(try again.json()["error"] as? String == "crashed")
-            // The dead worker is gone (its slot starts another when it next renders); read now
-            // that nothing renders, when the slots answer at once.
-            #expect(!renderer.workerProcessIDs.contains(victim.pid))
+            // The dead worker is gone (its slot starts another when it next renders).
+            #expect(!renderer.workerProcessIDs.contains(victim))
             #expect(try await client.get("/healthz").status == .ok)
         }
-    }
-}
-
-/// A render worker stopped (SIGSTOP) in the middle of a decode, and the library file it holds.
-struct StoppedWorker {
-    let pid: pid_t
-    let file: String
-
-    /// Watches `workers` until one is decoding (beyond the descriptors it holds idle, the file
-    /// handed over and libvips' own for its read) and stops it there; nil when `finished` says
-    /// the renders are over before any was caught.
-    static func catchMidDecode(
-        _ workers: [pid_t], idle: [Int], files: Set<String>, until finished: () -> Bool
-    ) async throws -> StoppedWorker? {
-        while !finished() {
-            for (pid, idleCount) in zip(workers, idle) where descriptors(of: pid) >= idleCount + 2 {
-                kill(pid, SIGSTOP)
-                // A signal is delivered, not obeyed at once: the worker counts as stopped once
-                // every thread of it is, and only then are its descriptors its state.
-                if try await isStopped(pid), descriptors(of: pid) >= idleCount + 2 {
-                    let held = Set(heldFiles(of: pid).filter(files.contains))
-                    if held.count == 1, let file = held.first { return StoppedWorker(pid: pid, file: file) }
-                }
-                kill(pid, SIGCONT)
-            }
-            // Polls the workers' state, which changes within a decode's milliseconds.
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        return nil
-    }
-
-    static func descriptors(of pid: pid_t) -> Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count
-    }
-
-    /// The names of the files `pid` has open.
-    static func heldFiles(of pid: pid_t) -> [String] {
-        let folder = "/proc/\(pid)/fd"
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap { descriptor in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + descriptor))
-                .map { URL(fileURLWithPath: $0).lastPathComponent }
-        }
-    }
-
-    /// Waits until every thread of `pid` is stopped; false if the process is gone.
-    static func isStopped(_ pid: pid_t) async throws -> Bool {
-        while true {
-            guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"),
-                !threads.isEmpty
-            else { return false }
-            let states = threads.map { state(of: "/proc/\(pid)/task/\($0)/stat") }
-            if states.contains(nil) || states.contains("Z") || states.contains("X") { return false }
-            if states.allSatisfy({ $0 == "T" }) { return true }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-    }
-
-    /// The state letter of a `stat` file (the field after the parenthesised name).
-    private static func state(of path: String) -> String? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-            let close = text.lastIndex(of: ")")
-        else { return nil }
-        return text[text.index(after: close)...].split(separator: " ").first.map(String.init)
     }
 }

@@ -25,14 +25,24 @@ package enum RenderWorkers {
         FileManager.default.fileExists(atPath: "/proc/\(worker)/fd/6")
     }
 
+    /// The names of the files `pid` has open.
+    package static func heldFiles(of pid: pid_t) -> [String] {
+        let folder = "/proc/\(pid)/fd"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + descriptor))
+                .map { URL(fileURLWithPath: $0).lastPathComponent }
+        }
+    }
+
     /// Stops (SIGSTOP) a worker among `workers()` that is decoding, and returns it; nil once
-    /// `gaveUp()`. The worker is checked again once stopped, so it surely has a file in hand.
+    /// `gaveUp()`. A signal is delivered, not obeyed at once: the worker counts as stopped once
+    /// every thread of it is, and only then is it checked again, so it surely has a file in hand.
     /// Polls the workers' state, which changes within a decode's milliseconds.
     package static func stopOneDecoding(among workers: () -> [pid_t], gaveUp: () -> Bool) -> pid_t? {
         while !gaveUp() {
             for worker in workers() where isDecoding(worker) {
                 kill(worker, SIGSTOP)
-                if isDecoding(worker) { return worker }
+                if waitUntilStopped(worker), isDecoding(worker) { return worker }
                 kill(worker, SIGCONT)
             }
             usleep(500)
@@ -48,5 +58,26 @@ package enum RenderWorkers {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: stopOneDecoding(among: workers, gaveUp: gaveUp)) }.start()
         }
+    }
+
+    /// Waits until every thread of `pid` is stopped; false if the process is gone.
+    private static func waitUntilStopped(_ pid: pid_t) -> Bool {
+        while true {
+            guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"),
+                !threads.isEmpty
+            else { return false }
+            let states = threads.map { state(of: "/proc/\(pid)/task/\($0)/stat") }
+            if states.contains(nil) || states.contains("Z") || states.contains("X") { return false }
+            if states.allSatisfy({ $0 == "T" }) { return true }
+            usleep(500)
+        }
+    }
+
+    /// The state letter of a `stat` file (the field after the parenthesised name).
+    private static func state(of path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+            let close = text.lastIndex(of: ")")
+        else { return nil }
+        return text[text.index(after: close)...].split(separator: " ").first.map(String.init)
     }
 }

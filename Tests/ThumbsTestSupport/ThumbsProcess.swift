@@ -17,6 +17,18 @@ package struct ThumbsProcess {
             .appendingPathComponent(".build/debug/\(name)")
     }
 
+    /// Starts `thumbs` with `arguments` and returns the running process: its standard output
+    /// into `output` (nowhere when nil), its errors nowhere.
+    package static func start(_ arguments: [String], output: Pipe? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = executable()
+        process.arguments = arguments
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// Runs `name` (or the program at `executablePath`) with `arguments` to completion, with
     /// `environment` added to the test's own. With `killedAfter`, a program still running after
     /// that long is killed (SIGKILL, its status then), so that a test of a hang fails instead

@@ -32,9 +32,9 @@ struct LibraryOptions: ParsableArguments {
     /// writes elsewhere than the cache leaves it untouched. With a `shard`, the library is that
     /// shard's part, and `{shard}` in the cache path is its index.
     ///
-    /// Every decode is noted in the cache's decode journal while it runs; the decodes a process
-    /// that used the cache before died in are remembered as `crashed` failures first, each with
-    /// a line on stderr. Without the store, the journal is kept in Thumbs' state folder and the
+    /// With isolation "none", every decode is noted in the cache's decode journal while it runs;
+    /// the decodes a process that used the cache before died in are remembered as `crashed`
+    /// failures first, each with a line on stderr. Without the store, the journal is kept in Thumbs' state folder and the
     /// failures go to `outputs` (the desktop's cache), when there are any.
     func open(
         requireRoots: Bool = true, opensStore: Bool, shard: LibraryShard? = nil, outputs: [any WarmOutput] = []
@@ -54,8 +54,9 @@ struct LibraryOptions: ParsableArguments {
             CommandLog.logger.debug("cache: \(storeConfiguration.path), budget \(storeConfiguration.budget)")
             do {
                 let opened = try ThumbnailStore(configuration: storeConfiguration)
-                journal = try await Self.openJournal(in: DecodeJournalFile.directory(ofCache: storeConfiguration.path))
-                {
+                journal = try await Self.openJournal(
+                    in: DecodeJournalFile.directory(ofCache: storeConfiguration.path), for: configuration
+                ) {
                     try await opened.recordCrashedDecodes($0)
                 }
                 store = opened
@@ -63,7 +64,7 @@ struct LibraryOptions: ParsableArguments {
                 CommandFailure.cache(storeConfiguration.path, error).exit()
             }
         } else if !outputs.isEmpty {
-            journal = try await Self.openJournal(in: Self.stateJournalDirectory()) { crashed in
+            journal = try await Self.openJournal(in: Self.stateJournalDirectory(), for: configuration) { crashed in
                 for file in crashed.compactMap(Asset.init(crashedDecodeAt:)) {
                     for output in outputs { try output.recordFailure(FailureRecord(.crashed), of: file) }
                 }
@@ -79,8 +80,12 @@ struct LibraryOptions: ParsableArguments {
     /// The journal of this process's decodes in `directory`, once what the journals of dead
     /// processes there hold is recorded as failures by `record` (and only then removed). Without
     /// one (the folder is read-only, or full), the command goes on, and says so.
+    ///
+    /// Only a renderer in this process notes its decodes (isolation "none"): with render workers,
+    /// a decoder's fault costs its worker, and no journal is kept; the leftovers of an earlier
+    /// run's are recorded all the same.
     private static func openJournal(
-        in directory: FilePath, record: ([ImageLocation]) async throws -> Void
+        in directory: FilePath, for configuration: ThumbsConfiguration, record: ([ImageLocation]) async throws -> Void
     ) async throws -> DecodeJournalFile? {
         let leftovers = DecodeJournalFile.leftovers(in: directory)
         try await record(leftovers.crashed)
@@ -88,6 +93,7 @@ struct LibraryOptions: ParsableArguments {
         for location in leftovers.crashed {
             printError("\(location): \(ImagingError.crashed)")
         }
+        guard configuration.isolation == .none else { return nil }
         do {
             return try DecodeJournalFile(directory: directory)
         } catch {
