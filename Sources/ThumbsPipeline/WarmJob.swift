@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsCore
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsStore
@@ -8,7 +9,7 @@ import ThumbsSupport
 /// renditions, fresh entries skipped, failures remembered, writes batched. Killed or
 /// interrupted, it loses only the batch being written; the next run resumes.
 ///
-/// Every photo also gets its placeholder (``/ThumbsImaging/ThumbHash``) in the metadata cache:
+/// Every photo also gets its placeholder (``/ThumbsCore/ThumbHash``) in the metadata cache:
 /// a rendered one from the smallest of its new thumbnails, a fresh one that has none from the
 /// smallest of its stored thumbnails, without decoding the file.
 ///

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsStore
@@ -21,7 +22,7 @@ public protocol WarmOutput: Sendable {
 
     /// Records that `asset` cannot be rendered, so that it is not tried again until it changes.
     /// Called for failures about the file's content, not the moment
-    /// (``/ThumbsImaging/ImagingError/Kind/isTransient``).
+    /// (``/ThumbsCore/ImagingError/Kind/isTransient``).
     func recordFailure(_ failure: FailureRecord, of asset: Asset) throws
 
     /// Forgets what it holds for an asset whose file was removed.
