@@ -1,9 +1,5 @@
 import Testing
 import ThumbsCore
-@testable import ThumbsImaging
-import ThumbsSupport
-import ThumbsTestSupport
-import ThumbsTesting
 
 @Suite struct MediaTypeTests {
     private func ftyp(_ brands: String...) -> [UInt8] {
@@ -41,13 +37,5 @@ import ThumbsTesting
     @Test func textAndEmptyAreUnsupported() {
         #expect(MediaType(sniffing: Array("Hello, this is text".utf8)) == .unsupported)
         #expect(MediaType(sniffing: []) == .unsupported)
-    }
-
-    @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
-    func contentDecidesNotTheName() throws {
-        let heic = SharedPhotos.root.appendingPathComponent("phone/heic_with_jpg_extension.jpg").path
-        let text = SharedPhotos.root.appendingPathComponent("broken/not_an_image.jpg").path
-        #expect(try ImageSource(opened: ImageLocation(path: heic)).mediaType == .heif)
-        #expect(try ImageSource(opened: ImageLocation(path: text)).mediaType == .unsupported)
     }
 }
