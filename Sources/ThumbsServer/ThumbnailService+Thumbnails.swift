@@ -217,16 +217,6 @@ extension ThumbnailService {
     }
 }
 
-extension ThumbnailFormat {
-    var mimeType: String {
-        switch self {
-        case .jpeg: "image/jpeg"
-        case .webp: "image/webp"
-        case .png: "image/png"
-        }
-    }
-}
-
 extension RenditionSpec {
     /// 16 hex digits naming the rendition's every parameter, for ETags.
     var storageTag: String {
