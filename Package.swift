@@ -298,7 +298,14 @@ let package = Package(
                 "ThumbsTestSupport",
             ]
         ),
-        .testTarget(name: "ThumbsTests", dependencies: ["Thumbs", "ThumbsTestSupport"]),
+        .testTarget(
+            name: "ThumbsTests",
+            // The executables are listed so the processes the tests start are built first.
+            dependencies: [
+                "Thumbs", "ThumbsTestSupport", "thumbs-journal-fault", "thumbs-render-worker",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .testTarget(
             name: "ThumbsFreedesktopTests",
             dependencies: [

@@ -46,7 +46,7 @@ struct FreedesktopCleanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try loadOrExit(options)
+        let configuration = try options.load()
         let folders = roots.isEmpty ? configuration.library.roots.map(configuration.resolve) : roots
         let cache = DesktopThumbnailCache(folder: folder.path)
         CommandLog.logger.debug("desktop thumbnails: \(cache.folder); roots: \(folders.joined(separator: ", "))")

@@ -46,7 +46,7 @@ struct GetCommand: AsyncParsableCommand, DecodesFiles {
         let opened = try await library.open(requireRoots: false)
         let photoLibrary = opened.library, store = opened.store
         guard let asset = try await find(in: photoLibrary) else {
-            CommandFailure.usage("\(target): neither a photo nor an asset id of the library").exit()
+            throw CommandFailure.usage("\(target): neither a photo nor an asset id of the library")
         }
         let manager = CachingImageManager(
             renderer: opened.renderer, store: store,
@@ -82,9 +82,9 @@ struct GetCommand: AsyncParsableCommand, DecodesFiles {
                 }
             }
         } catch ImageRequestError.imaging(let error) {
-            CommandFailure.usage("\(asset.path): \(error.kind.rawValue): \(error)").exitWithCode(1)
+            throw CommandFailure.inputFailed("\(asset.path): \(error.kind.rawValue): \(error)")
         } catch ImageRequestError.store(let error) {
-            CommandFailure.cache(nil, error).exit()
+            throw CommandFailure.cache(nil, error)
         }
         // The image was delivered before it was stored: keep it for the next request.
         await manager.persisted()

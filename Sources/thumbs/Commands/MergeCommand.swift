@@ -42,13 +42,13 @@ struct MergeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = try loadOrExit(options).store(path: destination)
+        var configuration = try options.load().store(path: destination)
         configuration.path = URL(fileURLWithPath: destination).standardizedFileURL.path
         for source in sources {
             do {
                 try ThumbnailStore.checkFile(path: source)
             } catch {
-                CommandFailure.mergeSource(source, error).exit()
+                throw CommandFailure.mergeSource(source, error)
             }
         }
         let started = ContinuousClock.now
@@ -56,8 +56,8 @@ struct MergeCommand: AsyncParsableCommand {
         do {
             report = try ThumbnailStore.merge(into: configuration, from: sources)
         } catch {
-            if let source = error.mergeSource { CommandFailure.mergeSource(source, error).exit() }
-            CommandFailure.cache(configuration.path, error).exit()
+            if let source = error.mergeSource { throw CommandFailure.mergeSource(source, error) }
+            throw CommandFailure.cache(configuration.path, error)
         }
         let seconds = max(started.duration(to: .now).seconds, 1e-6)
         let rate = Double(report.thumbnails) / seconds

@@ -51,17 +51,16 @@ struct WarmCommand: AsyncParsableCommand, DecodesFiles {
 
     func run() async throws {
         if rebuild && desktop.freedesktopOnly {
-            CommandFailure.usage("--rebuild moves Thumbs' cache aside, which --freedesktop-only does not use").exit()
+            throw CommandFailure.usage("--rebuild moves Thumbs' cache aside, which --freedesktop-only does not use")
         }
-        let shard = sharding.resolveOrExit()
+        let shard = try sharding.resolve()
         if rebuild {
-            let path = ShardOptions.cachePathOrExit(
-                try loadOrExit(library.options).store(path: library.options.cache).path, shard: shard)
+            let path = try library.storeConfiguration(shard: shard).path
             do {
                 let movedTo = try ThumbnailStore.moveAside(path: path)
                 if !CommandLog.isQuiet { printError("moved \(path) to \(movedTo); warming a new cache") }
             } catch {
-                CommandFailure.cache(path, error).exit()
+                throw CommandFailure.cache(path, error)
             }
         }
         let opened = try await library.open(
@@ -82,6 +81,6 @@ struct WarmCommand: AsyncParsableCommand, DecodesFiles {
         // Files skipped for a failure remembered from before are failures still: exit status 1
         // until they are mended or removed.
         let failed = summary.failed + summary.skippedFailures
-        if failed > 0 { CommandFailure.someFailed(failed).exitWithCode(1) }
+        if failed > 0 { throw CommandFailure.someFailed(failed) }
     }
 }

@@ -45,31 +45,3 @@ struct ConfigurationOptions: ParsableArguments {
         return ThumbsConfiguration()
     }
 }
-
-/// The renderer `configuration` asks for (its isolation), or the command ends with a clear line
-/// (the worker program is missing). Decodes in this process are noted in `journal`. Render
-/// workers on a kernel that lacks Landlock or seccomp run without it, and the command says so.
-func rendererOrExit(_ configuration: ThumbsConfiguration, journal: (any DecodeJournal)? = nil) -> any ThumbnailRendering
-{
-    do {
-        let renderer = try configuration.renderer(journal: journal)
-        let missing = WorkerConfinement.available.missing
-        if configuration.isolation == .process, !missing.isEmpty {
-            printError("render workers run without \(missing.joined(separator: " and ")): this kernel lacks it")
-        }
-        return renderer
-    } catch {
-        CommandFailure.usage(
-            "\(error.kind.rawValue): \(error) (isolation \"none\" in config.json renders in this process instead)"
-        ).exit()
-    }
-}
-
-/// Loads the configuration, or ends the command with exit code 2 and one line.
-func loadOrExit(_ options: ConfigurationOptions) throws -> ThumbsConfiguration {
-    do {
-        return try options.load()
-    } catch let failure as CommandFailure {
-        failure.exit()
-    }
-}
