@@ -8,7 +8,8 @@ import ThumbsSupport
 /// The settings of a Thumbs installation, as read from `config.json`.
 ///
 /// Every field has a documented default and may be left out, in every section, so `{}` is a
-/// valid configuration; see `docs/CONFIGURATION.md` for each field.
+/// valid configuration; see `docs/CONFIGURATION.md` for each field. ``LibraryFactory`` opens the
+/// store, renderer and library it describes.
 /// ```swift
 /// let configuration = try ThumbsConfiguration.load(from: "config.json")
 /// ```
