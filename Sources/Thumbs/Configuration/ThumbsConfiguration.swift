@@ -168,6 +168,16 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         return configuration
     }
 
+    /// Where a program looks for its configuration when none is named, first found first:
+    /// `config.json` in the working directory, else `$XDG_CONFIG_HOME/thumbs/config.json`
+    /// (`~/.config/thumbs/config.json`). With none, the defaults apply.
+    public static var searchPaths: [String] {
+        let configHome =
+            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.config"
+        return ["config.json", configHome + "/thumbs/config.json"]
+    }
+
     /// The store settings this configuration implies: `cache.path` (or `path`, when given, as
     /// `--cache` does) and `cache.budget`.
     ///

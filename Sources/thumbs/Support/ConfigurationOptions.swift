@@ -24,15 +24,11 @@ struct ConfigurationOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Say less: no progress, no per-file lines; errors and results only.")
     var quiet = false
 
-    /// The configuration named by `--config`, else the first that exists, else the defaults.
+    /// The configuration named by `--config`, else the first of `ThumbsConfiguration.searchPaths`
+    /// that exists, else the defaults.
     func load() throws -> ThumbsConfiguration {
         CommandLog.start(verbose: verbose, quiet: quiet)
-        let candidates =
-            config.map { [$0] } ?? [
-                "config.json",
-                (ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
-                    ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.config") + "/thumbs/config.json",
-            ]
+        let candidates = config.map { [$0] } ?? ThumbsConfiguration.searchPaths
         for path in candidates where config != nil || FileManager.default.fileExists(atPath: path) {
             do {
                 CommandLog.logger.debug("configuration: \(path)")
