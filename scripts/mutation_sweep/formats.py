@@ -256,7 +256,7 @@ class Tiff:
         return int.from_bytes(data[offset : offset + width], "big" if self.big else "little")
 
     def put(self, data: bytearray, offset: int, width: int, value: int) -> None:
-        if 0 <= offset and offset + width <= len(data):
+        if offset >= 0 and offset + width <= len(data):
             data[offset : offset + width] = (value & ((1 << (8 * width)) - 1)).to_bytes(
                 width, "big" if self.big else "little"
             )

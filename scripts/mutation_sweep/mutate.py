@@ -88,7 +88,7 @@ def interesting(rng: random.Random, width: int, original: int, *extra: int) -> i
 
 
 def put(data: bytearray, offset: int, width: int, value: int, order: Order = "big") -> None:
-    if 0 <= offset and offset + width <= len(data):
+    if offset >= 0 and offset + width <= len(data):
         data[offset : offset + width] = (value & ((1 << (8 * width)) - 1)).to_bytes(width, order)
 
 
@@ -380,7 +380,7 @@ def _bmff_matrix(data: bytes, rng: random.Random) -> tuple[bytes, str] | None:
         ]
     )
     mutated = bytearray(data)
-    for value, slot in zip(values, (0, 4, 12, 16)):
+    for value, slot in zip(values, (0, 4, 12, 16), strict=False):
         put(mutated, base + slot, 4, value)
     return bytes(mutated), f"tkhd at {box.offset}: matrix a, b, c, d -> {', '.join(hex(v) for v in values)}"
 
@@ -671,7 +671,7 @@ def _tag(tag: int) -> str:
 
 def _tiff_edit(data: bytes, tiff: formats.Tiff, rng: random.Random) -> tuple[bytes, str] | None:
     mutated = bytearray(data)
-    directories = [d for d in tiff.directories]
+    directories = list(tiff.directories)
     directory = rng.choice(directories)
     entries = list(directory.entries)
     roll = rng.random()

@@ -11,6 +11,7 @@ each is printed with the recipe that makes it again.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -26,6 +27,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from thumbs_tools import events
 
 from . import formats, mutate
 from .seeds import Seed, SeedError, Seeds
@@ -129,10 +132,8 @@ def run_process(argv: Sequence[str], command: str, hang_seconds: float, env: dic
 
         def kill() -> None:
             timed_out.set()
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
         timer = threading.Timer(hang_seconds, kill)
         timer.daemon = True
@@ -145,10 +146,8 @@ def run_process(argv: Sequence[str], command: str, hang_seconds: float, env: dic
         finally:
             timer.cancel()
         process.returncode = os.waitstatus_to_exitcode(status)
-        try:  # whatever it left behind in its group
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # whatever it left behind in its group
             os.killpg(process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
         seconds = time.monotonic() - started
         out.seek(0)
         err.seek(0)
@@ -195,13 +194,9 @@ def judge(outcome: Outcome, settings: Settings) -> list[Problem]:
         )
     if not outcome.timed_out and outcome.signal is None:
         for line in outcome.stdout.decode(errors="replace").splitlines():
-            if not line.strip():
-                continue
             try:
-                parsed = json.loads(line)
-            except ValueError:
-                parsed = None
-            if not isinstance(parsed, dict):
+                events.parse_line(line)
+            except events.EventError:
                 problems.append(
                     Problem("output", outcome.command, f"a line on stdout is not a JSON object: {line[:120]!r}")
                 )
@@ -214,21 +209,15 @@ def peak_mib(value: object) -> str:
 
 
 def summary(outcome: Outcome) -> dict[str, object] | None:
-    for line in reversed(outcome.stdout.decode(errors="replace").splitlines()):
-        try:
-            parsed = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(parsed, dict) and parsed.get("event") == "summary":
-            return parsed
-    return None
+    """The summary event of a warm's stdout, as printed."""
+    return events.last_event(outcome.stdout.decode(errors="replace"), "summary")
 
 
 # The checks -----------------------------------------------------------------------------------
 
 
 class Sweep:
-    def __init__(self, settings: Settings, seeds: Seeds):
+    def __init__(self, settings: Settings, seeds: Seeds) -> None:
         self.settings = settings
         self.seeds = seeds
         self.tally = Tally()
@@ -378,7 +367,8 @@ class Sweep:
             signatures.append(signature)
             self.tally.findings.setdefault(signature, []).append((cases[0], problem))
         details = [
-            str(p) + (s[s.index(" at Sources/") :] if " at Sources/" in s else "") for p, s in zip(problems, signatures)
+            str(p) + (s[s.index(" at Sources/") :] if " at Sources/" in s else "")
+            for p, s in zip(problems, signatures, strict=False)
         ]
         print(f"FAIL ({origin}) {'; '.join(details)}", flush=True)
         if not alone:
@@ -455,10 +445,8 @@ class Sweep:
         pool = self.seeds.pool()
         usable = []
         for name in pool:
-            try:
+            with contextlib.suppress(SeedError):
                 usable.append(self.seeds.get(name))
-            except SeedError:
-                pass
         say(f"{len(usable)} seeds ({time.monotonic() - seeded:.0f} s to make): {', '.join(s.name for s in usable)}")
         rng = random.Random(self.settings.seed)
         structures: dict[str, str] = {}
@@ -483,13 +471,15 @@ class Sweep:
             batches += 1
             durations.append(time.monotonic() - started)
             say(
-                f"batch {batches}: {len(cases)} files in {durations[-1]:.1f} s, {self.tally.failed - failed} failed the "
-                f"checks (the warm rendered {warmed.get('rendered', '?')}, refused {warmed.get('failed', '?')}: "
+                f"batch {batches}: {len(cases)} files in {durations[-1]:.1f} s, "
+                f"{self.tally.failed - failed} failed the checks (the warm rendered {warmed.get('rendered', '?')}, "
+                f"refused {warmed.get('failed', '?')}: "
                 f"{json.dumps(warmed.get('failuresByKind', {}))}; peak RSS {peak_mib(warmed.get('peakRSS'))})"
             )
         elapsed = time.monotonic() - self.started
         say(
-            f"{batches} batches in {elapsed:.0f} s (run seed {self.settings.seed}: --seed {self.settings.seed} repeats it)"
+            f"{batches} batches in {elapsed:.0f} s "
+            f"(run seed {self.settings.seed}: --seed {self.settings.seed} repeats it)"
         )
         if self.tally.findings:
             say(
