@@ -1,8 +1,10 @@
-"""The arithmetic of the figures: medians, percentiles, ratios, units, alternation."""
+"""The arithmetic of the figures: medians, ratios, units, alternation."""
+
+import io
 
 import pytest
 
-from thumbs_tools.figures import alternation, mb, median, percentile, ratio, times
+from thumbs_tools.figures import alternation, main, mb, median, ratio, times
 
 
 def test_median_of_an_odd_count_is_the_middle_value() -> None:
@@ -16,28 +18,6 @@ def test_median_of_an_even_count_is_the_mean_of_the_middle_two() -> None:
 def test_median_of_nothing_is_an_error() -> None:
     with pytest.raises(ValueError):
         median([])
-
-
-def test_percentile_50_is_the_median() -> None:
-    values = [9.0, 1.0, 7.0, 3.0, 5.0, 2.0]
-    assert percentile(values, 50) == median(values)
-
-
-def test_percentile_ends_are_the_smallest_and_largest() -> None:
-    values = [5.0, 1.0, 9.0]
-    assert percentile(values, 0) == 1.0
-    assert percentile(values, 100) == 9.0
-
-
-def test_percentile_interpolates_between_ranks() -> None:
-    # 11 values 0..10: the 99th percentile is 99 % of the way from the first to the last.
-    assert percentile([float(v) for v in range(11)], 99) == pytest.approx(9.9)
-    assert percentile([10.0, 20.0], 25) == pytest.approx(12.5)
-
-
-def test_percentile_of_nothing_is_an_error() -> None:
-    with pytest.raises(ValueError):
-        percentile([], 50)
 
 
 def test_ratio_divides_and_has_none_for_a_zero_denominator() -> None:
@@ -72,3 +52,29 @@ def test_alternation_gives_every_peer_every_place_over_as_many_rounds() -> None:
 
 def test_alternation_of_no_peers_is_empty() -> None:
     assert alternation([], 1) == []
+
+
+def test_the_command_line_gives_the_median_of_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("3.5\n1\n2\n10\n"))
+    assert main(["median"]) == 0
+    assert float(capsys.readouterr().out) == 2.75
+
+
+def test_the_median_of_no_numbers_is_nan_for_the_shell(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["median"]) == 0
+    assert capsys.readouterr().out == "nan\n"
+
+
+def test_the_command_line_gives_a_round_s_order(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["order", "2", "process", "none"]) == 0
+    assert capsys.readouterr().out == "none process\n"
+
+
+def test_the_command_line_refuses_what_it_does_not_know(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mean"]) == 2
+    assert "median" in capsys.readouterr().err

@@ -1,10 +1,16 @@
-"""The arithmetic of the figures every benchmark reports: medians, percentiles, ratios, units,
-and the order in which compared commands take turns."""
+"""The arithmetic of the figures every benchmark reports: medians, ratios, units, and the order
+in which compared commands take turns.
+
+Run as `python3 -m thumbs_tools.figures` (with scripts/ on PYTHONPATH), for the shell scripts:
+  median              the median of the numbers on stdin, one a line ("nan" when there are none)
+  order ROUND PEER…   the peers in the order they run in round ROUND (counted from 1)
+"""
 
 from __future__ import annotations
 
 import math
 import statistics
+import sys
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -14,19 +20,6 @@ T = TypeVar("T")
 def median(values: Sequence[float]) -> float:
     """The median of a non-empty sequence of numbers (the mean of the middle two when even)."""
     return float(statistics.median(values))
-
-
-def percentile(values: Sequence[float], percent: float) -> float:
-    """The `percent` (0-100) percentile of a non-empty sequence, interpolated between ranks.
-
-    The 50th is the median; the 0th and 100th are the smallest and the largest value.
-    """
-    if not values:
-        raise ValueError("percentile of no values")
-    ordered = sorted(values)
-    rank = (len(ordered) - 1) * percent / 100
-    below, above = math.floor(rank), math.ceil(rank)
-    return ordered[below] + (ordered[above] - ordered[below]) * (rank - below)
 
 
 def ratio(numerator: float, denominator: float) -> float | None:
@@ -55,3 +48,20 @@ def alternation(peers: Sequence[T], round_number: int) -> list[T]:
         return []
     shift = (round_number - 1) % len(peers)
     return [*peers[shift:], *peers[:shift]]
+
+
+def main(arguments: list[str]) -> int:
+    """The command line: `median` or `order ROUND PEER…` (see the module's documentation)."""
+    if arguments == ["median"]:
+        values = [float(line) for line in sys.stdin.read().split()]
+        print(repr(median(values)) if values else repr(math.nan))
+        return 0
+    if len(arguments) >= 2 and arguments[0] == "order" and arguments[1].isdigit():
+        print(" ".join(alternation(arguments[2:], int(arguments[1]))))
+        return 0
+    print((__doc__ or "").split("\n\n")[-1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
