@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Compares the thumbnails of two `thumbs` binaries, rendition by rendition.
 
 Both render ../shared/photos and ../shared/media with `thumbs render` into PNG (lossless, so
@@ -12,15 +11,20 @@ Tolerances, in levels of 0-255, over every pixel and channel:
   mean signed difference ≤ 0.5 per channel: no shift of colour or brightness.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy
 from PIL import Image
+
+from ..paths import SHARED
 
 MEAN_ABSOLUTE_LIMIT = 1.5
 MEAN_SIGNED_LIMIT = 0.5
@@ -32,37 +36,44 @@ RENDITIONS = [
 ]
 
 
-def render(binary, roots, out, work):
+def render(binary: Path, roots: list[Path], out: Path, work: Path) -> set[Path]:
+    """Renders `roots` with `binary` into `out` as PNGs; the thumbnails' paths, relative to it."""
     config = work / "quality.json"
     config.write_text(json.dumps({"renditions": [dict(r, format="png") for r in RENDITIONS]}))
-    result = subprocess.run([str(binary), "render", *map(str, roots), "-o", str(out),
-                             "--config", str(config), "--quiet"], capture_output=True, text=True)
+    result = subprocess.run(
+        [str(binary), "render", *map(str, roots), "-o", str(out), "--config", str(config), "--quiet"],
+        capture_output=True,
+        text=True,
+    )
     if result.returncode not in (0, 1):
         sys.exit(f"{binary} render failed ({result.returncode}): {result.stderr.strip()}")
     return {p.relative_to(out) for p in out.rglob("*.png")}
 
 
-def pixels(path):
+def pixels(path: Path) -> Any:  # noqa: ANN401 (a numpy array: numpy is not typed here)
+    """The pixels of an image as 16-bit integers, with its alpha when it has one."""
     with Image.open(path) as image:
         return numpy.asarray(image.convert("RGBA" if "A" in image.getbands() else "RGB"), dtype=numpy.int16)
 
 
-def main():
+def main() -> int:
+    """Renders with both binaries and compares every thumbnail; 1 when one differs too much."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--baseline", required=True, type=Path, help="the thumbs binary of the baseline")
     parser.add_argument("--thumbs", required=True, type=Path, help="the thumbs binary to check")
-    parser.add_argument("--shared", type=Path, default=Path(__file__).resolve().parents[3] / "shared")
+    parser.add_argument("--shared", type=Path, default=SHARED)
     parser.add_argument("--worst", type=int, default=8, help="how many of the largest differences to list")
     args = parser.parse_args()
     roots = [r for r in (args.shared / "photos", args.shared / "media") if r.is_dir()]
     if not roots:
         print("compare-quality: skipped: ../shared/photos and ../shared/media not found")
         return 0
-    with tempfile.TemporaryDirectory(prefix="thumbs-quality-") as work:
-        work = Path(work)
+    with tempfile.TemporaryDirectory(prefix="thumbs-quality-") as folder:
+        work = Path(folder)
         before = render(args.baseline, roots, work / "baseline", work)
         after = render(args.thumbs, roots, work / "thumbs", work)
-        failures, rows = [], []
+        failures: list[str] = []
+        rows: list[tuple[float, float, str]] = []
         for name in sorted(before):
             if name not in after:
                 failures.append(f"{name}: no longer rendered")
@@ -79,16 +90,20 @@ def main():
                 failures.append(f"{name}: mean absolute difference {absolute:.2f}, signed {signed:.2f}")
         rows.sort(reverse=True)
         identical = sum(1 for a, _, _ in rows if a == 0)
-        print(f"{len(rows)} thumbnails compared ({len(RENDITIONS)} renditions of every photo both rendered): "
-              f"{identical} identical")
+        print(
+            f"{len(rows)} thumbnails compared ({len(RENDITIONS)} renditions of every photo both rendered): "
+            f"{identical} identical"
+        )
         if rows:
-            print(f"mean absolute difference: mean {numpy.mean([r[0] for r in rows]):.3f}, "
-                  f"largest {rows[0][0]:.3f} (limit {MEAN_ABSOLUTE_LIMIT}); largest signed "
-                  f"{max(r[1] for r in rows):.3f} (limit {MEAN_SIGNED_LIMIT})")
-            for absolute, signed, name in rows[:args.worst]:
-                print(f"  {absolute:6.3f} {signed:6.3f}  {name}")
-        for name in sorted(after - before):
-            print(f"newly rendered: {name}")
+            print(
+                f"mean absolute difference: mean {numpy.mean([r[0] for r in rows]):.3f}, "
+                f"largest {rows[0][0]:.3f} (limit {MEAN_ABSOLUTE_LIMIT}); largest signed "
+                f"{max(r[1] for r in rows):.3f} (limit {MEAN_SIGNED_LIMIT})"
+            )
+            for absolute, signed, shown in rows[: args.worst]:
+                print(f"  {absolute:6.3f} {signed:6.3f}  {shown}")
+        for new in sorted(after - before):
+            print(f"newly rendered: {new}")
         for failure in failures:
             print(f"FAILED {failure}")
         return 1 if failures else 0

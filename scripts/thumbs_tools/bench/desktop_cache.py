@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Fills the desktop's thumbnail cache two ways, in one run, and compares them:
 
 - Thumbs: `thumbs warm --freedesktop-only` (normal and large, one decode per file);
@@ -11,23 +10,31 @@
 
 Every run starts from an empty cache (XDG_CACHE_HOME in a new folder) and a settled disk (what the
 run before wrote is synced first, so that its write-back does not land in the next one's time);
-rounds are interleaved and each figure is the median. Run by scripts/bench-desktop-cache.
+rounds are interleaved and each figure is the median. Run by scripts/bench-desktop-cache, with
+Debian's own Python (the one python3-gi is installed for).
 
-    desktop_cache.py THUMBS DATASET... [--rounds N] [--markdown FILE]
+    python3 -m thumbs_tools.bench.desktop_cache THUMBS DATASET... [--rounds N] [--markdown FILE]
 """
+
+from __future__ import annotations
+
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
+
+from ..figures import median, times
+from ..report import markdown_table
 
 SIZES = ["normal", "large"]
 
 
-def files_of(root):
+def files_of(root: str) -> list[str]:
+    """The files of a dataset, without its manifest, sources and licences."""
     listed = []
     for folder, _, names in os.walk(root):
         for name in sorted(names):
@@ -36,15 +43,17 @@ def files_of(root):
     return listed
 
 
-def count_thumbnails(cache_home):
+def count_thumbnails(cache_home: str) -> dict[str, int]:
+    """The entries written in each folder of the desktop's thumbnail cache."""
     counts = {}
-    for size in SIZES + ["fail"]:
+    for size in [*SIZES, "fail"]:
         folder = os.path.join(cache_home, "thumbnails", size)
         counts[size] = sum(len(names) for _, _, names in os.walk(folder))
     return counts
 
 
-def run_thumbs(thumbs, root):
+def run_thumbs(thumbs: str, root: str) -> tuple[float, dict[str, int]]:
+    """`thumbs warm --freedesktop-only` of `root` into a new cache: (seconds, entries written)."""
     cache_home = tempfile.mkdtemp(prefix="bench-desktop-thumbs-")
     env = dict(os.environ, XDG_CACHE_HOME=cache_home)
     os.sync()
@@ -84,7 +93,8 @@ for path in sys.stdin.read().split("\0"):
 """
 
 
-def run_gnome(files, processes, sandboxed):
+def run_gnome(files: list[str], processes: int, sandboxed: bool) -> tuple[float, dict[str, int]]:
+    """GNOME's factory over `files` in `processes` processes: (seconds, entries written)."""
     cache_home = tempfile.mkdtemp(prefix="bench-desktop-gnome-")
     env = dict(os.environ, XDG_CACHE_HOME=cache_home)
     if not sandboxed:
@@ -96,11 +106,15 @@ def run_gnome(files, processes, sandboxed):
     workers = [
         subprocess.Popen(
             ["/usr/bin/python3", "-c", GNOME_WORKER, ",".join(SIZES)],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
         )
         for _ in shares
     ]
-    for worker, share in zip(workers, shares):
+    for worker, share in zip(workers, shares, strict=True):
+        assert worker.stdin is not None  # opened as a pipe
         worker.stdin.write("\0".join(share).encode("utf-8", "surrogateescape"))
         worker.stdin.close()
     for worker in workers:
@@ -109,7 +123,8 @@ def run_gnome(files, processes, sandboxed):
     return time.perf_counter() - started, count_thumbnails(cache_home)
 
 
-def main():
+def main() -> None:
+    """Fills the cache each way, round after round, and prints the table."""
     parser = argparse.ArgumentParser()
     parser.add_argument("thumbs")
     parser.add_argument("datasets", nargs="+")
@@ -117,22 +132,19 @@ def main():
     parser.add_argument("--markdown")
     arguments = parser.parse_args()
 
-    peers = [
+    peers: list[tuple[str, tuple[int, bool] | None]] = [
         ("thumbs warm --freedesktop-only", None),
         ("GNOME factory, 1 process (bwrap)", (1, True)),
         ("GNOME factory, 2 processes (bwrap)", (2, True)),
         ("GNOME factory, 1 process, no sandbox", (1, False)),
     ]
-    lines = [
-        "| dataset | files | tool | seconds (median) | files/s | normal, large, fail entries written | Thumbs' speed-up |",
-        "|---|---:|---|---:|---:|---|---:|",
-    ]
-    report = {}
+    rows: list[list[object]] = []
+    report: dict[str, Any] = {}
     for dataset in arguments.datasets:
         root = os.path.realpath(dataset)
         files = files_of(root)
-        timings = {name: [] for name, _ in peers}
-        written = {}
+        timings: dict[str, list[float]] = {name: [] for name, _ in peers}
+        written: dict[str, dict[str, int]] = {}
         for round_index in range(arguments.rounds):
             for name, gnome in peers:
                 if gnome is None:
@@ -142,17 +154,26 @@ def main():
                 timings[name].append(seconds)
                 written[name] = counts
                 print(f"{dataset} round {round_index + 1}: {name}: {seconds:.2f} s {counts}", file=sys.stderr)
-        medians = {name: statistics.median(values) for name, values in timings.items()}
+        medians = {name: median(values) for name, values in timings.items()}
         thumbs_seconds = medians[peers[0][0]]
         for name, _ in peers:
             counts = written[name]
-            ratio = "" if name == peers[0][0] else f"{medians[name] / thumbs_seconds:.1f}×"
-            lines.append(
-                f"| {os.path.basename(root)} | {len(files)} | {name} | {medians[name]:.2f} | "
-                f"{len(files) / medians[name]:.1f} | {counts['normal']}, {counts['large']}, {counts['fail']} | {ratio} |"
+            speedup = "" if name == peers[0][0] else times(medians[name] / thumbs_seconds, 1)
+            rows.append(
+                [
+                    os.path.basename(root),
+                    len(files),
+                    name,
+                    f"{medians[name]:.2f}",
+                    f"{len(files) / medians[name]:.1f}",
+                    f"{counts['normal']}, {counts['large']}, {counts['fail']}",
+                    speedup,
+                ]
             )
         report[dataset] = {"files": len(files), "seconds": timings, "written": written}
-    table = "\n".join(lines)
+    headers = ["dataset", "files", "tool", "seconds (median)", "files/s"]
+    headers += ["normal, large, fail entries written", "Thumbs' speed-up"]
+    table = markdown_table(headers, rows, ["l", "r", "l", "r", "r", "l", "r"])
     print(table)
     if arguments.markdown:
         with open(arguments.markdown, "w") as out:
