@@ -58,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand, DecodesFiles {
                 library: opened.library, store: opened.store, renditions: configuration.renditions, serve: settings,
                 pipeline: configuration.pipeline, logger: CommandLog.logger)
             try await server.run { address in
-                print(json ? #"{"event":"listening","address":"\#(address)"}"# : "listening on http://\(address)/")
+                print(json ? JSONEvent.listening(address: address).line : "listening on http://\(address)/")
                 fflush(nil)
             }
             // A cancelled server just returns: say it was an interruption.

@@ -64,13 +64,17 @@ struct WarmCommand: AsyncParsableCommand, DecodesFiles {
                 CommandFailure.cache(path, error).exit()
             }
         }
+        let desktopOutputs: [any WarmOutput] = desktop.cache.map { [$0] } ?? []
         let opened = try await library.open(
-            opensStore: !desktop.freedesktopOnly, shard: shard, outputs: desktop.cache.map { [$0] } ?? [])
-        let job = WarmJob(
-            store: opened.store, renderer: opened.library.renderer,
-            renditions: opened.configuration.renditions.map(\.spec), outputs: desktop.cache.map { [$0] } ?? [])
+            opensStore: !desktop.freedesktopOnly, shard: shard, outputs: desktopOutputs)
+        let renditions = opened.configuration.renditions.map(\.spec)
+        let storeOutputs: [any WarmOutput] =
+            opened.store.map { [StoreWarmOutput(store: $0, renditions: renditions)] } ?? []
+        let job = WarmJob(renderer: opened.library.renderer, outputs: storeOutputs + desktopOutputs)
         let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0, shard: shard)
-        CommandLog.logger.debug("renditions: \(job.renditions.map(\.description).joined(separator: ", "))")
+        if opened.store != nil {
+            CommandLog.logger.debug("renditions: \(renditions.map(\.description).joined(separator: ", "))")
+        }
         let photoLibrary = opened.library
         let summary = try await Interrupt.run(onInterrupt: {
             display.finish(display.last ?? WarmJob.Progress(), interrupted: true)

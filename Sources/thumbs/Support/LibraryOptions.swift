@@ -66,7 +66,7 @@ struct LibraryOptions: ParsableArguments {
         } else if !outputs.isEmpty {
             journal = try await Self.openJournal(in: Self.stateJournalDirectory(), for: configuration) { crashed in
                 for file in crashed.compactMap(Asset.init(crashedDecodeAt:)) {
-                    for output in outputs { try output.recordFailure(FailureRecord(.crashed), of: file) }
+                    for output in outputs { try await output.recordFailure(FailureRecord(.crashed), of: file) }
                 }
             }
         }
