@@ -78,7 +78,8 @@ struct WarmRun {
     mutating func absorb(_ outcome: BatchRenderLoop.Outcome, events: (WarmJob.Event) -> Void) async throws {
         let asset = outcome.asset
         let lacking = receivers[asset.id]?.first ?? []
-        if receivers[asset.id]?.count ?? 0 > 1 { receivers[asset.id]?.removeFirst() } else { receivers[asset.id] = nil }
+        receivers[asset.id]?.removeFirst()
+        if receivers[asset.id]?.isEmpty == true { receivers[asset.id] = nil }
         switch outcome.result {
         case .success(let thumbnails)?:
             progress.done += 1
