@@ -64,13 +64,12 @@ struct WarmCommand: AsyncParsableCommand, DecodesFiles {
                 CommandFailure.cache(path, error).exit()
             }
         }
-        let desktopOutputs: [any WarmOutput] = desktop.cache.map { [$0] } ?? []
         let opened = try await library.open(
-            opensStore: !desktop.freedesktopOnly, shard: shard, outputs: desktopOutputs)
+            opensStore: !desktop.freedesktopOnly, shard: shard, outputs: desktop.cache.map { [$0] } ?? [])
         let renditions = opened.configuration.renditions.map(\.spec)
-        let storeOutputs: [any WarmOutput] =
-            opened.store.map { [StoreWarmOutput(store: $0, renditions: renditions)] } ?? []
-        let job = WarmJob(renderer: opened.library.renderer, outputs: storeOutputs + desktopOutputs)
+        let job = WarmJob(
+            renderer: opened.library.renderer,
+            outputs: desktop.warmOutputs(store: opened.store, renditions: renditions))
         let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0, shard: shard)
         if opened.store != nil {
             CommandLog.logger.debug("renditions: \(renditions.map(\.description).joined(separator: ", "))")

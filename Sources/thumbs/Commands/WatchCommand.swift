@@ -25,13 +25,12 @@ struct WatchCommand: AsyncParsableCommand, DecodesFiles {
     @OptionGroup(title: "Desktop thumbnail cache") var desktop: DesktopCacheOptions
 
     func run() async throws {
-        let desktopOutputs: [any WarmOutput] = desktop.cache.map { [$0] } ?? []
-        let opened = try await library.open(opensStore: !desktop.freedesktopOnly, outputs: desktopOutputs)
+        let opened = try await library.open(
+            opensStore: !desktop.freedesktopOnly, outputs: desktop.cache.map { [$0] } ?? [])
         let photoLibrary = opened.library
-        let renditions = opened.configuration.renditions.map(\.spec)
-        let storeOutputs: [any WarmOutput] =
-            opened.store.map { [StoreWarmOutput(store: $0, renditions: renditions)] } ?? []
-        let job = WarmJob(renderer: photoLibrary.renderer, outputs: storeOutputs + desktopOutputs)
+        let job = WarmJob(
+            renderer: photoLibrary.renderer,
+            outputs: desktop.warmOutputs(store: opened.store, renditions: opened.configuration.renditions.map(\.spec)))
         let json = library.json
         try await Interrupt.run {
             let changes = try await photoLibrary.watch()
