@@ -16,9 +16,9 @@ extension DesktopThumbnailCache: WarmOutput {
         return state(of: source)
     }
 
-    public func write(_ thumbnails: [Thumbnail], of asset: Asset) throws {
+    public func write(_ thumbnails: [RenditionSpec: Thumbnail], of asset: Asset) throws {
         guard let source = ThumbnailSource(asset) else { return }
-        try write(thumbnails, of: source)
+        try write(flavors.compactMap { thumbnails[$0.rendition] }, of: source)
     }
 
     public func recordFailure(_ failure: FailureRecord, of asset: Asset) throws {
@@ -26,9 +26,8 @@ extension DesktopThumbnailCache: WarmOutput {
         try writeFailure(of: source, damaged: Self.damagedKinds.contains(failure.kind))
     }
 
-    public func remove(_ asset: Asset) throws {
-        guard let source = ThumbnailSource(asset) else { return }
-        remove(source.uri)
+    public func remove(_ assets: [Asset]) {
+        for source in assets.compactMap(ThumbnailSource.init) { remove(source.uri) }
     }
 }
 

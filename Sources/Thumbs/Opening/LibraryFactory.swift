@@ -118,7 +118,7 @@ public struct LibraryFactory: Sendable {
                 (crashed) throws(LibraryFactoryError) in
                 do {
                     for file in crashed.compactMap(Asset.init(crashedDecodeAt:)) {
-                        for output in outputs { try output.recordFailure(FailureRecord(.crashed), of: file) }
+                        for output in outputs { try await output.recordFailure(FailureRecord(.crashed), of: file) }
                     }
                 } catch {
                     throw .output(error)

@@ -60,13 +60,7 @@ struct GetCommand: AsyncParsableCommand, DecodesFiles {
             {
                 let elapsed = started.duration(to: .now)
                 if library.json {
-                    let fields: [String: Any] = [
-                        "degraded": result.isDegraded,
-                        "milliseconds": elapsed.seconds * 1000,
-                        "width": result.pixelSize.width, "height": result.pixelSize.height,
-                        "format": result.format.rawValue, "source": result.source.rawValue, "bytes": result.bytes.count,
-                    ]
-                    print(JSONLine.encode(fields))
+                    print(JSONLine.encode(Delivery(result, after: elapsed)))
                 } else {
                     print(
                         "\(result.isDegraded ? "degraded" : "final") after \(elapsed.formattedMilliseconds): \(result.pixelSize) "
@@ -113,5 +107,24 @@ struct GetCommand: AsyncParsableCommand, DecodesFiles {
             if let asset = batch.assets.first(where: { $0.id == target }) { return asset }
         }
         return nil
+    }
+
+    /// One image delivered, as a JSON line (docs/EVENTS.md).
+    private struct Delivery: Encodable {
+        let degraded: Bool
+        let milliseconds: Double
+        let width: Int, height: Int
+        let format: String, source: String
+        let bytes: Int
+
+        init(_ result: ImageResult, after elapsed: Duration) {
+            degraded = result.isDegraded
+            milliseconds = elapsed.seconds * 1000
+            width = result.pixelSize.width
+            height = result.pixelSize.height
+            format = result.format.rawValue
+            source = result.source.rawValue
+            bytes = result.bytes.count
+        }
     }
 }

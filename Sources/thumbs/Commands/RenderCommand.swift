@@ -87,15 +87,42 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles {
             }
             if isFolder.boolValue { folders.append(root) } else { files.append(root) }
         }
-        var job = FolderRenderJob(
-            folders: folders, files: files, renditions: renditions,
-            outputFolder: output ?? "thumbnails", renderer: renderer,
+        let summary = try await render(
+            files: files, folders: folders, renditions: renditions, renderer: renderer,
             includeHidden: configuration.library.includeHidden)
-        job.json = json
-        let summary = try await job.run()
-        print(json ? summary.json : summary.description)
+        print(json ? JSONEvent.rendered(summary).line : summary.description)
         let failed = summary.failed + summary.unwritten
         if failed > 0 { throw CommandFailure.someFailed(failed) }
+    }
+
+    /// Warms the output folder with the photos of `files` (each written as OUT/<file name>), then
+    /// of `folders`, walked by the library's rules (those of `warm` for hidden files, symbolic
+    /// links and unreadable folders); every failure gets its line as it comes.
+    private func render(
+        files: [String], folders: [String], renditions: [Rendition], renderer: any ThumbnailRendering,
+        includeHidden: Bool
+    ) async throws -> RenderSummary {
+        let folderOutput = FolderWarmOutput(
+            folder: output ?? "thumbnails", libraryFolders: folders,
+            renditions: renditions.map { (name: $0.name, spec: $0.spec) }
+        ) { stem, error in
+            printError("cannot write \(stem).*: \(error.localizedDescription)")
+        }
+        let job = WarmJob(renderer: renderer, outputs: [folderOutput])
+        // Named, even a video is tried: its render says why it cannot be made.
+        let named = try await WarmBatch.inspecting(files: files, with: renderer)
+        let library = PhotoLibrary(roots: folders, includeHidden: includeHidden, renderer: renderer, store: nil)
+        let json = json
+        let progress = try await job.run([.batch(named), .library(library)]) { event in
+            switch event {
+            case .failed(let failure) where json: print(JSONEvent.failed(failure).line)
+            case .failed(let failure):
+                print("failed \(failure.path): \(failure.error.kind.rawValue): \(failure.error)".escapedForTerminal)
+            case .issue(let issue): printError("\(issue)")
+            case .progress: break
+            }
+        }
+        return RenderSummary(progress: progress, renditions: renditions.count, unwritten: folderOutput.unwritten)
     }
 
     /// `--size` makes one rendition from the flags; otherwise the configuration's ladder, with

@@ -56,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand, DecodesFiles {
         try await Interrupt.run {
             let server = try await ThumbnailServer(opened, serve: settings, logger: CommandLog.logger)
             try await server.run { address in
-                print(json ? #"{"event":"listening","address":"\#(address)"}"# : "listening on http://\(address)/")
+                print(json ? JSONEvent.listening(address: address).line : "listening on http://\(address)/")
                 fflush(nil)
             }
             // A cancelled server just returns: say it was an interruption.

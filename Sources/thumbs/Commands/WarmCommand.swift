@@ -65,11 +65,14 @@ struct WarmCommand: AsyncParsableCommand, DecodesFiles {
         }
         let opened = try await library.open(
             opensStore: !desktop.freedesktopOnly, shard: shard, outputs: desktop.cache.map { [$0] } ?? [])
+        let renditions = opened.configuration.renditions.map(\.spec)
         let job = WarmJob(
-            store: opened.store, renderer: opened.library.renderer,
-            renditions: opened.configuration.renditions.map(\.spec), outputs: desktop.cache.map { [$0] } ?? [])
+            renderer: opened.library.renderer,
+            outputs: desktop.warmOutputs(store: opened.store, renditions: renditions))
         let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0, shard: shard)
-        CommandLog.logger.debug("renditions: \(job.renditions.map(\.description).joined(separator: ", "))")
+        if opened.store != nil {
+            CommandLog.logger.debug("renditions: \(renditions.map(\.description).joined(separator: ", "))")
+        }
         let photoLibrary = opened.library
         let summary = try await Interrupt.run(onInterrupt: {
             display.finish(display.last ?? WarmJob.Progress(), interrupted: true)
