@@ -50,10 +50,11 @@ pip_install() {
     "$python" -m pip install --quiet --disable-pip-version-check "$@" >&2
 }
 
-# python_venv FOLDER MODULES PACKAGE...: prints the Python of the virtual environment FOLDER, made
-# anew with PACKAGES from PyPI when it cannot `import MODULES` (installing Debian's python3-venv
-# when venv lacks its pip bootstrap), so that nothing goes into the system's Python. Every step
-# is checked here: callers run it in $(...), where `set -e` does not reach.
+# python_venv FOLDER MODULES PACKAGE...: prints the Python of the virtual environment FOLDER (a
+# path from the repository's root, as .build/test-venv), made anew with PACKAGES from PyPI when it
+# cannot `import MODULES` (installing Debian's python3-venv when venv lacks its pip bootstrap), so
+# that nothing goes into the system's Python. Every step is checked here: callers run it in
+# $(...), where `set -e` does not reach.
 python_venv() {
     local venv=$1 modules=$2
     shift 2
