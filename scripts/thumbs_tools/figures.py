@@ -1,14 +1,12 @@
 """The arithmetic of the figures every benchmark reports: medians, ratios, units, and the order
 in which compared commands take turns.
 
-Run as `python3 -m thumbs_tools.figures` (with scripts/ on PYTHONPATH), for the shell scripts:
-  median              the median of the numbers on stdin, one a line ("nan" when there are none)
-  order ROUND PEER…   the peers in the order they run in round ROUND (counted from 1)
+Run as `python3 -m thumbs_tools.figures order ROUND PEER…` (with scripts/ on PYTHONPATH), it
+prints the peers in the order they run in round ROUND (counted from 1), for the shell scripts.
 """
 
 from __future__ import annotations
 
-import math
 import statistics
 import sys
 from collections.abc import Sequence
@@ -51,15 +49,11 @@ def alternation(peers: Sequence[T], round_number: int) -> list[T]:
 
 
 def main(arguments: list[str]) -> int:
-    """The command line: `median` or `order ROUND PEER…` (see the module's documentation)."""
-    if arguments == ["median"]:
-        values = [float(line) for line in sys.stdin.read().split()]
-        print(repr(median(values)) if values else repr(math.nan))
-        return 0
+    """The command line: `order ROUND PEER…` (see the module's documentation)."""
     if len(arguments) >= 2 and arguments[0] == "order" and arguments[1].isdigit():
         print(" ".join(alternation(arguments[2:], int(arguments[1]))))
         return 0
-    print((__doc__ or "").split("\n\n")[-1], file=sys.stderr)
+    print("usage: python3 -m thumbs_tools.figures order ROUND PEER…", file=sys.stderr)
     return 2
 
 
