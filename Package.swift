@@ -180,7 +180,9 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
@@ -191,7 +193,9 @@ let package = Package(
             resources: [
                 .embedInCode("Page/index.html"), .embedInCode("Page/page.css"), .embedInCode("Page/page.js"),
                 .embedInCode("Page/thumbhash.js"),
-            ]
+            ],
+            // Each file imports the modules whose members it uses, not only the ones it names.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
 
         // The desktop's thumbnail cache (freedesktop.org Thumbnail Managing Standard), as a warm's output.
@@ -312,7 +316,9 @@ let package = Package(
             dependencies: [
                 "ThumbsServer", "Thumbs", "ThumbsIsolation", "ThumbsTesting", "ThumbsTestSupport",
                 "thumbs-render-worker",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
