@@ -4,8 +4,12 @@ import PackageDescription
 // The package graph is the architecture (docs/ARCHITECTURE.md): each layer is a target that
 // names the layers it uses, so the compiler refuses a call the layering does not allow.
 //
-//   ThumbsSupport ← ThumbsImaging ← ThumbsStore ← ThumbsLibrary ← ThumbsPipeline ← Thumbs ← ThumbsServer
-//                        ↖ ThumbsIsolation (renders in confined worker processes) ← Thumbs
+//   ThumbsSupport ← ThumbsCore ← ThumbsImaging ← ThumbsLibrary ← ThumbsPipeline ← Thumbs ← ThumbsServer
+//                        ↖ ThumbsStore (no codec) ← ThumbsLibrary
+//                                       ThumbsImaging ← ThumbsIsolation (confined worker processes) ← Thumbs
+//
+// ThumbsCore is the vocabulary with no C library under it (sizes, fingerprints, renditions,
+// thumbnails, failure kinds), so that the store, its tests and its test programs link no codec.
 //
 // `Thumbs` is what an app imports: it re-exports the layers and adds the decoded config.json.
 // `ThumbsServer` puts it on HTTP (Hummingbird), in a target of its own so that the library
@@ -19,8 +23,8 @@ let package = Package(
         .library(
             name: "Thumbs",
             targets: [
-                "Thumbs", "ThumbsSupport", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore", "ThumbsLibrary",
-                "ThumbsPipeline",
+                "Thumbs", "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore",
+                "ThumbsLibrary", "ThumbsPipeline",
             ]
         ),
         // The cache, the library and the grid page over HTTP: `thumbs serve`.
@@ -129,13 +133,19 @@ let package = Package(
         // Threads for blocking C calls, priorities, locks: what every layer below shares.
         // Paths are FilePaths (swift-system): bytes, as the file system has them.
         .target(name: "ThumbsSupport", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        // The vocabulary the layers above share, with no C library under it: sizes, fingerprints,
+        // renditions, media types, thumbnails, placeholders, failure kinds, image locations.
+        .target(
+            name: "ThumbsCore",
+            dependencies: ["ThumbsSupport", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // libvips (with FFmpeg for videos, LibRaw for camera RAW): probe, render, embedded
         // previews, typed errors.
         .target(
             name: "ThumbsImaging",
             dependencies: [
-                "ThumbsSupport", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim", "CJpegShim",
-                "CHeifShim", "CPNGEncoder", "CResample",
+                "ThumbsSupport", "ThumbsCore", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim",
+                "CJpegShim", "CHeifShim", "CPNGEncoder", "CResample",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -143,37 +153,46 @@ let package = Package(
         .target(
             name: "ThumbsIsolation",
             dependencies: [
-                "ThumbsSupport", "ThumbsImaging", "CRenderSandbox",
+                "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "CRenderSandbox",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // LMDB: thumbnails under a budget, the metadata cache, the failure memo.
-        .target(name: "ThumbsStore", dependencies: ["ThumbsSupport", "ThumbsImaging", "CLMDB", "CDecodeJournal"]),
+        // LMDB: thumbnails under a budget, the metadata cache, the failure memo. No codec: the
+        // store knows images only through ThumbsCore's values.
+        .target(
+            name: "ThumbsStore",
+            dependencies: [
+                "ThumbsSupport", "ThumbsCore", "CLMDB", "CDecodeJournal",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // Assets, albums, moments, fetch results and their changes, watching.
         .target(
             name: "ThumbsLibrary",
             dependencies: [
-                "ThumbsSupport", "ThumbsImaging", "ThumbsStore",
+                "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // CachingImageManager and the warm job.
         .target(
             name: "ThumbsPipeline",
-            dependencies: ["ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary"]
+            dependencies: ["ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary"]
         ),
         // The umbrella an app imports, and config.json.
         .target(
             name: "Thumbs",
             dependencies: [
-                "ThumbsSupport", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
+                "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore", "ThumbsLibrary",
+                "ThumbsPipeline",
             ]
         ),
         // HTTP: the JSON API, thumbnails with opportunistic delivery, the grid page, metrics.
         .target(
             name: "ThumbsServer",
             dependencies: [
-                "Thumbs", "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
+                "Thumbs", "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary",
+                "ThumbsPipeline",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -199,18 +218,21 @@ let package = Package(
         // The desktop's thumbnail cache (freedesktop.org Thumbnail Managing Standard), as a warm's output.
         .target(
             name: "ThumbsFreedesktop",
-            dependencies: ["ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "CGLib"]
+            dependencies: [
+                "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
+                "CGLib",
+            ]
         ),
 
         // The extras.
-        .target(name: "ThumbsTesting", dependencies: ["ThumbsImaging", "CVips", "CVipsShim"]),
+        .target(name: "ThumbsTesting", dependencies: ["ThumbsCore", "ThumbsImaging", "CVips", "CVipsShim"]),
         // The scroll benchmark behind `thumbs bench delivery`: `package` access, in no product (the
         // command and its tests are its only users), so the API check does not hold it.
         .target(
             name: "ThumbsBenchmarking",
             dependencies: [
-                "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "CVips",
-                "CVipsShim",
+                "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
+                "CVips", "CVipsShim",
             ],
             // Each file imports the modules whose members it uses, not only the ones it names.
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
@@ -236,87 +258,100 @@ let package = Package(
         // A render worker taken over by a hostile file: the isolation tests' attacks, under the
         // real confinement.
         .executableTarget(
-            name: "thumbs-hostile-worker", dependencies: ["ThumbsIsolation", "ThumbsImaging"],
+            name: "thumbs-hostile-worker", dependencies: ["ThumbsIsolation", "ThumbsCore", "ThumbsImaging"],
             path: "Tests/HostileWorker"),
-        // A second process for the store's multi-process and crash tests.
+        // A second process for the store's multi-process and crash tests (and the proof that the
+        // store links no codec).
         .executableTarget(
             name: "thumbs-store-worker",
-            dependencies: ["ThumbsStore"],
+            dependencies: ["ThumbsStore", "ThumbsCore"],
             path: "Tests/StoreWorker"
         ),
         // Runs a program and reports its peak resident memory (the command tests' memory checks).
         .executableTarget(name: "thumbs-peak-memory", path: "Tests/PeakMemory"),
         // A process that faults while it decodes (the decode journal's tests).
-        .executableTarget(name: "thumbs-journal-fault", dependencies: ["ThumbsStore"], path: "Tests/JournalFault"),
+        .executableTarget(
+            name: "thumbs-journal-fault",
+            dependencies: ["ThumbsStore", "ThumbsCore", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Tests/JournalFault"
+        ),
         // The libFuzzer target over the parsers of untrusted bytes (scripts/fuzz); a plain build
         // makes a program that replays inputs instead. CLibFuzzer declares libFuzzer's driver.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
         .executableTarget(
             name: "thumbs-fuzz",
             dependencies: [
-                "Thumbs", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "ThumbsFreedesktop", "CVips", "CVipsShim",
-                "CLibFuzzer",
+                "Thumbs", "ThumbsCore", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "ThumbsFreedesktop", "CVips",
+                "CVipsShim", "CLibFuzzer",
             ],
             path: "Tests/Fuzz",
             exclude: ["thumbs.dict", "regressions"]
         ),
 
-        // Tests mirror the targets; what several of them share is in ThumbsTestSupport.
+        // Tests mirror the targets; what several of them share is in ThumbsCoreTestSupport (no
+        // codec: temporary folders, the package's programs run) and ThumbsTestSupport (images).
+        .target(name: "ThumbsCoreTestSupport", dependencies: ["ThumbsSupport"], path: "Tests/ThumbsCoreTestSupport"),
         .target(
             name: "ThumbsTestSupport",
             dependencies: [
-                "ThumbsSupport", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "ThumbsTesting",
-                "CVips",
-                "CVipsShim",
+                "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
+                "ThumbsTesting", "ThumbsCoreTestSupport", "CVips", "CVipsShim",
             ],
             path: "Tests/ThumbsTestSupport"
         ),
         .testTarget(
             name: "ThumbsSupportTests",
             dependencies: [
-                "ThumbsSupport", "ThumbsTestSupport", .product(name: "SystemPackage", package: "swift-system"),
+                "ThumbsSupport", "ThumbsTestSupport", "ThumbsCoreTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        .testTarget(name: "ThumbsCoreTests", dependencies: ["ThumbsCore", "ThumbsCoreTestSupport"]),
         .testTarget(
             name: "ThumbsImagingTests",
             dependencies: [
-                "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "CVips", "CVipsShim", "CHeif",
-                "CResample",
+                "ThumbsImaging", "ThumbsCore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
+                "ThumbsCoreTestSupport", "CVips", "CVipsShim", "CHeif", "CResample",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(
             name: "ThumbsStoreTests",
-            // The worker is listed so the process the tests run is built first.
-            dependencies: ["ThumbsStore", "ThumbsImaging", "ThumbsSupport", "ThumbsTestSupport", "thumbs-store-worker"]
+            // The worker is listed so the process the tests run is built first. No codec: scripts/check
+            // fails if one comes in through a dependency.
+            dependencies: [
+                "ThumbsStore", "ThumbsCore", "ThumbsSupport", "ThumbsCoreTestSupport", "thumbs-store-worker",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "ThumbsLibraryTests",
             dependencies: [
-                "ThumbsLibrary", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore", "ThumbsSupport", "ThumbsTesting",
-                "ThumbsTestSupport", "thumbs-hostile-worker", .product(name: "SystemPackage", package: "swift-system"),
+                "ThumbsLibrary", "ThumbsCore", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore", "ThumbsSupport",
+                "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-hostile-worker",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(
             name: "ThumbsPipelineTests",
             dependencies: [
-                "ThumbsPipeline", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "ThumbsSupport", "ThumbsTesting",
-                "ThumbsTestSupport",
+                "ThumbsPipeline", "ThumbsCore", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "ThumbsSupport",
+                "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport",
             ]
         ),
         .testTarget(
             name: "ThumbsTests",
             // The executables are listed so the processes the tests start are built first.
             dependencies: [
-                "Thumbs", "ThumbsTestSupport", "thumbs-journal-fault", "thumbs-render-worker",
+                "Thumbs", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-journal-fault", "thumbs-render-worker",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(
             name: "ThumbsFreedesktopTests",
             dependencies: [
-                "ThumbsFreedesktop", "ThumbsImaging", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore", "ThumbsSupport",
-                "ThumbsTesting", "ThumbsTestSupport",
+                "ThumbsFreedesktop", "ThumbsCore", "ThumbsImaging", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore",
+                "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport",
             ]
         ),
         .testTarget(
@@ -324,7 +359,7 @@ let package = Package(
             // The worker is listed so the process the isolated renderer starts is built first.
             dependencies: [
                 "ThumbsServer", "Thumbs", "ThumbsIsolation", "ThumbsTesting", "ThumbsTestSupport",
-                "thumbs-render-worker",
+                "ThumbsCoreTestSupport", "thumbs-render-worker",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -335,15 +370,16 @@ let package = Package(
         .testTarget(
             name: "ThumbsBenchmarkingTests",
             dependencies: [
-                "ThumbsBenchmarking", "ThumbsImaging", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore",
-                "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
+                "ThumbsBenchmarking", "ThumbsCore", "ThumbsImaging", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore",
+                "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport",
             ]
         ),
         .testTarget(
             name: "ThumbsCommandTests",
             // The executable is listed so the process the tests run is built first.
             dependencies: [
-                "Thumbs", "ThumbsBenchmarking", "ThumbsFreedesktop", "ThumbsTesting", "ThumbsTestSupport", "thumbs",
+                "Thumbs", "ThumbsBenchmarking", "ThumbsFreedesktop", "ThumbsTesting", "ThumbsTestSupport",
+                "ThumbsCoreTestSupport", "thumbs",
                 "thumbs-peak-memory", "thumbs-journal-fault", "thumbs-render-worker",
             ]
         ),
@@ -351,8 +387,8 @@ let package = Package(
             name: "ThumbsIsolationTests",
             // The worker is listed so the process the renderer starts is built first.
             dependencies: [
-                "ThumbsIsolation", "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
-                "CRenderSandbox",
+                "ThumbsIsolation", "ThumbsCore", "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
+                "ThumbsCoreTestSupport", "CRenderSandbox",
                 "thumbs-render-worker", "thumbs-hostile-worker",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

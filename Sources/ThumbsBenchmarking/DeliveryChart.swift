@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsCore
 import ThumbsImaging
 
 /// The results of a delivery benchmark as a PNG: one panel per measure, one bar per scenario.

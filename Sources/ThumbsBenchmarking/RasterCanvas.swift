@@ -1,5 +1,6 @@
 import CVips
 import CVipsShim
+import ThumbsCore
 import ThumbsImaging
 
 /// An sRGB picture drawn in memory, rectangles and text, then encoded as PNG by libvips: enough

@@ -1,5 +1,6 @@
 import Glibc
 import SystemPackage
+import ThumbsCore
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 
 /// A size of the desktop's thumbnail cache, and its folder: the spec's `normal` (128 pixels on

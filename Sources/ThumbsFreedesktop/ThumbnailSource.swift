@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 
 /// What a desktop thumbnail says of the file it was made from: the text fields the spec names,

@@ -1,5 +1,6 @@
 import CVips
 import CVipsShim
+import ThumbsCore
 import ThumbsSupport
 
 /// Thumbnails composed into one image, in a grid, for a person to look at what was warmed.

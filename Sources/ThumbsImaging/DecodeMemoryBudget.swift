@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsCore
 
 /// The memory decodes in flight may take together, shared by a renderer's render threads.
 ///

@@ -1,5 +1,6 @@
 import CVips
 import CVipsShim
+import ThumbsCore
 import ThumbsSupport
 
 /// A picture FFmpeg or LibRaw decoded (a video's poster frame, a RAW's preview or half-size

@@ -2,6 +2,7 @@ import CHeifShim
 import CRawShim
 import CVideoShim
 import CVipsShim
+import ThumbsCore
 
 /// The C libraries that decode for Thumbs, as linked at run time.
 ///

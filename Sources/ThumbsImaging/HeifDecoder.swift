@@ -2,6 +2,7 @@ import CHeifShim
 import CVips
 import CVipsShim
 import Glibc
+import ThumbsCore
 
 /// HEIF pictures (HEIC and AVIF) decoded by libheif as stored, then averaged down by
 /// `CHeifShim`.

@@ -1,6 +1,7 @@
 import CVips
 import CVipsShim
 import Foundation
+import ThumbsCore
 import ThumbsSupport
 
 /// An image file opened for decoding: its source checks passed, its header read by libvips and
@@ -98,7 +99,7 @@ struct ImageFile {
         return lines * sampleBytes + (header.hasAlpha ? 1280 : 0)
     }
 
-    /// Fails with ``ImagingError/changedWhileRendering`` if the file is not the version opened.
+    /// Fails with ``/ThumbsCore/ImagingError/changedWhileRendering`` if the file is not the version opened.
     func ensureUnchanged() throws(ImagingError) {
         try source.ensureUnchanged()
     }

@@ -1,4 +1,5 @@
 import Glibc
+import ThumbsCore
 import ThumbsSupport
 
 /// A file about to be imaged: opened beneath its root, its fingerprint and content type read
@@ -45,7 +46,7 @@ package struct ImageSource: Sendable {
 
     var descriptor: Int32 { file.descriptor }
 
-    /// Fails with ``ImagingError/changedWhileRendering`` if the open file is no longer the
+    /// Fails with ``/ThumbsCore/ImagingError/changedWhileRendering`` if the open file is no longer the
     /// version it was when opened (rewritten in place).
     func ensureUnchanged() throws(ImagingError) {
         let now: FileFingerprint

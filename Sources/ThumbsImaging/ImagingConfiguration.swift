@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsCore
 import ThumbsSupport
 
 /// Limits and resources for the imaging layer.
@@ -16,11 +17,11 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// Bytes the decodes in flight may take together, as estimated from each file's header
     /// before decoding (a progressive JPEG holds all its coefficients, libheif the whole
     /// image): a decode waits until its share is free, and a file that needs more than the
-    /// whole budget on its own fails with ``ImagingError/tooMuchMemory(needed:budget:)``.
+    /// whole budget on its own fails with ``/ThumbsCore/ImagingError/tooMuchMemory(needed:budget:)``.
     /// Default: ``defaultDecodeMemoryBudget``.
     public var decodeMemoryBudget: Int = Self.defaultDecodeMemoryBudget
     /// How long decoding one video's poster frame or one camera RAW file may take before it is
-    /// stopped and the file fails with ``ImagingError/timedOut(_:)``: a decoder stuck on a
+    /// stopped and the file fails with ``/ThumbsCore/ImagingError/timedOut(_:)``: a decoder stuck on a
     /// damaged file costs that file, not the run. Default: ``defaultDecodeTimeLimit``.
     public var decodeTimeLimit: Duration = Self.defaultDecodeTimeLimit
 
@@ -28,7 +29,7 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// (100000) would start tens of thousands of them.
     public static let maximumWorkers = 256
     /// The largest pixel limit: libvips addresses no image larger.
-    public static let maximumPixelLimit = 10_000_000_000
+    public static let maximumPixelLimit = PixelSize.largestPixelCount
     /// 100 megapixels: larger than any camera's photo, far smaller than a decompression bomb.
     public static let defaultPixelLimit = 100_000_000
     /// 1 GiB.

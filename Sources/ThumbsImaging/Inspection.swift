@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsSupport
 
 /// What enumeration learns about a file: its type from the content and, for assets (images,

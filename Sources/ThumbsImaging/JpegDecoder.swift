@@ -2,6 +2,7 @@ import CJpegShim
 import CVips
 import CVipsShim
 import Glibc
+import ThumbsCore
 
 /// JPEGs decoded with libjpeg-turbo directly, at the DCT scale the render picked.
 ///

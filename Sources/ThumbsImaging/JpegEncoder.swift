@@ -1,5 +1,6 @@
 import CJpegShim
 import CVipsShim
+import ThumbsCore
 
 /// JPEG thumbnails encoded with libjpeg-turbo directly, from the pixels in memory.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsCore
 import ThumbsSupport
 
 /// A file whose pictures another library decodes before libvips resizes them: a video (FFmpeg)
@@ -62,7 +63,7 @@ enum MediaFile {
         }
     }
 
-    /// Fails with ``ImagingError/changedWhileRendering`` if the file is not the version opened.
+    /// Fails with ``/ThumbsCore/ImagingError/changedWhileRendering`` if the file is not the version opened.
     func ensureUnchanged() throws(ImagingError) {
         try source.ensureUnchanged()
     }

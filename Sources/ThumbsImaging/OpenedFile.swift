@@ -1,6 +1,7 @@
 import CFileAccess
 import Glibc
 import SystemPackage
+import ThumbsCore
 import ThumbsSupport
 
 /// A file opened for reading beneath its location's root, without leaving it: the descriptor
@@ -28,7 +29,7 @@ package final class OpenedFile: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Opens `location` for reading; fails with ``ImagingError/unreadable(_:)`` when it cannot
+    /// Opens `location` for reading; fails with ``/ThumbsCore/ImagingError/unreadable(_:)`` when it cannot
     /// be opened or would leave its root.
     package static func open(_ location: ImageLocation) throws(ImagingError) -> OpenedFile {
         guard !location.relativePath.isAbsolute, !location.relativePath.isEmpty,

@@ -1,5 +1,6 @@
 import CRawShim
 import Foundation
+import ThumbsCore
 import ThumbsSupport
 
 /// A camera RAW file opened with LibRaw: what its header says, read without decoding the sensor

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsSupport
 
 /// Has the kernel read a file while its render waits behind others, so that the render thread

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsSupport
 
 /// The arithmetic of fitting a source into a rendition's box, kept apart from libvips so it can

@@ -1,5 +1,6 @@
 import CVips
 import CVipsShim
+import ThumbsCore
 import ThumbsSupport
 
 extension ThumbHash {
@@ -8,7 +9,7 @@ extension ThumbHash {
     ///
     /// Runs on the caller's thread: a thumbnail of a few hundred pixels takes a millisecond or
     /// two of CPU to decode and about half a millisecond to hash, little next to the render that
-    /// made it. A thumbnail libvips cannot decode is ``ImagingError/corrupt(_:)``.
+    /// made it. A thumbnail libvips cannot decode is ``/ThumbsCore/ImagingError/corrupt(_:)``.
     public init(encoded thumbnail: Thumbnail) throws(ImagingError) {
         try self.init(encoded: thumbnail.bytes)
     }

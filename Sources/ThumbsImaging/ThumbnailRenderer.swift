@@ -1,4 +1,5 @@
 import Synchronization
+import ThumbsCore
 import ThumbsSupport
 
 /// Probes files and renders thumbnails with libvips, off Swift's cooperative threads.
@@ -12,7 +13,7 @@ import ThumbsSupport
 /// let spec = RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill)
 /// let thumbnail = try await renderer.render("/photos/IMG_0001.JPG", spec: spec)
 /// ```
-/// Errors are ``ImagingError`` (or `CancellationError` when the task was cancelled before its
+/// Errors are ``/ThumbsCore/ImagingError`` (or `CancellationError` when the task was cancelled before its
 /// render started).
 public final class ThumbnailRenderer: ThumbnailRendering {
     public let configuration: ImagingConfiguration
@@ -160,7 +161,7 @@ public final class ThumbnailRenderer: ThumbnailRendering {
     }
 }
 
-/// The same, for a file named on its own (``ImageLocation/init(path:)``).
+/// The same, for a file named on its own (``/ThumbsCore/ImageLocation/init(path:)``).
 extension ThumbnailRenderer {
     public func render(
         _ path: String, spec: RenditionSpec, crop: NormalizedRect, priority: WorkPriority

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsSupport
 
 /// What the library and the pipeline need from a renderer: inspected files, rendered renditions,
@@ -19,7 +20,7 @@ import ThumbsSupport
 ///     func inspect(_ location: ImageLocation) async throws -> Inspection { try await ThumbnailRenderer().inspect(location) }
 /// }
 /// ```
-/// Failures are ``ImagingError``s (a file that cannot be rendered) or `CancellationError` (the
+/// Failures are ``/ThumbsCore/ImagingError``s (a file that cannot be rendered) or `CancellationError` (the
 /// caller's task was cancelled before the work started).
 public protocol ThumbnailRendering: Sendable {
     /// How many renders run at once. Batch callers keep a few times this many queued, so that
@@ -27,7 +28,7 @@ public protocol ThumbnailRendering: Sendable {
     var workers: Int { get }
 
     /// Renders every spec from one decode of the file at `location`; results follow `specs`'
-    /// order. The file is to be opened beneath the location's root only (``ImageLocation``).
+    /// order. The file is to be opened beneath the location's root only (``/ThumbsCore/ImageLocation``).
     /// Queued at `ticket`'s priority, which may be raised while the render waits.
     func render(_ location: ImageLocation, specs: [RenditionSpec], ticket: PriorityTicket) async throws -> [Thumbnail]
 

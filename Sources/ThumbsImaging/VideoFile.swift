@@ -1,5 +1,6 @@
 import CVideoShim
 import Foundation
+import ThumbsCore
 import ThumbsSupport
 
 /// A video opened for its poster frame: the container's header read by FFmpeg through the open

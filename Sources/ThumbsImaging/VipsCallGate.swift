@@ -1,6 +1,7 @@
 import CVips
 import CVipsShim
 import Foundation
+import ThumbsCore
 import ThumbsSupport
 
 /// Gives every libvips failure its own message.

@@ -1,6 +1,7 @@
 import CVips
 import CVipsShim
 import Foundation
+import ThumbsCore
 import ThumbsSupport
 
 /// An owned reference to a `VipsImage`, released when the handle goes away.

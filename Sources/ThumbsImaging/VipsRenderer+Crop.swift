@@ -1,4 +1,5 @@
 import CVipsShim
+import ThumbsCore
 import ThumbsSupport
 
 extension VipsRenderer {

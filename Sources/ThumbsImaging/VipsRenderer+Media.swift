@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsSupport
 
 /// Videos and camera RAW files: FFmpeg or LibRaw decodes the picture (outside

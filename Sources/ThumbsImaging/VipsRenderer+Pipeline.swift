@@ -1,6 +1,7 @@
 import CPNGEncoder
 import CVips
 import CVipsShim
+import ThumbsCore
 import ThumbsSupport
 
 /// The libvips steps renders are made of.

@@ -2,6 +2,7 @@ import CResample
 import CVips
 import CVipsShim
 import Glibc
+import ThumbsCore
 
 /// The steps done on a picture's pixels in memory, on the render thread, without a libvips
 /// sink: the resize to a thumbnail's size, the turn upright, the conversion to sRGB.

@@ -1,5 +1,6 @@
 import CVips
 import CVipsShim
+import ThumbsCore
 import ThumbsSupport
 
 /// The synchronous core of the imaging layer: probe, render and extract previews with libvips,

@@ -1,5 +1,6 @@
 import CHeifShim
 import CVipsShim
+import ThumbsCore
 import ThumbsSupport
 
 /// Starts libvips exactly once per process, with the policy every render relies on.

@@ -1,6 +1,7 @@
 import CRenderSandbox
 import Glibc
 import SystemPackage
+import ThumbsCore
 import ThumbsImaging
 import ThumbsSupport
 

@@ -1,5 +1,6 @@
 import CRenderSandbox
 import Glibc
+import ThumbsCore
 import ThumbsImaging
 import ThumbsSupport
 

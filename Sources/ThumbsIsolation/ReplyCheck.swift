@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 
 /// What a worker's results must be before the renderer trusts them: as many thumbnails as specs

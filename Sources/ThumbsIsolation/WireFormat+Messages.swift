@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 
 /// How the messages' parts are written and read.

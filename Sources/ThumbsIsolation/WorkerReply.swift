@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsCore
 import ThumbsImaging
 
 /// What a worker answers: the encoded results, or why the file failed.

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 
 /// What a renderer asks of its worker. The file itself comes beside the message, as a

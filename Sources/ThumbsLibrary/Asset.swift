@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import ThumbsCore
 import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 
 /// What changed between two fetch results, as `PHFetchResultChangeDetails`.

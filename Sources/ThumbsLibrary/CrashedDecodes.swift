@@ -1,11 +1,12 @@
 import Glibc
+import ThumbsCore
 import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport
 
 /// The decodes a process started and never finished because it died inside a decoder
 /// (``/ThumbsStore/DecodeJournalFile/leftovers(in:)``), remembered as
-/// ``/ThumbsImaging/ImagingError/crashed`` failures of the files' versions, so that those files
+/// ``/ThumbsCore/ImagingError/crashed`` failures of the files' versions, so that those files
 /// are skipped until they change.
 extension Asset {
     /// The file of a crashed decode at `location`, as an asset of no media type: at the version

@@ -1,4 +1,5 @@
 import SystemPackage
+import ThumbsCore
 import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport
@@ -14,7 +15,7 @@ public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
         /// A file that could not be read (errno text).
         case unreadableFile(String)
         /// A file named like a photo or video whose content is neither: empty
-        /// (``/ThumbsImaging/ImagingError/emptyFile``) or something else (``/ThumbsImaging/ImagingError/unsupportedFormat(_:)``).
+        /// (``/ThumbsCore/ImagingError/emptyFile``) or something else (``/ThumbsCore/ImagingError/unsupportedFormat(_:)``).
         case notMedia(ImagingError)
         /// An image whose header could not be read: it is listed as an asset without properties,
         /// and its render will say more.
@@ -23,7 +24,7 @@ public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
         /// asset with the fingerprint the walk saw and no header properties. It is never reported
         /// removed; once it settles, a rescan reports it changed.
         case changing
-        /// A file whose header a process died reading (``/ThumbsImaging/ImagingError/crashed``,
+        /// A file whose header a process died reading (``/ThumbsCore/ImagingError/crashed``,
         /// remembered in the failure memo): not read again until it changes.
         case crashedBefore
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SystemPackage
+import ThumbsCore
 import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport

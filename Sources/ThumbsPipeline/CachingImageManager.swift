@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ThumbsCore
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsStore

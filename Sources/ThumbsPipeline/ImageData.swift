@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsCore
 import ThumbsImaging
 
 /// An asset's original file, as `requestImageData` gives it: mapped into memory rather than

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 
 /// Options of one request, as `PHImageRequestOptions`. What is left nil comes from the

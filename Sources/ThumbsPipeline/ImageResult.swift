@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 
 /// One image delivered to a request.

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsStore
@@ -19,7 +20,7 @@ public struct RenderEvent: Sendable, Hashable {
         case rendered
         /// Every request waiting for it went away before its decode started, so none ran.
         case cancelled
-        /// The file could not be rendered (the requests got the ``/ThumbsImaging/ImagingError``).
+        /// The file could not be rendered (the requests got the ``/ThumbsCore/ImagingError``).
         case failed
     }
 

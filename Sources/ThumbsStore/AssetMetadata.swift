@@ -1,4 +1,4 @@
-import ThumbsImaging
+import ThumbsCore
 import ThumbsSupport
 
 /// What the metadata cache (the "file-size cache" a photo picker keeps) keeps per asset, so that re-enumerating
@@ -96,7 +96,7 @@ public struct AssetMetadata: Sendable, Hashable {
     /// before their sizes were checked hold one.
     private static func pictureSize(_ reader: inout ByteReader) throws(StoreError) -> PixelSize {
         let width = try reader.u32(), height = try reader.u32()
-        guard UInt64(width) * UInt64(height) <= UInt64(ImagingConfiguration.maximumPixelLimit) else {
+        guard UInt64(width) * UInt64(height) <= UInt64(PixelSize.largestPixelCount) else {
             throw .store("a picture of \(width)x\(height) pixels, past any pixel limit", "decode metadata")
         }
         return PixelSize(width: Int(width), height: Int(height))

@@ -1,5 +1,4 @@
 import CLMDB
-import ThumbsImaging
 import ThumbsSupport
 
 /// The cache's running totals, read at the start of a write and saved in the same transaction,

@@ -1,5 +1,4 @@
 import Foundation
-import ThumbsImaging
 import ThumbsSupport
 
 /// A number of bytes written the way people write them: "2 GiB", "500 MB", "64k", "1048576".

@@ -1,5 +1,4 @@
 import Foundation
-import ThumbsImaging
 import ThumbsSupport
 
 /// Reads what ``ByteWriter`` wrote, failing with a ``StoreError`` on a short or malformed record

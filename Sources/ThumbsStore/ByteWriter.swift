@@ -1,5 +1,4 @@
 import Foundation
-import ThumbsImaging
 import ThumbsSupport
 
 /// Writes the store's binary records: fixed-width big-endian integers (so keys sort in numeric

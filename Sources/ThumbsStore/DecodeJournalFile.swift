@@ -2,10 +2,10 @@ import CDecodeJournal
 import Glibc
 import Synchronization
 import SystemPackage
-import ThumbsImaging
+import ThumbsCore
 import ThumbsSupport
 
-/// A ``/ThumbsImaging/DecodeJournal`` kept beside a cache: one file per process in the cache's
+/// A ``/ThumbsCore/DecodeJournal`` kept beside a cache: one file per process in the cache's
 /// `decoding/` folder, held under an exclusive `flock` for the life of the process, with a slot
 /// for each decode under way.
 ///
@@ -50,7 +50,7 @@ public final class DecodeJournalFile: DecodeJournal {
     /// another pid namespace sharing the cache) is left alone, and another name taken.
     public init(directory: FilePath) throws(StoreError) {
         if mkdir(directory.string, 0o700) != 0 && errno != EEXIST {
-            throw StoreError(lmdb: errno, "create \(directory.displayString)")
+            throw StoreError(code: errno, "create \(directory.displayString)")
         }
         var attempt = 0
         while true {
@@ -58,12 +58,12 @@ public final class DecodeJournalFile: DecodeJournal {
             let candidate = directory.appending(name)
             // Not truncated before it is locked: the file may be another live process's.
             let opened = open(candidate.string, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-            guard opened >= 0 else { throw StoreError(lmdb: errno, "create \(candidate.displayString)") }
+            guard opened >= 0 else { throw StoreError(code: errno, "create \(candidate.displayString)") }
             if flock(opened, LOCK_EX | LOCK_NB) == 0 {
                 guard ftruncate(opened, 0) == 0 else {
                     let code = errno
                     close(opened)
-                    throw StoreError(lmdb: code, "create \(candidate.displayString)")
+                    throw StoreError(code: code, "create \(candidate.displayString)")
                 }
                 path = candidate
                 descriptor = opened
@@ -73,7 +73,7 @@ public final class DecodeJournalFile: DecodeJournal {
             close(opened)
             attempt += 1
             guard code == EWOULDBLOCK, attempt < 100 else {
-                throw StoreError(lmdb: code, "lock \(candidate.displayString)")
+                throw StoreError(code: code, "lock \(candidate.displayString)")
             }
         }
         _ = Self.removedAtExit.withLock { $0.insert(path) }

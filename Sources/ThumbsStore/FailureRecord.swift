@@ -1,5 +1,5 @@
 import Foundation
-import ThumbsImaging
+import ThumbsCore
 import ThumbsSupport
 
 /// A remembered failure to render one version of a file, so that a broken file is not decoded

@@ -1,4 +1,4 @@
-import ThumbsImaging
+import ThumbsCore
 
 extension RenditionSpec {
     /// Version of ``storageKey``'s layout: the first byte of the rendition part of every key.

@@ -1,5 +1,4 @@
 import Foundation
-import ThumbsImaging
 import ThumbsSupport
 
 /// Where the cache lives and how big it may grow.

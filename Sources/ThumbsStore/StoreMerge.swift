@@ -1,6 +1,5 @@
 import CLMDB
 import Foundation
-import ThumbsImaging
 import ThumbsSupport
 
 /// Merges the tables of several caches into an empty environment, in one write transaction, in

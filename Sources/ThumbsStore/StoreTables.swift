@@ -1,5 +1,4 @@
 import CLMDB
-import ThumbsImaging
 import ThumbsSupport
 
 /// The named LMDB databases of the cache, and the bookkeeping kept beside them.

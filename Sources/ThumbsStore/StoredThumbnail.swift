@@ -1,5 +1,5 @@
 import Foundation
-import ThumbsImaging
+import ThumbsCore
 import ThumbsSupport
 
 /// A thumbnail as the store keeps it: the encoded image and when it was made.

@@ -1,4 +1,4 @@
-import ThumbsImaging
+import ThumbsCore
 import ThumbsSupport
 
 /// What identifies a cached thumbnail, and so what makes it stale: the asset, the version of its

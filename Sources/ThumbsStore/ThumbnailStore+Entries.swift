@@ -1,4 +1,4 @@
-import ThumbsImaging
+import ThumbsCore
 
 extension ThumbnailStore {
     /// A thumbnail to write, under its key (see ``ThumbnailStore/putThumbnails(_:)``).

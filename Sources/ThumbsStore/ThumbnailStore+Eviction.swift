@@ -1,4 +1,3 @@
-import ThumbsImaging
 import ThumbsSupport
 
 extension ThumbnailStore {

@@ -1,7 +1,6 @@
 import CLMDB
 import Foundation
 import Glibc
-import ThumbsImaging
 import ThumbsSupport
 
 extension ThumbnailStore {
@@ -101,10 +100,10 @@ extension ThumbnailStore {
         // Held until the folder has moved: a process that opens the path meanwhile waits for it
         // and then finds a new, empty cache there.
         let lock = Glibc.open(path + "/thumbs.lock", O_RDWR | O_CLOEXEC)
-        guard lock >= 0 || errno == ENOENT else { throw StoreError(lmdb: errno, operation) }
+        guard lock >= 0 || errno == ENOENT else { throw StoreError(code: errno, operation) }
         defer { if lock >= 0 { close(lock) } }
         guard lock < 0 || flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            throw StoreError(resultCode: EBUSY, message: "another process is using the cache", operation: operation)
+            throw StoreError(resultCode: .busy, message: "another process is using the cache", operation: operation)
         }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -116,7 +115,7 @@ extension ThumbnailStore {
             attempt += 1
             target = folder + ".damaged-" + formatter.string(from: now) + "-\(attempt)"
         }
-        guard rename(folder, target) == 0 else { throw StoreError(lmdb: errno, operation) }
+        guard rename(folder, target) == 0 else { throw StoreError(code: errno, operation) }
         return target
     }
 
@@ -163,19 +162,19 @@ extension ThumbnailStore {
         _ write: (_ scratch: String) throws(StoreError) -> T
     ) throws(StoreError) -> T {
         let lock = Glibc.open(path + "/thumbs.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw StoreError(lmdb: errno, operation) }
+        guard lock >= 0 else { throw StoreError(code: errno, operation) }
         defer { close(lock) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-            throw StoreError(resultCode: EBUSY, message: "another process is using the cache", operation: operation)
+            throw StoreError(resultCode: .busy, message: "another process is using the cache", operation: operation)
         }
         var template = Array((path + "/" + scratchPrefix + "XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw StoreError(lmdb: errno, operation) }
+        guard let made = mkdtemp(&template) else { throw StoreError(code: errno, operation) }
         let scratch = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let result = try write(scratch)
         // The new file reaches the disk before it replaces the old one, and the rename after it.
         try syncFile(scratch + "/data.mdb", operation)
-        guard rename(scratch + "/data.mdb", path + "/data.mdb") == 0 else { throw StoreError(lmdb: errno, operation) }
+        guard rename(scratch + "/data.mdb", path + "/data.mdb") == 0 else { throw StoreError(code: errno, operation) }
         try syncFile(path, operation)
         return result
     }
@@ -190,9 +189,9 @@ extension ThumbnailStore {
 
     private static func syncFile(_ path: String, _ operation: String) throws(StoreError) {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw StoreError(lmdb: errno, operation) }
+        guard descriptor >= 0 else { throw StoreError(code: errno, operation) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw StoreError(lmdb: errno, operation) }
+        guard fsync(descriptor) == 0 else { throw StoreError(code: errno, operation) }
     }
 
     private static func fileSize(_ path: String) -> Int64 {

@@ -1,5 +1,4 @@
 import Foundation
-import ThumbsImaging
 import ThumbsSupport
 
 extension ThumbnailStore {

@@ -1,4 +1,4 @@
-import ThumbsImaging
+import ThumbsCore
 import ThumbsSupport
 
 /// Placeholders live in the metadata cache, beside the fingerprint they were made for: a record

@@ -1,4 +1,4 @@
-import ThumbsImaging
+import ThumbsCore
 import ThumbsSupport
 
 extension ThumbnailStore {

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import ThumbsImaging
+import ThumbsCore
 import ThumbsSupport
 
 /// The thumbnail cache: encoded thumbnails under a byte budget with least-recently-used

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 
 /// A JPEG with an EXIF orientation and an EXIF (IFD1) thumbnail, assembled byte by byte, since

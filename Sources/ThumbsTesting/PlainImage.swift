@@ -1,5 +1,6 @@
 import CVips
 import CVipsShim
+import ThumbsCore
 import ThumbsImaging
 
 /// An image of one grey level, of any shape, encoded without computing its pixels one by one:

@@ -1,5 +1,6 @@
 import CVips
 import CVipsShim
+import ThumbsCore
 import ThumbsImaging
 
 /// Photo-like images made from nothing, for tests, benchmarks and the sample library.

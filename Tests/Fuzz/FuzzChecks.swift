@@ -1,6 +1,7 @@
 import CVipsShim
 import Foundation
 import Thumbs
+import ThumbsCore
 import ThumbsFreedesktop
 import ThumbsImaging
 import ThumbsLibrary

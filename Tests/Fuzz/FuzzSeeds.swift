@@ -1,6 +1,7 @@
 import CVips
 import CVipsShim
 import Foundation
+import ThumbsCore
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsFreedesktop

@@ -1,4 +1,5 @@
 import Glibc
+import ThumbsCore
 import ThumbsImaging
 import ThumbsIsolation
 

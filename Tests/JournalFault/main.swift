@@ -9,7 +9,7 @@
 
 import Foundation
 import SystemPackage
-import ThumbsImaging
+import ThumbsCore
 import ThumbsStore
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -8,7 +8,7 @@
 // Exit status 0 when everything held, 1 with a line on stderr otherwise.
 
 import Foundation
-import ThumbsImaging
+import ThumbsCore
 import ThumbsStore
 
 let arguments = CommandLine.arguments

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ThumbsBenchmarking
+import ThumbsCore
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline

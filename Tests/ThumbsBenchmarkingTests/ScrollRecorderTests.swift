@@ -1,5 +1,6 @@
 import Testing
 @testable import ThumbsBenchmarking
+import ThumbsCore
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Thumbs
 import ThumbsBenchmarking
+import ThumbsCoreTestSupport
 import ThumbsTestSupport
 import ThumbsTesting
 

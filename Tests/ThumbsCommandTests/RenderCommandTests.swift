@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Thumbs
+import ThumbsCoreTestSupport
 import ThumbsTestSupport
 import ThumbsTesting
 

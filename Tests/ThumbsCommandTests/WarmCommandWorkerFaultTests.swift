@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import ThumbsCoreTestSupport
 import ThumbsTestSupport
 import ThumbsTesting
 

@@ -9,6 +9,8 @@ import ThumbsTestSupport
 import ThumbsTesting
 
 @testable import ThumbsFreedesktop
+import ThumbsCore
+import ThumbsCoreTestSupport
 
 @Suite struct DesktopThumbnailCacheTests {
     let renditions = [RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill)]

@@ -4,6 +4,8 @@ import ThumbsTestSupport
 import ThumbsTesting
 
 @testable import ThumbsFreedesktop
+import ThumbsCore
+import ThumbsCoreTestSupport
 
 @Suite struct PNGTextTests {
     let fields = [(key: "Thumb::URI", value: "file:///p/a%20b.jpg"), (key: "Thumb::MTime", value: "1700000000")]

@@ -1,6 +1,8 @@
 import Foundation
 import SystemPackage
 import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsTestSupport
 

@@ -3,6 +3,8 @@ import CVips
 import CVipsShim
 import Foundation
 import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsTestSupport
 

@@ -3,6 +3,7 @@ import CVipsShim
 import Foundation
 import Glibc
 import Testing
+import ThumbsCore
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport

@@ -1,4 +1,5 @@
 import Testing
+import ThumbsCore
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport

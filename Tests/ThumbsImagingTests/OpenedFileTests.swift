@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import SystemPackage
 import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsTestSupport
 import ThumbsTesting

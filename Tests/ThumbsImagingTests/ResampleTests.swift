@@ -3,6 +3,7 @@ import CVips
 import CVipsShim
 import Foundation
 import Testing
+import ThumbsCore
 @testable import ThumbsImaging
 import ThumbsTestSupport
 

@@ -1,6 +1,7 @@
 import CVipsShim
 import Foundation
 import Testing
+import ThumbsCore
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport

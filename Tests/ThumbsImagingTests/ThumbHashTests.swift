@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport

@@ -2,6 +2,8 @@ import CVips
 import CVipsShim
 import Foundation
 import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport

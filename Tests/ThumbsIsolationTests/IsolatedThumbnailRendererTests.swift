@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import SystemPackage
 import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsIsolation
 import ThumbsSupport

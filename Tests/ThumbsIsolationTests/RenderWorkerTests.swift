@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import SystemPackage
 import Testing
+import ThumbsCore
 import ThumbsImaging
 import ThumbsIsolation
 import ThumbsTestSupport

@@ -5,6 +5,8 @@ import ThumbsTestSupport
 import ThumbsTesting
 
 @testable import ThumbsIsolation
+import ThumbsCore
+import ThumbsCoreTestSupport
 
 /// What the renderer accepts of a worker's results: only what the request and the file the
 /// renderer itself sniffed allow.

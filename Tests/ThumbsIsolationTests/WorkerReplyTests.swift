@@ -1,4 +1,5 @@
 import Testing
+import ThumbsCore
 import ThumbsImaging
 import ThumbsIsolation
 

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
 import ThumbsImaging
 @testable import ThumbsLibrary
 import ThumbsStore

@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsCoreTestSupport
 import ThumbsImaging
 @testable import ThumbsLibrary
 import ThumbsStore

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbsCoreTestSupport
 import ThumbsImaging
 @testable import ThumbsLibrary
 import ThumbsStore

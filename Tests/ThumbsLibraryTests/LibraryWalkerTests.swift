@@ -1,6 +1,8 @@
 import Foundation
 import SystemPackage
 import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
 import ThumbsImaging
 @testable import ThumbsLibrary
 import ThumbsStore

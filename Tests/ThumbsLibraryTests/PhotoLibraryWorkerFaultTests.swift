@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsIsolation
 import ThumbsLibrary

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbsCore
 import ThumbsImaging
 import ThumbsLibrary
 @testable import ThumbsPipeline

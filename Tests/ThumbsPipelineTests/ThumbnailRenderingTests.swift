@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsLibrary
 @testable import ThumbsPipeline

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Thumbs
+import ThumbsCoreTestSupport
 import ThumbsServer
 import ThumbsTestSupport
 import ThumbsTesting

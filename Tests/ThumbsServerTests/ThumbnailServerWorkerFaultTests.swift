@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import Testing
 import Thumbs
+import ThumbsCoreTestSupport
 import ThumbsIsolation
-import ThumbsTesting
 import ThumbsTestSupport
+import ThumbsTesting
 
 /// The server on the isolated renderer, one of whose render workers dies in the middle of a
 /// decode while a flood of misses is in flight: the file that worker had is answered 422

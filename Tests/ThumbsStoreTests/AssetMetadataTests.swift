@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-import ThumbsImaging
+import ThumbsCore
 @testable import ThumbsStore
 import ThumbsSupport
-import ThumbsTestSupport
 
 @Suite struct AssetMetadataTests {
     let fingerprint = FileFingerprint(size: 2_182_707, modificationTimeNanoseconds: 42)

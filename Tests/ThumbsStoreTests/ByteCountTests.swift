@@ -1,8 +1,6 @@
 import Testing
-import ThumbsImaging
 @testable import ThumbsStore
 import ThumbsSupport
-import ThumbsTestSupport
 
 @Suite struct ByteCountTests {
     @Test func parsesWhatPeopleWrite() {

@@ -1,9 +1,9 @@
 import Foundation
 import SystemPackage
 import Testing
-import ThumbsImaging
+import ThumbsCore
+import ThumbsCoreTestSupport
 import ThumbsStore
-import ThumbsTestSupport
 
 /// The decode journal's files. A journal a process died with is tested through the real
 /// command (WarmCommandTests); here, what one process sees of its own and of damaged files.

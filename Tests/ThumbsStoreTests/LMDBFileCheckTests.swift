@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-import ThumbsImaging
+import ThumbsCoreTestSupport
 @testable import ThumbsStore
 import ThumbsSupport
-import ThumbsTestSupport
 
 /// A damaged cache file is a typed error, found before LMDB maps it: never SIGBUS or SIGSEGV.
 @Suite struct LMDBFileCheckTests {
@@ -36,7 +35,7 @@ import ThumbsTestSupport
         let size = try #require(try FileManager.default.attributesOfItem(atPath: dataFile)[.size] as? Int)
         #expect(truncate(dataFile, off_t(size / 2)) == 0)
         let error = try openingError()
-        #expect(error.isDamaged && error.resultCode == StoreError.damaged, "\(error)")
+        #expect(error.isDamaged && error.resultCode == .corrupted, "\(error)")
         #expect(error.message.contains("truncated"))
     }
 
@@ -61,7 +60,7 @@ import ThumbsTestSupport
         try await makeCache(count: 10)
         try overwrite(at: 16, with: [0x21, 0x43, 0x65, 0x87])
         let error = try openingError()
-        #expect(error.resultCode == StoreError.damaged && error.message.contains("meta page 0"), "\(error)")
+        #expect(error.resultCode == .corrupted && error.message.contains("meta page 0"), "\(error)")
     }
 
     /// A device in place of the data file (it reads zeros without end) is damage, found before

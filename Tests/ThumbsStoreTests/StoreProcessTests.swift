@@ -1,9 +1,8 @@
 import Foundation
 import Testing
-import ThumbsImaging
+import ThumbsCoreTestSupport
 @testable import ThumbsStore
 import ThumbsSupport
-import ThumbsTestSupport
 
 /// Real processes on one cache: concurrent writer and reader, and a writer killed mid-batch.
 @Suite struct StoreProcessTests {
@@ -31,23 +30,6 @@ import ThumbsTestSupport
     @Test func readerSlotsOfKilledProcessesAreFreedAtOpen() async throws {
         // LMDB resets its reader table when the first process opens a cache, so a stale slot
         // matters (and is found) only while another process keeps the cache open: here a writer.
-        func worker(_ arguments: [String], output: Pipe? = nil) throws -> Process {
-            let process = Process()
-            process.executableURL = ThumbsProcess.executable("thumbs-store-worker")
-            process.arguments = arguments
-            process.standardOutput = output ?? FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return process
-        }
-        func waitFor(_ word: String, from pipe: Pipe) {
-            var said = ""
-            while !said.contains(word) {
-                let chunk = pipe.fileHandleForReading.availableData
-                if chunk.isEmpty { return }
-                said += String(decoding: chunk, as: UTF8.self)
-            }
-        }
         let writerOutput = Pipe()
         let writer = try worker(["write", cache, "100000", "40"], output: writerOutput)
         defer {
@@ -62,6 +44,30 @@ import ThumbsTestSupport
         reader.waitUntilExit()
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: cache))
         #expect(store.environment.staleReadersCleared >= 1)
+    }
+
+    @Test func theStoreLinksNoCodec() throws {
+        // The worker opens a cache and reads from it, as the command does: of the files it has
+        // mapped, the cache and LMDB are two, and no decoding library is among the others.
+        let output = Pipe()
+        let reader = try worker(["read", cache, "1", "1"], output: output)
+        defer {
+            kill(reader.processIdentifier, SIGKILL)
+            reader.waitUntilExit()
+        }
+        waitFor("reading", from: output)
+        // Read to its end: a file of /proc has no size for a read of the whole to go by.
+        let maps = String(
+            decoding: try FileHandle(forReadingAtPath: "/proc/\(reader.processIdentifier)/maps")?.readToEnd() ?? Data(),
+            as: UTF8.self)
+        let mapped = Set(
+            maps.split(separator: "\n").compactMap { line in
+                line.firstIndex(of: "/").flatMap { line[$0...].split(separator: "/").last.map(String.init) }
+            })
+        #expect(mapped.contains("data.mdb") && mapped.contains { $0.hasPrefix("liblmdb") }, "\(mapped.sorted())")
+        for codec in ["libvips", "libavcodec", "libavformat", "libraw", "libheif"] {
+            #expect(!mapped.contains { $0.hasPrefix(codec) }, "\(codec) is mapped: \(mapped.sorted())")
+        }
     }
 
     @Test func killedWriterLosesNothingCommitted() throws {
@@ -97,5 +103,26 @@ import ThumbsTestSupport
         let verification = try store.verify()
         #expect(verification.isConsistent, "\(verification.problems)")
         #expect(verification.thumbnails >= (lastCommitted + 1) * 40)
+    }
+
+    /// Starts `thumbs-store-worker` with `arguments`, its output into `output`.
+    private func worker(_ arguments: [String], output: Pipe? = nil) throws -> Process {
+        let process = Process()
+        process.executableURL = ThumbsProcess.executable("thumbs-store-worker")
+        process.arguments = arguments
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Returns once the worker has said `word` on `pipe`, or has ended.
+    private func waitFor(_ word: String, from pipe: Pipe) {
+        var said = ""
+        while !said.contains(word) {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { return }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import ThumbsImaging
+import ThumbsCore
+import ThumbsCoreTestSupport
 @testable import ThumbsStore
 import ThumbsSupport
-import ThumbsTestSupport
 
 /// Thumbnails and keys for store tests.
 enum StoreFixtures {

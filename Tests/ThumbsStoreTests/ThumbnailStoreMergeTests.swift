@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import ThumbsImaging
+import ThumbsCore
+import ThumbsCoreTestSupport
 @testable import ThumbsStore
 import ThumbsSupport
-import ThumbsTestSupport
 
 /// `ThumbnailStore.merge(into:from:)` on real LMDB caches: shard caches written through the
 /// store, closed, then merged.

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import ThumbsImaging
+import ThumbsCore
+import ThumbsCoreTestSupport
 @testable import ThumbsStore
 import ThumbsSupport
-import ThumbsTestSupport
 
 @Suite struct ThumbnailStoreTests {
     let folder = TemporaryFolder()

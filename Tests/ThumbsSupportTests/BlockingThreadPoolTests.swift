@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbsCoreTestSupport
 @testable import ThumbsSupport
 import ThumbsTestSupport
 

@@ -1,4 +1,5 @@
 import Dispatch
+import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsSupport
 

@@ -1,4 +1,6 @@
 import Foundation
+import ThumbsCore
+import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline

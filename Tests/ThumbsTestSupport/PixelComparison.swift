@@ -1,5 +1,6 @@
 import CVips
 import CVipsShim
+import ThumbsCore
 import ThumbsImaging
 import ThumbsSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbsCoreTestSupport
 
 /// The real videos and camera RAW files in ../shared/media (videos in `video/`, RAW files in
 /// `raw/`, damaged ones in `broken/`).

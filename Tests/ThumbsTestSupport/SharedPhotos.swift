@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbsCore
 import ThumbsImaging
 
 /// The real photos in ../shared/photos, described by its MANIFEST.tsv.

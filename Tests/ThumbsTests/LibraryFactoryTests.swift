@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import Testing
 import Thumbs
+import ThumbsCoreTestSupport
 import ThumbsTestSupport
 
 /// Libraries opened from a configuration: a real LMDB cache, real files, and a real process that

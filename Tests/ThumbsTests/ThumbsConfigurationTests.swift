@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Thumbs
+import ThumbsCoreTestSupport
 import ThumbsTestSupport
 
 @Suite struct ThumbsConfigurationTests {

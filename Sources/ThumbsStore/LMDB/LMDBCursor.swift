@@ -1,5 +1,4 @@
 import CLMDB
-import ThumbsImaging
 import ThumbsSupport
 
 /// A cursor over one database, stepped by its owner rather than driving a closure (as

@@ -1,5 +1,4 @@
 import CLMDB
-import ThumbsImaging
 import ThumbsSupport
 
 /// A named database inside an LMDB environment; the handle stays valid while the environment

@@ -1,7 +1,6 @@
 import CLMDB
 import Foundation
 import Synchronization
-import ThumbsImaging
 import ThumbsSupport
 
 /// An open LMDB environment: one per path per process, shared by everyone in the process who
@@ -77,14 +76,14 @@ final class LMDBEnvironment: @unchecked Sendable {
         writerLock = Glibc.open(path + "/thumbs.writer", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         var created: OpaquePointer?
         do throws(StoreError) {
-            guard processLock >= 0, writerLock >= 0 else { throw StoreError(lmdb: errno, "open \(path)/thumbs.lock") }
+            guard processLock >= 0, writerLock >= 0 else { throw StoreError(code: errno, "open \(path)/thumbs.lock") }
             // Every process using the cache holds this shared lock; compaction takes it exclusively.
             if options.takesProcessLock {
                 if options.waitsForProcessLock {
                     try Self.lock(processLock, LOCK_SH, "lock \(path)/thumbs.lock")
                 } else if flock(processLock, LOCK_SH | LOCK_NB) != 0 {
                     throw StoreError(
-                        resultCode: EBUSY, message: "a compaction or a merge into it is under way",
+                        resultCode: .busy, message: "a compaction or a merge into it is under way",
                         operation: "open \(path)")
                 }
                 // Holding the shared lock, no compaction or merge runs: a scratch folder is a
@@ -143,7 +142,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// flock, retried when a signal interrupts it.
     static func lock(_ descriptor: CInt, _ operation: CInt, _ what: String) throws(StoreError) {
         while flock(descriptor, operation) != 0 {
-            guard errno == EINTR else { throw StoreError(lmdb: errno, what) }
+            guard errno == EINTR else { throw StoreError(code: errno, what) }
         }
     }
 
@@ -167,7 +166,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             let code = mdb_dbi_open(transaction, name, UInt32(MDB_CREATE), &handle)
             guard code == 0 else {
                 mdb_txn_abort(transaction)
-                throw StoreError(lmdb: code, "open database \(name)")
+                throw StoreError(code: code, "open database \(name)")
             }
             databases[name] = LMDBDatabase(handle: handle)
         }
@@ -198,8 +197,8 @@ final class LMDBEnvironment: @unchecked Sendable {
             }
             switch outcome {
             case .success(let value): return value
-            case .failure(let error) where error.resultCode == MDB_MAP_RESIZED: try adoptMapSize()
-            case .failure(let error) where error.resultCode == MDB_READERS_FULL && !clearedReaders:
+            case .failure(let error) where error.resultCode == .mapResized: try adoptMapSize()
+            case .failure(let error) where error.resultCode == .readersFull && !clearedReaders:
                 // Slots of crashed processes may be what fills the table.
                 clearedReaders = true
                 var dead: Int32 = 0
@@ -215,9 +214,9 @@ final class LMDBEnvironment: @unchecked Sendable {
         var device = statvfs()
         if code == ENOSPC || (code == EIO && statvfs(path, &device) == 0 && device.f_bavail * device.f_frsize < 1 << 20)
         {
-            return StoreError(resultCode: ENOSPC, message: "no space left on the cache's device", operation: "commit")
+            return StoreError(resultCode: .noSpace, message: "no space left on the cache's device", operation: "commit")
         }
-        return StoreError(lmdb: code, "commit")
+        return StoreError(code: code, "commit")
     }
 
     private func giveBack(_ reader: OpaquePointer) {
@@ -242,7 +241,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             let outcome = mapLock.withShared { () -> Result<T, StoreError> in
                 var begun: OpaquePointer?
                 let code = mdb_txn_begin(environment, nil, 0, &begun)
-                guard code == 0, let transaction = begun else { return .failure(StoreError(lmdb: code, "begin write")) }
+                guard code == 0, let transaction = begun else { return .failure(StoreError(code: code, "begin write")) }
                 let value: T
                 do throws(StoreError) {
                     value = try body(LMDBTransaction(pointer: transaction, isReadOnly: false))
@@ -256,8 +255,8 @@ final class LMDBEnvironment: @unchecked Sendable {
             }
             switch outcome {
             case .success(let value): return value
-            case .failure(let error) where error.resultCode == MDB_MAP_FULL: try growMap()
-            case .failure(let error) where error.resultCode == MDB_MAP_RESIZED: try adoptMapSize()
+            case .failure(let error) where error.resultCode == .mapFull: try growMap()
+            case .failure(let error) where error.resultCode == .mapResized: try adoptMapSize()
             case .failure(let error): throw error
             }
         }
@@ -268,7 +267,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             let code = mdb_txn_renew(free.pointer)
             guard code == 0 else {
                 mdb_txn_abort(free.pointer)
-                throw StoreError(lmdb: code, "renew read")
+                throw StoreError(code: code, "renew read")
             }
             return free.pointer
         }
@@ -287,7 +286,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             var info = MDB_envinfo()
             mdb_env_info(environment, &info)
             guard info.me_mapsize < maximumMapSize else {
-                throw StoreError(lmdb: MDB_MAP_FULL, "grow the map past \(ByteCount(Int64(maximumMapSize)))")
+                throw StoreError(code: MDB_MAP_FULL, "grow the map past \(ByteCount(Int64(maximumMapSize)))")
             }
             try check(mdb_env_set_mapsize(environment, min(info.me_mapsize * 2, maximumMapSize)), "grow the map")
         }

@@ -52,11 +52,11 @@ package struct LMDBFileCheck {
             if code == ENOENT { return [] }
             // A socket cannot be opened at all: named as what it is rather than by the errno.
             try requireRegularFileIfPresent(fileName)
-            throw StoreError(lmdb: code, "open \(fileName)")
+            throw StoreError(code: code, "open \(fileName)")
         }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw StoreError(lmdb: errno, "stat \(fileName)") }
+        guard fstat(descriptor, &info) == 0 else { throw StoreError(code: errno, "stat \(fileName)") }
         try requireRegularFile(info, fileName)
         guard info.st_size > 0 else { return [] }
         var check = try LMDBFileCheck(descriptor: descriptor, fileName: fileName, fileSize: Int64(info.st_size))
@@ -219,7 +219,7 @@ package struct LMDBFileCheck {
         var info = stat()
         guard stat(fileName, &info) == 0 else {
             if errno == ENOENT { return }
-            throw StoreError(lmdb: errno, "stat \(fileName)")
+            throw StoreError(code: errno, "stat \(fileName)")
         }
         try requireRegularFile(info, fileName)
     }
@@ -245,7 +245,7 @@ package struct LMDBFileCheck {
     private func damage(_ what: String) -> StoreError { Self.damage(what, fileName) }
 
     private static func damage(_ what: String, _ fileName: String) -> StoreError {
-        StoreError(resultCode: StoreError.damaged, message: what, operation: "check \(fileName)")
+        StoreError(resultCode: .corrupted, message: what, operation: "check \(fileName)")
     }
 
     private static func read(_ descriptor: CInt, at offset: Int64, count: Int, _ fileName: String) throws(StoreError)
@@ -258,7 +258,7 @@ package struct LMDBFileCheck {
                 pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
             }
             if got < 0, errno == EINTR { continue }
-            guard got >= 0 else { throw StoreError(lmdb: errno, "read \(fileName)") }
+            guard got >= 0 else { throw StoreError(code: errno, "read \(fileName)") }
             guard got > 0 else { throw damage("the file ends inside page \(offset / Int64(max(1, count)))", fileName) }
             done += got
         }

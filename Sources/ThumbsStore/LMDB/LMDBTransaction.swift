@@ -1,5 +1,4 @@
 import CLMDB
-import ThumbsImaging
 import ThumbsSupport
 
 /// One LMDB transaction, lent to a closure by ``LMDBEnvironment/read(_:)`` or

@@ -1,6 +1,5 @@
 import CLMDB
 import Glibc
-import ThumbsImaging
 import ThumbsSupport
 
 /// Walks the same table of several environments in key order at once, one group at a time: the

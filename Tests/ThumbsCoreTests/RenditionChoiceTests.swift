@@ -1,5 +1,5 @@
 import Testing
-@testable import ThumbsImaging
+import ThumbsCore
 
 @Suite struct RenditionChoiceTests {
     private let grid = PixelSize(width: 256, height: 256)

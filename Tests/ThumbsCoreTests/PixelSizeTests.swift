@@ -1,5 +1,5 @@
 import Testing
-@testable import ThumbsImaging
+import ThumbsCore
 
 @Suite struct PixelSizeTests {
     @Test func aDecodedSizeIsPositiveAndWithinThePixelLimit() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import Testing
-import ThumbsImaging
-import ThumbsTestSupport
+import ThumbsCore
+import ThumbsCoreTestSupport
 
 @Suite struct FileFingerprintTests {
     let folder = TemporaryFolder()

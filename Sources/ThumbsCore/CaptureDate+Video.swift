@@ -47,7 +47,7 @@ extension CaptureDate {
     }
 
     /// The wall clock of `instant` in `timeZone`, with that zone's offset then.
-    init(instant: Date, timeZone: TimeZone) {
+    package init(instant: Date, timeZone: TimeZone) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant)

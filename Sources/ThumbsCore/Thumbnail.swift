@@ -7,7 +7,7 @@ public struct Thumbnail: Sendable, Hashable {
     public var bytes: [UInt8]
     public var pixelSize: PixelSize
     public var format: ThumbnailFormat
-    /// The placeholder of the picture, made by ``ThumbnailRenderer`` from its pixels before they
+    /// The placeholder of the picture, made by `ThumbnailRenderer` from its pixels before they
     /// were encoded, for the smallest thumbnail of each render; nil otherwise.
     public var placeholder: ThumbHash?
 

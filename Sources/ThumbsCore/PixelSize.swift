@@ -27,12 +27,16 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 extension PixelSize {
+    /// The most pixels a picture may have: libvips addresses no image larger, so no pixel limit
+    /// goes past it, and a stored size past it is damage.
+    package static let largestPixelCount = 10_000_000_000
+
     /// A picture's size as a decoder or a header reported it, checked before any arithmetic
     /// uses it: a side of 0 or less (a stream whose size was never read, a damaged header) is a
     /// corrupt file, and a pixel count over `pixelLimit` (or past what an `Int` holds) is
     /// ``ImagingError/tooManyPixels(width:height:limit:)``. A value from a file never reaches a
     /// trapping conversion or an overflowing product.
-    static func decoded(
+    package static func decoded(
         width: some BinaryInteger, height: some BinaryInteger, pixelLimit: Int
     ) throws(ImagingError) -> PixelSize {
         guard width > 0, height > 0 else { throw .corrupt("the picture is \(width)x\(height) pixels") }
@@ -47,7 +51,7 @@ extension PixelSize {
 
     /// Fails with ``ImagingError/tooManyPixels(width:height:limit:)`` when the size exceeds
     /// `pixelLimit`: checked from a header, before anything is decoded.
-    func ensureWithin(pixelLimit: Int) throws(ImagingError) {
+    package func ensureWithin(pixelLimit: Int) throws(ImagingError) {
         guard pixelCount <= pixelLimit else { throw .tooManyPixels(width: width, height: height, limit: pixelLimit) }
     }
 }

@@ -1,9 +1,6 @@
 import Foundation
 import Testing
-@testable import ThumbsImaging
-import ThumbsSupport
-import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsCore
 
 @Suite struct CaptureDateTests {
     @Test func parsesExifDateAndOffset() throws {

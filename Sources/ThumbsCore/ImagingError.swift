@@ -21,7 +21,7 @@ public enum ImagingError: Error, Sendable, Hashable {
     /// refused before any pixel is decoded).
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// Decoding the file would take more memory than the whole decode budget
-    /// (``ImagingConfiguration/decodeMemoryBudget``), as estimated from its header; or, with
+    /// (`ImagingConfiguration.decodeMemoryBudget`), as estimated from its header; or, with
     /// `needed` `Int.max`, a render worker's decode ran out of the memory the worker may use.
     case tooMuchMemory(needed: Int, budget: Int)
     /// The file could not be opened or read: missing, vanished, permission denied (errno text).
@@ -36,7 +36,7 @@ public enum ImagingError: Error, Sendable, Hashable {
     case noVideoStream
     /// The video's codec (named) has no decoder in this FFmpeg.
     case decoderMissing(String)
-    /// Decoding took longer than ``ImagingConfiguration/decodeTimeLimit`` and was stopped: a stuck
+    /// Decoding took longer than `ImagingConfiguration.decodeTimeLimit` and was stopped: a stuck
     /// decoder costs one file, not the whole run.
     case timedOut(Duration)
     /// The process died while a decoder had the file (a fault or a trap in a decoding library):
