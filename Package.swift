@@ -220,7 +220,7 @@ let package = Package(
             name: "ThumbsFreedesktop",
             dependencies: [
                 "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
-                "CGLib",
+                "CGLib", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 
@@ -244,6 +244,7 @@ let package = Package(
             dependencies: [
                 "Thumbs",
                 "ThumbsIsolation",
+                "ThumbsSupport",
                 "ThumbsServer",
                 "ThumbsFreedesktop",
                 "ThumbsBenchmarking",

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from thumbs_tools.package_graph import dependency_name, imports_of, targets_of, undeclared
+from thumbs_tools.package_graph import codecs_reached, dependency_name, imports_of, reachable, targets_of, undeclared
 
 SOURCE = """// import Commented
 import Foundation
@@ -87,3 +87,36 @@ def test_an_import_neither_declared_own_nor_the_toolchain_s_is_reported(tmp_path
         f"ThumbsStore imports ThumbsImaging without declaring it ({tmp_path}/Sources/ThumbsStore/Journal.swift:2)",
         f"store-worker imports ThumbsStore without declaring it ({tmp_path}/Tests/StoreWorker/main.swift:1)",
     ]
+
+
+def _target(name: str, *dependencies: str) -> dict[str, object]:
+    return {"name": name, "type": "regular", "dependencies": [{"byName": [d, None]} for d in dependencies]}
+
+
+CODEC_MANIFEST = {
+    "targets": [
+        _target("ThumbsCore", "ThumbsSupport"),
+        _target("ThumbsSupport"),
+        _target("CVips"),
+        _target("ThumbsImaging", "ThumbsCore", "CVips"),
+        _target("ThumbsStore", "ThumbsCore"),
+        _target("ThumbsStoreTests", "ThumbsStore", "Helpers"),
+        _target("Helpers", "ThumbsImaging"),
+        _target("thumbs-store-worker", "ThumbsStore"),
+    ]
+}
+
+
+def test_what_a_target_reaches_goes_through_other_targets() -> None:
+    assert reachable(CODEC_MANIFEST, "ThumbsStoreTests") == {
+        "ThumbsStore",
+        "ThumbsCore",
+        "ThumbsSupport",
+        "Helpers",
+        "ThumbsImaging",
+        "CVips",
+    }
+
+
+def test_a_codec_reached_through_a_helper_is_found_and_a_clean_target_is_not() -> None:
+    assert codecs_reached(CODEC_MANIFEST) == {"ThumbsStoreTests": {"ThumbsImaging", "CVips"}}

@@ -9,7 +9,9 @@ declaration.
 
     python3 -m thumbs_tools.package_graph [PACKAGE_DIR...]    (default: the repository)
 
-prints each import that is not declared, with where it is, and exits 1 when there is one.
+prints each import that is not declared, with where it is, and each target that must link no
+codec but reaches one through its dependencies (the store, its tests and its test programs), and
+exits 1 when there is one.
 """
 
 from __future__ import annotations
@@ -61,6 +63,11 @@ _IMPORT = re.compile(
     r"import\s+(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?"  # import kind X.y
     r"([A-Za-z_]\w*)"
 )
+# The targets that must build without a codec: the store is the vocabulary of ThumbsCore and
+# LMDB, and its tests and test programs prove it by linking nothing else.
+CODEC_FREE = ("ThumbsStore", "ThumbsStoreTests", "thumbs-store-worker", "thumbs-journal-fault")
+CODECS = frozenset({"ThumbsImaging", "CVips", "CVipsShim", "CFFmpeg", "CLibRaw", "CHeif"})
+
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 
@@ -154,6 +161,31 @@ def undeclared(targets: Iterable[Target]) -> list[Undeclared]:
     return found
 
 
+def reachable(manifest: Mapping[str, Any], name: str) -> frozenset[str]:
+    """The targets of the manifest that `name` depends on, directly or through others."""
+    dependencies = {
+        target["name"]: [dependency_name(d) for d in target["dependencies"]] for target in manifest["targets"]
+    }
+    reached: set[str] = set()
+    pending = [name]
+    while pending:
+        for dependency in dependencies.get(pending.pop(), []):
+            if dependency in dependencies and dependency not in reached:
+                reached.add(dependency)
+                pending.append(dependency)
+    return frozenset(reached)
+
+
+def codecs_reached(manifest: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+    """For each of ``CODEC_FREE`` the manifest has, the codecs it reaches, when it reaches any."""
+    names = {target["name"] for target in manifest["targets"]}
+    found = {}
+    for name in CODEC_FREE:
+        if name in names and (codecs := reachable(manifest, name) & CODECS):
+            found[name] = codecs
+    return found
+
+
 def dump_package(root: Path) -> dict[str, Any]:
     """The manifest of the package at `root`, as SwiftPM evaluates it."""
     done = subprocess.run(["swift", "package", "dump-package"], cwd=root, capture_output=True, text=True)
@@ -169,7 +201,12 @@ def main(arguments: list[str]) -> int:
         print((__doc__ or "").strip())
         return 0
     roots = [Path(argument) for argument in arguments] or [REPOSITORY]
-    problems = [p for root in roots for p in undeclared(targets_of(dump_package(root), root))]
+    problems: list[str] = []
+    for root in roots:
+        manifest = dump_package(root)
+        problems += [str(problem) for problem in undeclared(targets_of(manifest, root))]
+        for name, codecs in codecs_reached(manifest).items():
+            problems.append(f"{name} must link no codec but depends on {', '.join(sorted(codecs))}")
     for problem in problems:
         print(f"package graph: {problem}", file=sys.stderr)
     return 1 if problems else 0
