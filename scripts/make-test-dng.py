@@ -22,10 +22,15 @@ Needs numpy, tifffile and imagecodecs (for JPEG previews):
     python3 -m venv /tmp/dngvenv && /tmp/dngvenv/bin/pip install numpy tifffile imagecodecs
 """
 
+from __future__ import annotations
+
 import argparse
+from typing import Any
 
 import numpy
 import tifffile
+
+from thumbs_tools.jpeg import jpeg_size  # scripts/, this file's folder, is on the path
 
 BLACK, WHITE = 256, 4095  # a 12-bit sensor with a black level, as real ones have
 
@@ -35,11 +40,19 @@ COLOR_MATRIX = [3.2406, -1.5372, -0.4986, -0.9689, 1.8758, 0.0415, 0.0557, -0.20
 
 # EXIF orientation -> (number of quarter turns counter-clockwise for numpy.rot90, then mirror
 # left-right): the transform from the upright scene to what the sensor stored.
-STORED = {1: (0, False), 2: (0, True), 3: (2, False), 4: (2, True),
-          5: (3, True), 6: (1, False), 7: (1, True), 8: (3, False)}
+STORED = {
+    1: (0, False),
+    2: (0, True),
+    3: (2, False),
+    4: (2, True),
+    5: (3, True),
+    6: (1, False),
+    7: (1, True),
+    8: (3, False),
+}
 
 
-def scene(width, height):
+def scene(width: int, height: int) -> Any:  # noqa: ANN401 (a numpy array: numpy is not typed here)
     """The upright scene, float RGB in 0...1 (sRGB-encoded)."""
     image = numpy.ones((height, width, 3))
     top, left = numpy.arange(height)[:, None] < height // 2, numpy.arange(width)[None, :] < width // 2
@@ -49,60 +62,55 @@ def scene(width, height):
     return image
 
 
-def stored(image, orientation):
+def stored(image: Any, orientation: int) -> Any:  # noqa: ANN401
+    """`image` as the sensor stores it: turned by the inverse of `orientation`."""
     turns, mirror = STORED[orientation]
     image = numpy.rot90(image, turns)
     return numpy.ascontiguousarray(image[:, ::-1] if mirror else image)
 
 
-def size(text):
+def size(text: str) -> tuple[int, int]:
+    """WxH as (width, height)."""
     width, height = text.lower().split("x")
     return int(width), int(height)
 
 
-def preview(text):
+def preview(text: str) -> tuple[tuple[int, int], str]:
+    """WxH[:rgb|:jpeg] as ((width, height), kind)."""
     dimensions, _, kind = text.partition(":")
     if kind not in ("", "rgb", "jpeg"):
         raise argparse.ArgumentTypeError("a preview is WxH, WxH:rgb or WxH:jpeg")
     return size(dimensions), kind or "jpeg"
 
 
-def jpeg_size(data):
-    """Width and height from a JPEG's first start-of-frame marker."""
-    position = 2
-    while position + 9 < len(data):
-        if data[position] != 0xFF:
-            raise ValueError("not a JPEG marker sequence")
-        marker, length = data[position + 1], int.from_bytes(data[position + 2:position + 4], "big")
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-            return (int.from_bytes(data[position + 7:position + 9], "big"),
-                    int.from_bytes(data[position + 5:position + 7], "big"))
-        position += 2 + length
-    raise ValueError("no start-of-frame marker")
-
-
-def rationals(values, denominator=10000):
+def rationals(values: list[float], denominator: int = 10000) -> list[int]:
+    """Each value as a numerator and `denominator`, flattened, as TIFF rationals are written."""
     return [v for x in values for v in (round(x * denominator), denominator)]
 
 
-def main():
+def main() -> None:
+    """Writes the DNG the command line describes."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("output")
     parser.add_argument("--raw", type=size, default=(640, 480), help="sensor WxH, as stored (even)")
-    parser.add_argument("--preview", type=preview, action="append",
-                        help="WxH[:rgb|:jpeg], as stored; repeat for more (default 160x120:rgb 1024x768:jpeg)")
-    parser.add_argument("--preview-jpeg", metavar="FILE",
-                        help="a JPEG file stored as it is as the last preview")
+    parser.add_argument(
+        "--preview",
+        type=preview,
+        action="append",
+        help="WxH[:rgb|:jpeg], as stored; repeat for more (default 160x120:rgb 1024x768:jpeg)",
+    )
+    parser.add_argument("--preview-jpeg", metavar="FILE", help="a JPEG file stored as it is as the last preview")
     parser.add_argument("--orientation", type=int, default=6, choices=range(1, 9))
-    parser.add_argument("--datetime", default="2024:05:06 07:08:09",
-                        help="DateTime tag, which LibRaw reads as local time")
+    parser.add_argument(
+        "--datetime", default="2024:05:06 07:08:09", help="DateTime tag, which LibRaw reads as local time"
+    )
     arguments = parser.parse_args()
     previews = arguments.preview or [((160, 120), "rgb"), ((1024, 768), "jpeg")]
     width, height = arguments.raw
     turns, _ = STORED[arguments.orientation]
     upright = (height, width) if turns % 2 else (width, height)
 
-    def render(w, h):  # the scene at w×h as stored
+    def render(w: int, h: int) -> Any:  # noqa: ANN401 (the scene at w×h as stored)
         uw, uh = (h, w) if turns % 2 else (w, h)
         return stored(scene(uw, uh), arguments.orientation)
 
@@ -134,32 +142,56 @@ def main():
         (50717, "H", 1, WHITE, True),  # WhiteLevel
     ]
 
-    def write_preview(tiff, dimensions, kind, **extra):
+    def write_preview(tiff: Any, dimensions: tuple[int, int], kind: str, **extra: Any) -> None:  # noqa: ANN401
         pixels = (render(*dimensions) * 255).round().astype(numpy.uint8)
         # One strip: LibRaw copies a JPEG preview as the bytes of a single strip.
-        tiff.write(pixels, photometric="rgb", subfiletype=1, rowsperstrip=dimensions[1],
-                   compression=("jpeg" if kind == "jpeg" else None), metadata=None, **extra)
+        tiff.write(
+            pixels,
+            photometric="rgb",
+            subfiletype=1,
+            rowsperstrip=dimensions[1],
+            compression=("jpeg" if kind == "jpeg" else None),
+            metadata=None,
+            **extra,
+        )
 
     with tifffile.TiffWriter(arguments.output) as tiff:
         (first, first_kind), rest = previews[0], previews[1:]
-        write_preview(tiff, first, first_kind, subifds=1 + len(rest) + bool(arguments.preview_jpeg),
-                      extratags=dng_tags,
-                      datetime=arguments.datetime)
+        write_preview(
+            tiff,
+            first,
+            first_kind,
+            subifds=1 + len(rest) + bool(arguments.preview_jpeg),
+            extratags=dng_tags,
+            datetime=arguments.datetime,
+        )
         tiff.write(mosaic, photometric=32803, subfiletype=0, metadata=None, extratags=raw_tags)
         for dimensions, kind in rest:
             write_preview(tiff, dimensions, kind)
         if arguments.preview_jpeg:
             with open(arguments.preview_jpeg, "rb") as file:
                 data = file.read()
-            w, h = jpeg_size(data)
+            found = jpeg_size(data)
+            if found is None:
+                parser.error(f"{arguments.preview_jpeg} is not a JPEG with a size")
+            w, h = found
             # Already compressed: tifffile writes the one strip's bytes as they are.
-            tiff.write(iter([data]), shape=(h, w, 3), dtype=numpy.uint8, photometric="ycbcr",
-                       subsampling=(2, 2), subfiletype=1, rowsperstrip=h, compression="jpeg",
-                       metadata=None)
+            tiff.write(
+                iter([data]),
+                shape=(h, w, 3),
+                dtype=numpy.uint8,
+                photometric="ycbcr",
+                subsampling=(2, 2),
+                subfiletype=1,
+                rowsperstrip=h,
+                compression="jpeg",
+                metadata=None,
+            )
             previews.append(((w, h), "jpeg (" + arguments.preview_jpeg + ")"))
-    print(f"{arguments.output}: raw {width}x{height}, displayed {upright[0]}x{upright[1]}, "
-          f"orientation {arguments.orientation}, previews "
-          + ", ".join(f"{w}x{h} {kind}" for (w, h), kind in previews))
+    print(
+        f"{arguments.output}: raw {width}x{height}, displayed {upright[0]}x{upright[1]}, "
+        f"orientation {arguments.orientation}, previews " + ", ".join(f"{w}x{h} {kind}" for (w, h), kind in previews)
+    )
 
 
 if __name__ == "__main__":

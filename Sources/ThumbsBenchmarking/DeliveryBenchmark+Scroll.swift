@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline

@@ -20,48 +20,48 @@ import ThumbsSupport
 ///     print(scenario, result.blankShare, result.firstImage.p95 ?? 0)
 /// }
 /// ```
-public struct DeliveryBenchmark: Sendable {
+package struct DeliveryBenchmark: Sendable {
     /// How the grid looks and scrolls.
-    public struct Configuration: Sendable, Hashable, Codable {
+    package struct Configuration: Sendable, Hashable, Codable {
         /// Cells per row. Default: 4.
-        public var columns = 4
+        package var columns = 4
         /// The view's height in rows. Default: 6.
-        public var visibleRows = 6.0
+        package var visibleRows = 6.0
         /// Scroll speed, in cells passing per second. Default: 40 (ten rows a second).
-        public var cellsPerSecond = 40.0
+        package var cellsPerSecond = 40.0
         /// The thumbnail each cell asks for. Default: 256×256.
-        public var targetSize = PixelSize(width: 256, height: 256)
+        package var targetSize = PixelSize(width: 256, height: 256)
         /// Default: fill, as a square grid cell.
-        public var contentMode = ContentMode.aspectFill
+        package var contentMode = ContentMode.aspectFill
         /// The display's refresh rate, which is also how long a cell may stay blank unnoticed.
         /// Default: 60 Hz (16.7 ms).
-        public var framesPerSecond = 60.0
+        package var framesPerSecond = 60.0
         /// How long the last screen may wait for its final images after the scroll stops.
         /// Default: 2 s.
-        public var settleSeconds = 2.0
+        package var settleSeconds = 2.0
 
-        public init() {}
+        package init() {}
 
         var frameSeconds: Double { 1 / framesPerSecond }
     }
 
-    public let assets: [Asset]
-    public let renderer: ThumbnailRenderer
-    public let configuration: Configuration
+    package let assets: [Asset]
+    package let renderer: ThumbnailRenderer
+    package let configuration: Configuration
 
-    public init(assets: [Asset], renderer: ThumbnailRenderer, configuration: Configuration = Configuration()) {
+    package init(assets: [Asset], renderer: ThumbnailRenderer, configuration: Configuration = Configuration()) {
         self.assets = assets
         self.renderer = renderer
         self.configuration = configuration
     }
 
-    public var grid: ScrollGrid {
+    package var grid: ScrollGrid {
         ScrollGrid(count: assets.count, columns: configuration.columns, visibleRows: configuration.visibleRows)
     }
 
     /// Scrolls the whole grid once for `scenario`, with a new cache in a temporary folder that is
     /// deleted afterwards.
-    public func run(_ scenario: DeliveryScenario) async throws -> DeliveryScenarioResult {
+    package func run(_ scenario: DeliveryScenario) async throws -> DeliveryScenarioResult {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("thumbs-bench-delivery-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -81,7 +81,7 @@ extension DeliveryBenchmark {
     /// Reads every asset's file once and renders one photo of each type, all on the render
     /// threads, so that neither the disk nor libvips' first use of a loader is charged to the
     /// first scenario.
-    public func prepare() async {
+    package func prepare() async {
         for asset in assets {
             _ = try? await renderer.pool.run(priority: .preheat) {
                 try FileHandle(forReadingFrom: URL(fileURLWithPath: asset.path)).readToEnd()
@@ -95,7 +95,7 @@ extension DeliveryBenchmark {
     }
 
     /// `results` drawn as a ``DeliveryChart``, on a render thread.
-    public func chart(of results: [DeliveryScenarioResult], title: String) async throws -> [UInt8] {
+    package func chart(of results: [DeliveryScenarioResult], title: String) async throws -> [UInt8] {
         try await renderer.pool.run { try DeliveryChart(results: results, title: title).png() }
     }
 }

@@ -1,9 +1,6 @@
 import Foundation
 import ThumbsCore
 import ThumbsImaging
-import ThumbsLibrary
-import ThumbsPipeline
-import ThumbsSupport
 
 /// The results of a delivery benchmark as a PNG: one panel per measure, one bar per scenario.
 ///
@@ -11,11 +8,11 @@ import ThumbsSupport
 /// let png = try DeliveryChart(results: results, title: "660 photos, 40 cells/s").png()
 /// ```
 /// Drawing lays out text with libvips: call it off the cooperative threads (a render thread).
-public struct DeliveryChart: Sendable {
-    public var results: [DeliveryScenarioResult]
-    public var title: String
+package struct DeliveryChart: Sendable {
+    package var results: [DeliveryScenarioResult]
+    package var title: String
 
-    public init(results: [DeliveryScenarioResult], title: String) {
+    package init(results: [DeliveryScenarioResult], title: String) {
         self.results = results
         self.title = title
     }
@@ -31,7 +28,7 @@ public struct DeliveryChart: Sendable {
     private static let light = RasterCanvas.Color(red: 160, green: 194, blue: 232)
     private static let labelWidth = 230, barWidth = 360, rowHeight = 22
 
-    public func png() throws(ImagingError) -> [UInt8] {
+    package func png() throws(ImagingError) -> [UInt8] {
         try VipsRuntime.ensureStarted()
         let panels = [
             Panel(

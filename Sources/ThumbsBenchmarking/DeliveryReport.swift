@@ -1,17 +1,14 @@
 import Foundation
-import ThumbsImaging
-import ThumbsLibrary
 import ThumbsPipeline
-import ThumbsSupport
 
 /// A delivery benchmark's results with what they were measured on, as a table or JSON.
-public struct DeliveryReport: Sendable, Codable {
-    public var photos: Int
-    public var workers: Int
-    public var configuration: DeliveryBenchmark.Configuration
-    public var results: [DeliveryScenarioResult]
+package struct DeliveryReport: Sendable, Codable {
+    package var photos: Int
+    package var workers: Int
+    package var configuration: DeliveryBenchmark.Configuration
+    package var results: [DeliveryScenarioResult]
 
-    public init(
+    package init(
         photos: Int, workers: Int, configuration: DeliveryBenchmark.Configuration,
         results: [DeliveryScenarioResult]
     ) {
@@ -22,7 +19,7 @@ public struct DeliveryReport: Sendable, Codable {
     }
 
     /// One line saying what was scrolled, and how.
-    public var title: String {
+    package var title: String {
         let grid = String(format: "%d×%g", configuration.columns, configuration.visibleRows)
         return "\(photos) photos, grid \(grid) of \(configuration.targetSize) cells, "
             + String(
@@ -31,7 +28,7 @@ public struct DeliveryReport: Sendable, Codable {
     }
 
     /// The results as an aligned text table, one row per scenario.
-    public var table: String {
+    package var table: String {
         let header = [
             "delivery", "preheat", "cells", "blank>1 frame", "never shown", "first p50/p95/p99 ms", "with preview",
             "final p50/p95/p99 ms",

@@ -1,18 +1,13 @@
-import ThumbsImaging
-import ThumbsLibrary
-import ThumbsPipeline
-import ThumbsSupport
-
 /// Percentiles of a set of latencies, in milliseconds.
-public struct LatencySummary: Sendable, Hashable, Codable {
-    public var count: Int
-    public var p50: Double?
-    public var p95: Double?
-    public var p99: Double?
-    public var max: Double?
+package struct LatencySummary: Sendable, Hashable, Codable {
+    package var count: Int
+    package var p50: Double?
+    package var p95: Double?
+    package var p99: Double?
+    package var max: Double?
 
     /// Summarises latencies given in seconds (nearest-rank percentiles).
-    public init(_ seconds: [Double]) {
+    package init(_ seconds: [Double]) {
         let sorted = seconds.sorted()
         count = sorted.count
         func rank(_ fraction: Double) -> Double? {

@@ -1,5 +1,5 @@
 /// How a ``PreheatWindow`` moves with the scroll.
-public enum PreheatRule: String, Sendable, Hashable, Codable, CaseIterable {
+package enum PreheatRule: String, Sendable, Hashable, Codable, CaseIterable {
     /// Apple's PhotoKit sample (`AssetGridViewController.updateCachedAssets`): the visible rect
     /// extended by half its height above and below, moved only when its middle has moved more
     /// than a third of the view's height.

@@ -1,8 +1,3 @@
-import ThumbsImaging
-import ThumbsLibrary
-import ThumbsPipeline
-import ThumbsSupport
-
 /// Which cells to preheat while a grid scrolls, by a ``PreheatRule``.
 ///
 /// Cells that entered the window in an update are to be `startCaching`, those that left it
@@ -14,55 +9,55 @@ import ThumbsSupport
 ///     manager.stopCaching(assets: change.left.map { assets[$0] }, targetSize: size, contentMode: .aspectFill)
 /// }
 /// ```
-public struct PreheatWindow: Sendable {
+package struct PreheatWindow: Sendable {
     /// Cells that entered and left the window in one update, each in index order.
-    public struct Change: Sendable, Hashable {
-        public var entered: [Int]
-        public var left: [Int]
+    package struct Change: Sendable, Hashable {
+        package var entered: [Int]
+        package var left: [Int]
     }
 
-    public let grid: ScrollGrid
-    public let rule: PreheatRule
+    package let grid: ScrollGrid
+    package let rule: PreheatRule
     /// ``PreheatRule/followingScroll``: how far ahead the window reaches, in seconds of the
     /// current speed. Default: 2.
-    public var lookaheadSeconds = 2.0
+    package var lookaheadSeconds = 2.0
     /// ``PreheatRule/followingScroll``: above this speed nothing is preheated. Default: 5 rows a
     /// second (20 cells of a 4-column grid). A grid that knows what its renders cost sets it to
     /// the rows a second its render threads render, as ``DeliveryBenchmark`` does every frame.
-    public var fastestRowsPerSecond = 5.0
+    package var fastestRowsPerSecond = 5.0
     /// The window as last updated, or nil before the first update (or while it is empty).
-    public private(set) var rect: ClosedRange<Double>?
+    package private(set) var rect: ClosedRange<Double>?
     /// The scroll's speed, in rows a second (negative upwards), measured over the last tenth of
     /// a second or more.
-    public private(set) var rowsPerSecond = 0.0
+    package private(set) var rowsPerSecond = 0.0
     private var lastSample: (offset: Double, seconds: Double)?
 
     /// A window by Apple's rule.
-    public init(grid: ScrollGrid) {
+    package init(grid: ScrollGrid) {
         self.init(grid: grid, rule: .apple)
     }
 
-    public init(grid: ScrollGrid, rule: PreheatRule) {
+    package init(grid: ScrollGrid, rule: PreheatRule) {
         self.grid = grid
         self.rule = rule
     }
 
     /// The cells inside the window now.
-    public var cells: Range<Int> { rect.map(grid.indices(in:)) ?? 0..<0 }
+    package var cells: Range<Int> { rect.map(grid.indices(in:)) ?? 0..<0 }
 
     /// Whether the scroll is too fast to keep up with (``PreheatRule/followingScroll`` only):
     /// while it is, a grid should ask only for cheap degraded images.
-    public var isTooFast: Bool { rule == .followingScroll && abs(rowsPerSecond) > fastestRowsPerSecond }
+    package var isTooFast: Bool { rule == .followingScroll && abs(rowsPerSecond) > fastestRowsPerSecond }
 
     /// Moves the window for a view scrolled to `offset` (Apple's rule, which ignores time); nil
     /// when it moved too little to update.
-    public mutating func update(offset: Double) -> Change? {
+    package mutating func update(offset: Double) -> Change? {
         update(offset: offset, at: 0)
     }
 
     /// Moves the window for a view scrolled to `offset` at `seconds` (any clock, in seconds);
     /// nil when no cell entered or left it.
-    public mutating func update(offset: Double, at seconds: Double) -> Change? {
+    package mutating func update(offset: Double, at seconds: Double) -> Change? {
         let window: ClosedRange<Double>?
         switch rule {
         case .apple:

@@ -2,9 +2,6 @@ import CVips
 import CVipsShim
 import ThumbsCore
 import ThumbsImaging
-import ThumbsLibrary
-import ThumbsPipeline
-import ThumbsSupport
 
 /// An sRGB picture drawn in memory, rectangles and text, then encoded as PNG by libvips: enough
 /// for the benchmark charts, without a plotting dependency.

@@ -1,5 +1,3 @@
-import ThumbsImaging
-import ThumbsLibrary
 import ThumbsPipeline
 import ThumbsSupport
 

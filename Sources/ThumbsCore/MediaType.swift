@@ -35,6 +35,22 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     /// RAW and videos.
     public var isAsset: Bool { isImage || isVideo || self == .cameraRaw }
 
+    /// The MIME type of such a file, as shared-mime-info names it: what a file manager shows,
+    /// and a thumbnail's `Content-Type`. For camera RAW, the generic one (each camera's own is
+    /// told by the file's extension); nil for an unsupported file.
+    public var mimeType: String? {
+        switch self {
+        case .jpeg, .png, .webp, .gif, .tiff, .heif, .avif: "image/\(rawValue)"
+        case .mp4: "video/mp4"
+        case .quickTime: "video/quicktime"
+        case .matroska: "video/x-matroska"
+        case .webm: "video/webm"
+        case .avi: "video/x-msvideo"
+        case .cameraRaw: "image/x-dcraw"
+        case .unsupported: nil
+        }
+    }
+
     /// Classifies a file from its leading bytes (``sniffLength`` is enough). The name only
     /// tells raw formats from plain TIFF when the content is the same TIFF header.
     public init(sniffing bytes: [UInt8], fileName: String = "") {

@@ -10,7 +10,8 @@ public struct RenditionSpec: Sendable, Hashable, Codable, CustomStringConvertibl
     public var size: PixelSize
     public var contentMode: ContentMode
     public var format: ThumbnailFormat
-    /// Encoder quality, 1...100 (for PNG, ignored: PNG is lossless).
+    /// Encoder quality, 1...100 (for PNG, ignored: PNG is lossless). Default:
+    /// ``defaultQuality``.
     public var quality: Int
     /// Whether an image smaller than the box is enlarged. Off by default: a thumbnail never
     /// invents pixels the original does not have.
@@ -19,10 +20,12 @@ public struct RenditionSpec: Sendable, Hashable, Codable, CustomStringConvertibl
     /// Largest box side accepted; larger ones are clamped to it. A thumbnail is far smaller, and
     /// the bound keeps every size well inside libvips' coordinate range.
     public static let maximumDimension = 16_384
+    /// The encoder quality of a rendition, a request or a preview that names none.
+    public static let defaultQuality = 82
 
     public init(
         size: PixelSize, contentMode: ContentMode = .aspectFit,
-        format: ThumbnailFormat = .jpeg, quality: Int = 82, allowsUpscaling: Bool = false
+        format: ThumbnailFormat = .jpeg, quality: Int = defaultQuality, allowsUpscaling: Bool = false
     ) {
         self.size = PixelSize(
             width: min(max(1, size.width), Self.maximumDimension),

@@ -17,9 +17,9 @@ extension DesktopThumbnailCache: WarmOutput {
         return state(of: source)
     }
 
-    public func write(_ thumbnails: [Thumbnail], of asset: Asset) throws {
+    public func write(_ thumbnails: [RenditionSpec: Thumbnail], of asset: Asset) throws {
         guard let source = ThumbnailSource(asset) else { return }
-        try write(thumbnails, of: source)
+        try write(flavors.compactMap { thumbnails[$0.rendition] }, of: source)
     }
 
     public func recordFailure(_ failure: FailureRecord, of asset: Asset) throws {
@@ -27,9 +27,8 @@ extension DesktopThumbnailCache: WarmOutput {
         try writeFailure(of: source, damaged: Self.damagedKinds.contains(failure.kind))
     }
 
-    public func remove(_ asset: Asset) throws {
-        guard let source = ThumbnailSource(asset) else { return }
-        remove(source.uri)
+    public func remove(_ assets: [Asset]) {
+        for source in assets.compactMap(ThumbnailSource.init) { remove(source.uri) }
     }
 }
 
@@ -59,24 +58,9 @@ extension ThumbnailSource {
     /// The MIME type shared-mime-info gives such a file (what a file manager shows), from its
     /// content; for camera RAW, which is told apart by name, from its extension.
     static func mimeType(of asset: Asset) -> String? {
-        switch asset.mediaType {
-        case .jpeg: return "image/jpeg"
-        case .png: return "image/png"
-        case .webp: return "image/webp"
-        case .gif: return "image/gif"
-        case .tiff: return "image/tiff"
-        case .heif: return "image/heif"
-        case .avif: return "image/avif"
-        case .mp4: return "video/mp4"
-        case .quickTime: return "video/quicktime"
-        case .matroska: return "video/x-matroska"
-        case .webm: return "video/webm"
-        case .avi: return "video/x-msvideo"
-        case .cameraRaw:
-            let suffix = asset.relativePath.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            return rawTypes[suffix] ?? "image/x-dcraw"
-        case .unsupported: return nil
-        }
+        guard asset.mediaType == .cameraRaw else { return asset.mediaType.mimeType }
+        let suffix = asset.relativePath.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return rawTypes[suffix] ?? asset.mediaType.mimeType
     }
 
     private static let rawTypes = [

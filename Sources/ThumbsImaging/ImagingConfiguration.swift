@@ -9,7 +9,7 @@ import ThumbsSupport
 /// ```
 public struct ImagingConfiguration: Sendable, Hashable {
     /// Largest image accepted, in pixels, checked from the header before any decoding so a
-    /// decompression bomb is refused cheaply. Default: 100 megapixels.
+    /// decompression bomb is refused cheaply. Default: ``defaultPixelLimit``.
     public var pixelLimit: Int
     /// Threads that run decodes, and so the most decodes in flight at once, 1 to
     /// ``maximumWorkers``. Default: the number of cores.
@@ -18,11 +18,11 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// before decoding (a progressive JPEG holds all its coefficients, libheif the whole
     /// image): a decode waits until its share is free, and a file that needs more than the
     /// whole budget on its own fails with ``/ThumbsCore/ImagingError/tooMuchMemory(needed:budget:)``.
-    /// Default: 1 GiB.
+    /// Default: ``defaultDecodeMemoryBudget``.
     public var decodeMemoryBudget: Int = Self.defaultDecodeMemoryBudget
     /// How long decoding one video's poster frame or one camera RAW file may take before it is
     /// stopped and the file fails with ``/ThumbsCore/ImagingError/timedOut(_:)``: a decoder stuck on a
-    /// damaged file costs that file, not the run. Default: 30 seconds.
+    /// damaged file costs that file, not the run. Default: ``defaultDecodeTimeLimit``.
     public var decodeTimeLimit: Duration = Self.defaultDecodeTimeLimit
 
     /// The most render threads: beyond it threads only add memory and contention, and a typo
@@ -30,7 +30,11 @@ public struct ImagingConfiguration: Sendable, Hashable {
     public static let maximumWorkers = 256
     /// The largest pixel limit: libvips addresses no image larger.
     public static let maximumPixelLimit = PixelSize.largestPixelCount
+    /// 100 megapixels: larger than any camera's photo, far smaller than a decompression bomb.
+    public static let defaultPixelLimit = 100_000_000
+    /// 1 GiB.
     public static let defaultDecodeMemoryBudget = 1 << 30
+    /// 30 seconds.
     public static let defaultDecodeTimeLimit = Duration.seconds(30)
     /// The smallest decode memory budget: below it ordinary photos would be refused.
     public static let minimumDecodeMemoryBudget = 64 << 20
@@ -38,7 +42,7 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// `workers` is brought within 1...``maximumWorkers``, `pixelLimit` within
     /// 1...``maximumPixelLimit``.
     public init(
-        pixelLimit: Int = 100_000_000,
+        pixelLimit: Int = defaultPixelLimit,
         workers: Int = ProcessInfo.processInfo.activeProcessorCount
     ) {
         self.pixelLimit = min(max(1, pixelLimit), Self.maximumPixelLimit)

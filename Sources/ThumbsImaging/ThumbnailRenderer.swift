@@ -180,9 +180,9 @@ extension ThumbnailRenderer {
         try await embeddedPreview(ImageLocation(path: path), format: format, quality: quality, priority: priority)
     }
 
-    /// ``embeddedPreview(_:format:quality:priority:)-(String,_,_,_)`` as a JPEG of quality 82, at
-    /// interactive priority.
+    /// ``embeddedPreview(_:format:quality:priority:)-(String,_,_,_)`` as a JPEG of
+    /// ``RenditionSpec/defaultQuality``, at interactive priority.
     public func embeddedPreview(_ path: String) async throws -> Thumbnail? {
-        try await embeddedPreview(path, format: .jpeg, quality: 82, priority: .interactive)
+        try await embeddedPreview(path, format: .jpeg, quality: RenditionSpec.defaultQuality, priority: .interactive)
     }
 }

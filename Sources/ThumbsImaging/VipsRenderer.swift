@@ -104,14 +104,14 @@ package struct VipsRenderer: Sendable {
 
     /// ``embeddedPreview(_:format:quality:)-(ImageLocation,_,_)`` of a file named on its own.
     package func embeddedPreview(
-        _ path: String, format: ThumbnailFormat = .jpeg, quality: Int = 82
+        _ path: String, format: ThumbnailFormat = .jpeg, quality: Int = RenditionSpec.defaultQuality
     ) throws(ImagingError) -> Thumbnail? {
         try embeddedPreview(ImageLocation(path: path), format: format, quality: quality)
     }
 
     /// The preview stored inside the file, upright and encoded, or nil when there is none.
     package func embeddedPreview(
-        _ location: ImageLocation, format: ThumbnailFormat = .jpeg, quality: Int = 82
+        _ location: ImageLocation, format: ThumbnailFormat = .jpeg, quality: Int = RenditionSpec.defaultQuality
     ) throws(ImagingError) -> Thumbnail? {
         try embeddedPreview(try ImageSource(location), format: format, quality: quality)
     }

@@ -3,9 +3,9 @@ import ThumbsImaging
 import ThumbsLibrary
 import ThumbsSupport
 
-/// Renders every rendition of many assets at batch priority, from one decode per asset, with
+/// Renders the renditions of many assets at batch priority, from one decode per asset, with
 /// enough renders queued that the renderer's threads never wait for the next one: the loop
-/// behind `thumbs warm`, `thumbs watch` and `thumbs render` of folders.
+/// under ``WarmJob``.
 ///
 /// Assets come in batches (a library walk, or the assets a change set names); outcomes are
 /// handed back one at a time, in the order renders finish. Cancelled (Ctrl-C), it stops taking
@@ -14,8 +14,8 @@ import ThumbsSupport
 package struct BatchRenderLoop: Sendable {
     /// What to do for an admitted asset.
     package enum Work: Sendable {
-        /// Every spec, from one decode (and the placeholder, with ``makesPlaceholders``).
-        case render
+        /// These renditions, from one decode (and the placeholder, with ``makesPlaceholders``).
+        case render([RenditionSpec])
         /// Only the placeholder, from a thumbnail made before: no decode of the file.
         case placeholder(from: Thumbnail)
     }
@@ -23,22 +23,20 @@ package struct BatchRenderLoop: Sendable {
     /// What became of one asset.
     package struct Outcome: Sendable {
         package let asset: Asset
-        /// The thumbnails in the order of the loop's specs; nil when the render was cancelled
+        /// The thumbnails, by the rendition they were made for; nil when the render was cancelled
         /// before it ran, or none was asked (``Work/placeholder(from:)``).
-        package let result: Result<[Thumbnail], ImagingError>?
+        package let result: Result<[RenditionSpec: Thumbnail], ImagingError>?
         /// The asset's placeholder, when one was asked and could be made.
         package var placeholder: ThumbHash?
     }
 
     package let renderer: any ThumbnailRendering
-    package let specs: [RenditionSpec]
     /// Whether a render also makes the asset's placeholder: the one the renderer made with its
     /// smallest thumbnail (by pixels), else that thumbnail decoded and hashed.
     package var makesPlaceholders = false
 
-    package init(renderer: any ThumbnailRendering, specs: [RenditionSpec]) {
+    package init(renderer: any ThumbnailRendering) {
         self.renderer = renderer
-        self.specs = specs
     }
 
     /// Works on the assets `assets` finds in each of `batches` that `admit` gives work for;
@@ -50,7 +48,7 @@ package struct BatchRenderLoop: Sendable {
         admit: (Asset) async throws -> Work?,
         absorb: (Outcome) async throws -> Void
     ) async throws where Batches.Failure == any Error {
-        let renderer = renderer, specs = specs, makesPlaceholders = makesPlaceholders
+        let renderer = renderer, makesPlaceholders = makesPlaceholders
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             var running = 0
             // Enough renders queued that the threads stay busy while the walk probes its next
@@ -67,7 +65,7 @@ package struct BatchRenderLoop: Sendable {
                         }
                         running += 1
                         group.addTask {
-                            guard case .render = work else {
+                            guard case .render(let specs) = work else {
                                 return Outcome(asset: asset, result: nil, placeholder: Self.placeholder(of: work))
                             }
                             do {
@@ -75,7 +73,8 @@ package struct BatchRenderLoop: Sendable {
                                     asset.location, specs: specs, ticket: PriorityTicket(.batch))
                                 let smallest = thumbnails.min { $0.pixelSize.pixelCount < $1.pixelSize.pixelCount }
                                 return Outcome(
-                                    asset: asset, result: .success(thumbnails),
+                                    asset: asset,
+                                    result: .success(Dictionary(zip(specs, thumbnails)) { first, _ in first }),
                                     placeholder: makesPlaceholders
                                         ? smallest.flatMap { $0.placeholder ?? (try? ThumbHash(encoded: $0)) } : nil)
                             } catch let error as ImagingError {

@@ -11,16 +11,21 @@ import ThumbsStore
 public struct PipelineConfiguration: Sendable, Hashable {
     /// Bytes of encoded thumbnails kept in memory. Default: 64 MiB.
     public var memoryCostLimit: ByteCount
-    /// Delivery mode of requests unless a request says otherwise. Default: opportunistic.
+    /// Delivery mode of requests unless a request says otherwise. Default:
+    /// ``defaultDeliveryMode``.
     public var deliveryMode: DeliveryMode
     /// Format of requested images unless a request says otherwise. Default: JPEG.
     public var format: ThumbnailFormat
-    /// Quality of requested images unless a request says otherwise. Default: 82.
+    /// Quality of requested images unless a request says otherwise. Default:
+    /// ``/ThumbsImaging/RenditionSpec/defaultQuality``.
     public var quality: Int
 
+    /// ``DeliveryMode/opportunistic``: a degraded image first when a cheap one exists.
+    public static let defaultDeliveryMode = DeliveryMode.opportunistic
+
     public init(
-        memoryCostLimit: ByteCount = ByteCount(64 << 20), deliveryMode: DeliveryMode = .opportunistic,
-        format: ThumbnailFormat = .jpeg, quality: Int = 82
+        memoryCostLimit: ByteCount = ByteCount(64 << 20), deliveryMode: DeliveryMode = defaultDeliveryMode,
+        format: ThumbnailFormat = .jpeg, quality: Int = RenditionSpec.defaultQuality
     ) {
         self.memoryCostLimit = memoryCostLimit
         self.deliveryMode = deliveryMode

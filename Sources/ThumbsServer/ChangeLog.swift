@@ -1,4 +1,3 @@
-import Foundation
 import ThumbsSupport
 
 /// What changed in the library, generation by generation, for `GET /api/changes?since=`: a

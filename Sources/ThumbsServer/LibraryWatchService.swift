@@ -48,9 +48,9 @@ struct LibraryWatchService: Service {
     /// even when the cache cannot (a full disk, say), and the images are rendered on request.
     private func apply(_ change: ChangeDetails) async {
         do {
-            try await job.forget(change.removedAssets)
-            let summary = try await job.run(change.insertedAndChangedAssets)
-            logger.info("library changed: \(change); \(summary.rendered) rendered, \(summary.failed) failed")
+            let report = try await job.apply(change)
+            logger.info(
+                "library changed: \(change); \(report.progress.rendered) rendered, \(report.failures.count) failed")
         } catch {
             logger.error("library changed: \(change); the cache could not follow: \(error)")
         }

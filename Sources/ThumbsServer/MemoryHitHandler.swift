@@ -1,4 +1,3 @@
-import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -15,7 +14,9 @@ import NIOHTTP1
 /// Every other request goes on to Hummingbird unchanged: other routes, store hits, misses,
 /// opportunistic delivery, anything to answer with an error (a missing token, an unknown
 /// asset), and any request while the client is not reading its answers (Hummingbird waits for
-/// a slow reader; this handler does not). Both answer a hit with the same fields.
+/// a slow reader; this handler does not). What it answers, and how, is decided as the route and
+/// the middleware decide it, by the same functions (``ThumbnailService/memoryAnswer(to:ready:)``):
+/// this handler only writes the answer.
 ///
 /// HTTP/1.1 answers requests in order, so a request is answered here only when no earlier one
 /// of the connection is still with Hummingbird; the encoder is then between two responses.
@@ -25,14 +26,6 @@ final class MemoryHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// A response that needs no task: its status (for the metrics), status line and fields
-    /// up to ``ResponseFieldsEnd``, encoded, and its body.
-    struct Answer {
-        var status: Int
-        var head: ByteBuffer
-        var body: ByteBuffer?
-    }
-
     private let service: ThumbnailService
     private let readyAnswers: ReadyAnswersByLoop
     /// This loop's answers, from when the handler joins a pipeline.
@@ -41,8 +34,9 @@ final class MemoryHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var encoder: ChannelHandlerContext?
     /// Requests handed on whose response has not ended.
     private var handedOn = 0
-    /// The answer to the request being read, written once its end is read.
-    private var pending: (answer: Answer, closes: Bool)?
+    /// The answer to the request being read (its status line and fields up to
+    /// ``ResponseFieldsEnd``, and its body), written once its end is read.
+    private var pending: (head: ByteBuffer, body: ByteBuffer?, closes: Bool)?
     private var needsFlush = false
     private var fieldsEnd: ResponseFieldsEnd
 
@@ -67,16 +61,16 @@ final class MemoryHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if handedOn == 0, context.channel.isWritable, encoder != nil, let ready,
                 let answer = service.memoryAnswer(to: request, ready: ready)
             {
-                pending = (answer, !request.isKeepAlive)
+                pending = (answer.head, answer.body, !request.isKeepAlive)
                 return
             }
             handedOn += 1
         case .body:
             if pending != nil { return }
         case .end:
-            if let (answer, closes) = pending {
+            if let (head, body, closes) = pending {
                 pending = nil
-                write(answer, closing: closes, context: context)
+                write(head: head, body: body, closing: closes, context: context)
                 return
             }
         }
@@ -97,11 +91,11 @@ final class MemoryHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    private func write(_ answer: Answer, closing: Bool, context: ChannelHandlerContext) {
+    private func write(head: ByteBuffer, body: ByteBuffer?, closing: Bool, context: ChannelHandlerContext) {
         guard let encoder else { return }
-        encoder.write(NIOAny(answer.head), promise: nil)
+        encoder.write(NIOAny(head), promise: nil)
         encoder.write(NIOAny(fieldsEnd.bytes(closing: closing)), promise: nil)
-        if let body = answer.body { encoder.write(NIOAny(body), promise: nil) }
+        if let body { encoder.write(NIOAny(body), promise: nil) }
         // The handlers in between did not see this response; the connection's timeouts count it.
         context.triggerUserOutboundEvent(ConnectionTimeoutHandler.ResponseWritten(), promise: nil)
         if closing {
@@ -110,40 +104,5 @@ final class MemoryHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         } else {
             needsFlush = true
         }
-    }
-}
-
-/// The fields every answer of ``MemoryHitHandler`` ends with, encoded with the empty line that
-/// ends them: `Date` (RFC 9110's IMF-fixdate, formatted once a second rather than once a
-/// response, without the C locale's say in the names), `Server`, and `Connection: close` on
-/// the last answer of a connection.
-struct ResponseFieldsEnd {
-    private let serverName: String
-    private var second = time_t(-1)
-    private var open = ByteBuffer()
-    private var closing = ByteBuffer()
-    private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    init(serverName: String) {
-        self.serverName = serverName
-    }
-
-    mutating func bytes(closing isClosing: Bool) -> ByteBuffer {
-        var now = time(nil)
-        if now != second {
-            second = now
-            var parts = tm()
-            gmtime_r(&now, &parts)
-            func twoDigits(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-            let date =
-                "\(Self.days[Int(parts.tm_wday)]), \(twoDigits(parts.tm_mday)) \(Self.months[Int(parts.tm_mon)]) "
-                + "\(parts.tm_year + 1900) \(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min)):"
-                + "\(twoDigits(parts.tm_sec)) GMT"
-            let fields = "Date: \(date)\r\nServer: \(serverName)\r\n"
-            open = ByteBuffer(string: fields + "\r\n")
-            closing = ByteBuffer(string: fields + "Connection: close\r\n\r\n")
-        }
-        return isClosing ? closing : open
     }
 }

@@ -2,52 +2,50 @@ import NIOCore
 import ThumbsSupport
 
 /// The answers one event loop gave to thumbnail targets it answered from memory, ready to
-/// write again: the status line and fields that do not depend on the request, encoded, and the
-/// image, each in a `ByteBuffer` that every response shares rather than copies. A second request for a target costs a
-/// dictionary lookup instead of the asset lookup, the memory tier's lookup (and its lock,
-/// shared by every loop) and a copy of the image.
+/// write again: each ``ThumbnailAnswer`` with its status line and fields encoded, and its image,
+/// in `ByteBuffer`s that every response shares rather than copies. A second request for a
+/// target costs a dictionary lookup instead of the asset lookup, the memory tier's lookup (and
+/// its lock, shared by every loop), a copy of the image and the encoding of its fields.
 ///
 /// An entry holds while the library index is at the generation it was made at (a change to
 /// the library drops them all). Entries are bounded by their bytes; when full, arbitrary ones
 /// go (the memory tier behind is the cache that keeps what is used).
 /// Used only on its event loop, so it needs no lock.
 final class ReadyAnswers {
+    /// A ``ThumbnailAnswer`` with its status line and fields encoded
+    /// (``ThumbnailAnswer/encodedHead()``).
+    struct Encoded {
+        var answer: ThumbnailAnswer
+        var head: ByteBuffer
+
+        init(_ answer: ThumbnailAnswer) {
+            self.answer = answer
+            head = answer.encodedHead()
+        }
+    }
+
+    /// A target's two answers: its image, and the 304 to a client whose copy is current.
     struct Entry {
         var generation: Int
-        var etag: String
-        /// Whether an If-None-Match naming ``etag`` is answered 304 (not with `delivery=fast`).
-        var revalidates: Bool
-        /// The status line and fields of the 200, encoded; the fields that change with the
-        /// second or the connection follow it (``ResponseFieldsEnd``).
-        var okHead: ByteBuffer
-        /// The same for the 304.
-        var notModifiedHead: ByteBuffer
-        var body: ByteBuffer
+        var validators: ThumbnailAnswer.Validators
+        var ok: Encoded
+        var notModified: Encoded
 
-        init(
-            generation: Int, etag: String, cacheControl: String, revalidates: Bool, contentType: String,
-            body: ByteBuffer
-        ) {
+        init(generation: Int, validators: ThumbnailAnswer.Validators, image: ThumbnailAnswer) {
             self.generation = generation
-            self.etag = etag
-            self.revalidates = revalidates
-            self.body = body
-            // The route's fields, in the route's order.
-            let validators = [("ETag", etag), ("Vary", ThumbnailService.vary), ("Cache-Control", cacheControl)]
-            okHead = Self.encode(
-                "200 OK",
-                validators + [("Content-Type", contentType), ("Content-Length", String(body.readableBytes))])
-            notModifiedHead = Self.encode("304 Not Modified", validators)
+            self.validators = validators
+            ok = Encoded(image)
+            notModified = Encoded(.notModified(validators))
+        }
+
+        /// The answer to a request whose If-None-Match values are `ifNoneMatch`, decided as the
+        /// route decides it.
+        func answer(ifNoneMatch: some Sequence<String>) -> Encoded {
+            validators.isCurrent(ifNoneMatch: ifNoneMatch) ? notModified : ok
         }
 
         /// The bytes an entry keeps alive.
-        var size: Int { body.readableBytes + okHead.readableBytes + notModifiedHead.readableBytes }
-
-        private static func encode(_ status: String, _ fields: [(String, String)]) -> ByteBuffer {
-            var text = "HTTP/1.1 \(status)\r\n"
-            for (name, value) in fields { text += "\(name): \(value)\r\n" }
-            return ByteBuffer(string: text)
-        }
+        var size: Int { (ok.answer.body?.readableBytes ?? 0) + ok.head.readableBytes + notModified.head.readableBytes }
     }
 
     let byteLimit: Int

@@ -1,5 +1,4 @@
 import Prometheus
-import ThumbsPipeline
 import ThumbsSupport
 
 /// What `GET /metrics` reports, in the Prometheus text format: requests by route and status,
@@ -72,6 +71,11 @@ final class ServerMetrics: Sendable {
 
     func thumbnail(from tier: Tier) {
         tiers[tier]?.increment()
+    }
+
+    /// Counts a thumbnail answer under the tier its image came from (a 304 carries none).
+    func count(_ answer: ThumbnailAnswer) {
+        if let tier = answer.tier { thumbnail(from: tier) }
     }
 
     func response(route: String, status: Int, duration: Duration) {

@@ -18,38 +18,53 @@ struct ServerMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let started = ContinuousClock.now
-        let route = Self.route(of: request.uri.path)
+        let path = request.uri.path[...]
         do {
-            let response = try await guarded(request, context: context, next: next)
-            metrics.response(route: route, status: response.status.code, duration: started.duration(to: .now))
+            if let refusal = refusal(
+                target: request.head.path ?? "", path: path, authorization: request.headers[.authorization],
+                cookies: request.headers[values: .cookie])
+            {
+                throw refusal
+            }
+            let response = try await next(request, context)
+            recordResponse(path: path, status: response.status.code, since: started)
             return response
         } catch let error as APIError {
-            metrics.response(route: route, status: error.status.code, duration: started.duration(to: .now))
+            recordResponse(path: path, status: error.status.code, since: started)
             throw error
         } catch let error as any HTTPResponseError {
-            metrics.response(route: route, status: error.status.code, duration: started.duration(to: .now))
+            recordResponse(path: path, status: error.status.code, since: started)
             throw APIError(converting: error)
         } catch {
-            metrics.response(route: route, status: 500, duration: started.duration(to: .now))
+            recordResponse(path: path, status: 500, since: started)
             throw error
         }
     }
 
-    private func guarded(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        guard (request.head.path?.utf8.count ?? 0) <= maxTargetLength else {
-            throw APIError(
+    /// Why a request is refused before any route sees it: a target longer than
+    /// `maxTargetLength` (414), or no token where one is needed (401); nil when it may go on.
+    /// ``MemoryHitHandler`` answers a request only when this is nil for it.
+    func refusal(
+        target: String, path: Substring, authorization: @autoclosure () -> String?,
+        cookies: @autoclosure () -> [String]
+    ) -> APIError? {
+        guard target.utf8.count <= maxTargetLength else {
+            return APIError(
                 status: .uriTooLong, kind: "target-too-long",
                 message: "the request target is longer than \(maxTargetLength) bytes")
         }
-        if let token, !Self.openPaths.contains(request.uri.path),
-            !Self.carries(
-                token, authorization: request.headers[.authorization], cookies: request.headers[values: .cookie])
+        if let token, !Self.openPaths.contains(where: { $0 == path }),
+            !Self.carries(token, authorization: authorization(), cookies: cookies())
         {
-            throw APIError.unauthorized
+            return .unauthorized
         }
-        return try await next(request, context)
+        return nil
+    }
+
+    /// Counts the response to a request for `path` under its route, with the time since
+    /// `started`; ``MemoryHitHandler`` counts its answers here too.
+    func recordResponse(path: Substring, status: Int, since started: ContinuousClock.Instant) {
+        metrics.response(route: Self.route(of: path), status: status, duration: started.duration(to: .now))
     }
 
     /// Whether `request` carries `token`, as a bearer token or in the page's cookie.
@@ -77,7 +92,7 @@ struct ServerMiddleware: RouterMiddleware {
         return difference == 0
     }
 
-    static func route(of path: String) -> String {
+    static func route(of path: Substring) -> String {
         if path.hasPrefix("/thumbnails/") { return "thumbnail" }
         if path.hasPrefix("/api/") { return "api" }
         switch path {

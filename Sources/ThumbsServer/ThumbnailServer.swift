@@ -1,9 +1,9 @@
-import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
 import Thumbs
+import UnixSignals
 
 /// The cache, the library and the grid page over HTTP (`thumbs serve`): one process holding one
 /// ``/ThumbsPipeline/CachingImageManager`` that answers every client, renders misses on demand
@@ -98,9 +98,7 @@ public struct ThumbnailServer: Sendable {
     private func router() -> Router<ServerRequestContext> {
         let service = service
         let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.add(
-            middleware: ServerMiddleware(
-                token: configuration.token, maxTargetLength: configuration.maxTargetLength, metrics: service.metrics))
+        router.add(middleware: service.middleware)
         router.get("/") { request, _ in try service.page(request) }
         for file in ["/page.css", "/page.js", "/thumbhash.js"] {
             router.get(RouterPath(file)) { _, _ in EmbeddedPage.response(for: file)! }

@@ -1,7 +1,8 @@
-import HTTPTypes
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOFoundationEssentialsCompat
 import Thumbs
 
 extension ThumbnailService {

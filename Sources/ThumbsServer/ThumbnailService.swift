@@ -16,7 +16,10 @@ final class ThumbnailService: Sendable {
     let configuration: ServeConfiguration
     let admission: RenderAdmission
     let preheats: PreheatRegistry
-    let metrics = ServerMetrics()
+    let metrics: ServerMetrics
+    /// The bounds and the token every request is held to, and its counting: the router's
+    /// middleware, and the fast path's (``MemoryHitHandler``).
+    let middleware: ServerMiddleware
     let logger: Logger
     /// Library roots, longest first, taken out of failure messages: a path is never sent.
     private let roots: [String]
@@ -33,6 +36,10 @@ final class ThumbnailService: Sendable {
             renditions.map { ($0.name, ($0.spec, $0.spec.storageTag)) }, uniquingKeysWith: { first, _ in first })
         self.roots = roots.sorted { $0.count > $1.count }
         self.configuration = configuration
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        middleware = ServerMiddleware(
+            token: configuration.token, maxTargetLength: configuration.maxTargetLength, metrics: metrics)
         admission = RenderAdmission(limit: configuration.maxPendingRenders)
         preheats = PreheatRegistry(
             limits: .init(

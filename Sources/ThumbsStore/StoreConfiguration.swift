@@ -10,7 +10,7 @@ public struct StoreConfiguration: Sendable {
     /// The cache folder (holding LMDB's `data.mdb` and `lock.mdb`).
     public var path: String
     /// Most bytes of thumbnails (keys and records) kept; past it, the least recently used go.
-    /// Default: 2 GiB.
+    /// Default: ``defaultBudget``.
     public var budget: ByteCount
     /// Eviction stops once the cache is down to this fraction of ``budget``, so that it does not
     /// run again on the very next write. Default: 0.9.
@@ -23,8 +23,11 @@ public struct StoreConfiguration: Sendable {
     /// The clock access and creation times are read from (tests move it).
     package var clock: @Sendable () -> Date
 
+    /// 2 GiB.
+    public static let defaultBudget = ByteCount(2 << 30)
+
     public init(
-        path: String, budget: ByteCount = ByteCount(2 << 30), lowWaterFraction: Double = 0.9,
+        path: String, budget: ByteCount = defaultBudget, lowWaterFraction: Double = 0.9,
         accessTimeResolution: Int = 60, initialMapSize: Int = 256 << 20
     ) {
         self.path = path

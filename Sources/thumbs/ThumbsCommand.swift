@@ -25,7 +25,8 @@ struct ThumbsCommand: AsyncParsableCommand {
 
     /// Runs the command, mapping usage errors to exit code 2 (ArgumentParser's own is 64), so
     /// every command keeps one table of exit codes: 0 success, 1 some inputs failed, 2 usage or
-    /// configuration error.
+    /// configuration error, 3 cache error, 130 interrupted. A ``CommandFailure`` thrown out of a
+    /// command ends it with its line and its status.
     static func main() async {
         // Two malloc arenas keep resident memory flat over long runs, and large decode buffers are
         // reused rather than mapped afresh for every photo (docs/BENCHMARKS.md).
@@ -41,6 +42,8 @@ struct ThumbsCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let failure as CommandFailure {
+            failure.exit()
         } catch {
             let code = exitCode(for: error)
             guard code == .validationFailure else { exit(withError: error) }

@@ -15,6 +15,8 @@ $THUMBS_SCREENSHOT (default .build/browser/grid.png). The server is stopped what
 the whole run is bounded in time.
 """
 
+from __future__ import annotations
+
 import json
 import os
 import shutil
@@ -25,7 +27,9 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO, Any, TypeVar
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
@@ -36,12 +40,16 @@ PHOTOS, DAYS = 120, 6
 VIEWPORT = (1280, 900)
 DEADLINE = time.monotonic() + 170  # the whole run, so that a hang fails instead of blocking CI
 
+T = TypeVar("T")
+# A cell as CELLS returns it (a JSON object from the page).
+Cell = dict[str, Any]
 
-class Failure(Exception):
+
+class CheckError(Exception):
     """A check that did not hold; its message says which and why."""
 
 
-def wait_for(what, check, timeout):
+def wait_for(what: str, check: Callable[[], T | None], timeout: float) -> T:
     """Polls check() until it returns something truthy, and returns that; fails after timeout."""
     end = min(time.monotonic() + timeout, DEADLINE)
     while True:
@@ -49,27 +57,29 @@ def wait_for(what, check, timeout):
         if result:
             return result
         if time.monotonic() > end:
-            raise Failure(f"timed out after {timeout} s waiting for {what}")
+            raise CheckError(f"timed out after {timeout} s waiting for {what}")
         time.sleep(0.1)
 
 
-def run_thumbs(binary, *arguments, timeout=60):
+def run_thumbs(binary: Path, *arguments: object, timeout: float = 60) -> str:
     done = subprocess.run([binary, *map(str, arguments)], capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
-        raise Failure(f"thumbs {' '.join(map(str, arguments))} exited {done.returncode}:\n{done.stderr}")
+        raise CheckError(f"thumbs {' '.join(map(str, arguments))} exited {done.returncode}:\n{done.stderr}")
     return done.stdout
 
 
-def make_library(binary, work):
+def make_library(binary: Path, work: Path) -> tuple[Path, Path]:
     """PHOTOS sample photos in DAYS days (the files carry no capture date, so their modification
     times place them), and one more set aside for the live update. The deliberately broken sample
     is left out, as are the largest files, to keep the run short."""
     samples, library = work / "samples", work / "library"
     run_thumbs(binary, "sample-library", samples)
-    good = sorted(p for p in samples.rglob("*") if p.is_file() and "broken" not in p.parts and p.stat().st_size < 1 << 20)
+    good = sorted(
+        p for p in samples.rglob("*") if p.is_file() and "broken" not in p.parts and p.stat().st_size < 1 << 20
+    )
     if not good:
-        raise Failure(f"thumbs sample-library wrote no usable photo into {samples}")
-    noon = time.mktime(time.localtime()[:3] + (12, 0, 0, 0, 0, -1))
+        raise CheckError(f"thumbs sample-library wrote no usable photo into {samples}")
+    noon = time.mktime((*time.localtime()[:3], 12, 0, 0, 0, 0, -1))
     for index in range(PHOTOS):
         day, within = divmod(index, PHOTOS // DAYS)
         source = good[index % len(good)]
@@ -81,41 +91,43 @@ def make_library(binary, work):
     return library, good[0]
 
 
-def free_port():
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
-def get_json(url):
+def get_json(url: str) -> dict[str, Any]:
     with urllib.request.urlopen(url, timeout=10) as response:
-        return json.load(response)
+        answer: dict[str, Any] = json.load(response)
+        return answer
 
 
-def start_server(binary, library, cache, log):
+def start_server(binary: Path, library: Path, cache: Path, log: IO[str]) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     arguments = ["serve", library, "--cache", cache, "--config", ROOT / "config.json", "--listen", f"127.0.0.1:{port}"]
     server = subprocess.Popen([binary, *map(str, arguments)], stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/"
 
-    def healthy():
+    def healthy() -> bool:
         if server.poll() is not None:
-            raise Failure(f"thumbs serve exited {server.returncode} before answering /healthz")
+            raise CheckError(f"thumbs serve exited {server.returncode} before answering /healthz")
         try:
             with urllib.request.urlopen(base + "healthz", timeout=2) as response:
-                return response.status == 200
+                return bool(response.status == 200)
         except OSError:
             return False
 
     try:
         wait_for("thumbs serve to answer /healthz", healthy, 30)
-    except Failure:
+    except CheckError:
         stop(server)
         raise
     return server, base
 
 
-def stop(process):
+def stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.terminate()
         try:
@@ -125,19 +137,26 @@ def stop(process):
             process.wait()
 
 
-def open_browser():
+def open_browser() -> webdriver.Chrome:
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}",
+    ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     driver = webdriver.Chrome(service=service, options=options)
     # The window size includes the browser's frame; the page is checked at exactly this viewport.
     width, height = VIEWPORT
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
     return driver
 
 
@@ -183,118 +202,140 @@ Promise.all(ids.map(async (id) => {
 
 
 class GridCheck:
-    def __init__(self, driver, base):
+    def __init__(self, driver: webdriver.Chrome, base: str) -> None:
         self.driver, self.base = driver, base
-        self.console = []  # every browser console entry so far
-        self.final = set()  # ids seen with their final image
-        self.colour_errors = {}
-        self.warmed = set()  # ids of the photos warmed before the server started: each has a placeholder
-        renditions = get_json(base + "api/renditions")["renditions"]
-        self.rendition = next((r for r in renditions if r["name"] == "grid"), None) or renditions[0]
+        self.console: list[dict[str, Any]] = []  # every browser console entry so far
+        self.final: set[str] = set()  # ids seen with their final image
+        self.colour_errors: dict[str, float] = {}
+        self.warmed: set[str] = set()  # ids of the photos warmed before the server started: each has a placeholder
+        renditions: list[dict[str, Any]] = get_json(base + "api/renditions")["renditions"]
+        self.rendition = next((r for r in renditions if r["name"] == "grid"), renditions[0])
 
-    def js(self, script, *arguments):
+    # Any: whatever the script returns, read as the caller expects it.
+    def js(self, script: str, *arguments: object) -> Any:  # noqa: ANN401
         return self.driver.execute_script(script, *arguments)
 
-    def collect_console(self):
-        self.console += self.driver.get_log("browser")
+    def collect_console(self) -> None:
+        # Selenium leaves get_log untyped: a list of entries, each a JSON object.
+        self.console += self.driver.get_log("browser")  # type: ignore[no-untyped-call]
         bad = [entry for entry in self.console if entry["level"] in ("SEVERE", "WARNING")]
         if bad:
-            raise Failure("the console has errors or warnings:\n" + "\n".join(e["message"] for e in bad))
+            raise CheckError("the console has errors or warnings:\n" + "\n".join(e["message"] for e in bad))
 
-    def cells(self):
-        cells = self.js(CELLS)
+    def cells(self) -> list[Cell]:
+        cells: list[Cell] = self.js(CELLS)
         for cell in cells:
             if cell["failed"]:
-                raise Failure(f"cell {cell['id']}: its thumbnail failed to load")
+                raise CheckError(f"cell {cell['id']}: its thumbnail failed to load")
             if cell["painted"] == "0" and cell["id"] in self.warmed:
-                raise Failure(f"cell {cell['id']}: no placeholder painted, though the API gives one (it did not decode)")
+                raise CheckError(
+                    f"cell {cell['id']}: no placeholder painted, though the API gives one (it did not decode)"
+                )
             if cell["painted"] == "1" and cell["imageAt"] is not None and cell["placeholderAt"] > cell["imageAt"]:
-                raise Failure(f"cell {cell['id']}: its image came before its placeholder ({cell})")
+                raise CheckError(f"cell {cell['id']}: its image came before its placeholder ({cell})")
         return cells
 
-    def is_final(self, cell):
-        return cell["width"] == self.rendition["width"] and cell["height"] == self.rendition["height"]
+    def is_final(self, cell: Cell) -> bool:
+        return bool(cell["width"] == self.rendition["width"] and cell["height"] == self.rendition["height"])
 
-    def settle(self, what, timeout=30):
+    def settle(self, what: str, timeout: float = 30) -> list[Cell]:
         """Waits until every visible cell shows its final image and the overlay counts no blank."""
-        def settled():
+
+        def settled() -> list[Cell] | None:
             cells = self.cells()
             visible = [cell for cell in cells if cell["visible"]]
             if not visible or not all(self.is_final(cell) for cell in visible):
                 return None
             return cells if self.js("return window.thumbsStats.blank") == 0 else None
+
         cells = wait_for(what, settled, timeout)
-        fresh = [c["id"] for c in cells if c["painted"] == "1" and self.is_final(c) and c["id"] not in self.colour_errors]
+        fresh = [
+            c["id"] for c in cells if c["painted"] == "1" and self.is_final(c) and c["id"] not in self.colour_errors
+        ]
         compared = self.driver.execute_async_script(COLOURS, fresh)
         if isinstance(compared, str):
-            raise Failure(f"comparing placeholders with images failed in the page: {compared}")
+            raise CheckError(f"comparing placeholders with images failed in the page: {compared}")
         for id, error in compared:
             if not isinstance(error, (int, float)):
-                raise Failure(f"cell {id}: its placeholder could not be compared with its image ({error})")
+                raise CheckError(f"cell {id}: its placeholder could not be compared with its image ({error})")
             self.colour_errors[id] = error
         self.final.update(cell["id"] for cell in cells if self.is_final(cell))
         self.collect_console()
         return cells
 
-    def scroll_to(self, offset):
+    def scroll_to(self, offset: int) -> None:
         # Returns after two animation frames: the scroll event, then the page's render of the
         # rows now in view, have run, so what is checked next is the new view's cells.
         self.driver.execute_async_script(
             "const [offset, done] = arguments; document.getElementById('scroller').scrollTop = offset;"
-            "requestAnimationFrame(() => requestAnimationFrame(() => done()));", offset)
+            "requestAnimationFrame(() => requestAnimationFrame(() => done()));",
+            offset,
+        )
 
-    def run(self, library, spare, screenshot):
+    def run(self, library: Path, spare: Path, screenshot: Path) -> None:
         # Without placeholders from the API there is nothing for the page to paint: said apart
         # from a page that fails to decode them.
         assets = get_json(self.base + f"api/assets?limit={PHOTOS}")["assets"]
         without = [asset["name"] for asset in assets if not asset.get("placeholder")]
         self.warmed = {asset["id"] for asset in assets}
         if without:
-            raise Failure(f"/api/assets gives no placeholder for {len(without)} of {len(assets)} warmed photos "
-                          f"(e.g. {without[0]}): the page has no ThumbHash to paint")
+            raise CheckError(
+                f"/api/assets gives no placeholder for {len(without)} of {len(assets)} warmed photos "
+                f"(e.g. {without[0]}): the page has no ThumbHash to paint"
+            )
         started = time.monotonic()
         self.driver.get(self.base)
         wait_for("window.thumbsReady", lambda: self.js("return window.thumbsReady === true"), 20)
         count = self.js("return window.thumbsStats.count")
         if count != PHOTOS:
-            raise Failure(f"the page lays out {count} items; the library has {PHOTOS}")
+            raise CheckError(f"the page lays out {count} items; the library has {PHOTOS}")
         self.settle("the first screen's final images")
         print(f"first screen complete in {time.monotonic() - started:.1f} s")
 
         # Apple's preheat rule: a move of less than a third of the view's height asks nothing
         # (a negative, so waited for with a fixed pause); a longer one asks for what entered.
-        height, view = self.js("const s = document.getElementById('scroller'); return [s.scrollHeight, s.clientHeight]")
+        view: int = self.js("return document.getElementById('scroller').clientHeight")
         asked = self.js("return window.thumbsStats.preheatRequests")
         self.scroll_to(view // 4)
         time.sleep(0.5)
         if self.js("return window.thumbsStats.preheatRequests") != asked:
-            raise Failure("a scroll of a quarter of the view's height preheated again")
+            raise CheckError("a scroll of a quarter of the view's height preheated again")
         self.scroll_to(view // 2)
-        wait_for("a preheat after a scroll of half the view's height",
-                 lambda: self.js("return window.thumbsStats.preheatRequests") > asked, 5)
+        wait_for(
+            "a preheat after a scroll of half the view's height",
+            lambda: self.js("return window.thumbsStats.preheatRequests") > asked,
+            5,
+        )
 
         # Down to the end, three quarters of a screen at a time, from here: every cell is visible
         # at one settled offset or another.
         offset = view // 2
         most_in_dom = len(self.settle(f"the final images at scroll offset {offset}"))
+
         # The grid's height is read at every step: it may grow while the listing's pages arrive.
-        def bottom():
-            return self.js("const s = document.getElementById('scroller'); return s.scrollHeight - s.clientHeight")
+        def bottom() -> int:
+            end: int = self.js("const s = document.getElementById('scroller'); return s.scrollHeight - s.clientHeight")
+            return end
+
         while offset < bottom():
             offset = min(offset + view * 3 // 4, bottom())
             self.scroll_to(offset)
             most_in_dom = max(most_in_dom, len(self.settle(f"the final images at scroll offset {offset}")))
         if len(self.final) != PHOTOS:
             missing = sorted(self.warmed - self.final)
-            raise Failure(f"{PHOTOS - len(self.final)} of {PHOTOS} cells never showed a final image: "
-                          f"{missing[:5]}, scrolled to {offset} of {bottom()} (view {view})")
+            raise CheckError(
+                f"{PHOTOS - len(self.final)} of {PHOTOS} cells never showed a final image: "
+                f"{missing[:5]}, scrolled to {offset} of {bottom()} (view {view})"
+            )
         if most_in_dom >= PHOTOS:
-            raise Failure(f"{most_in_dom} cells were in the DOM at once: the grid is not virtual")
+            raise CheckError(f"{most_in_dom} cells were in the DOM at once: the grid is not virtual")
         errors = sorted(self.colour_errors.values())
-        print(f"scrolled to the end: {PHOTOS} final images, at most {most_in_dom} cells in the DOM; "
-              f"placeholder colour error median {statistics.median(errors):.1f}, worst {errors[-1]:.1f} of 255")
+        print(
+            f"scrolled to the end: {PHOTOS} final images, at most {most_in_dom} cells in the DOM; "
+            f"placeholder colour error median {statistics.median(errors):.1f}, worst {errors[-1]:.1f} of 255"
+        )
         if statistics.median(errors) > 24 or errors[-1] > 64:
-            raise Failure("placeholders do not have their photos' colours: the ThumbHash decoder misreads them")
+            raise CheckError("placeholders do not have their photos' colours: the ThumbHash decoder misreads them")
 
         # A new photo, moved into the library whole (a file written in place could be seen half
         # written), appears at the top without a reload.
@@ -304,16 +345,20 @@ class GridCheck:
         staged = library.parent / f"IMG_9999{spare.suffix}"
         shutil.copyfile(spare, staged)
         staged.replace(library / staged.name)
-        wait_for("the page to count the new photo",
-                 lambda: self.js("return window.thumbsStats.count") == PHOTOS + 1, 15)
+        wait_for(
+            "the page to count the new photo", lambda: self.js("return window.thumbsStats.count") == PHOTOS + 1, 15
+        )
         after = get_json(self.base + f"api/assets?limit={PHOTOS + 10}")["assets"]
         new = [asset["id"] for asset in after if asset["id"] not in before]
         if len(new) != 1:
-            raise Failure(f"the API lists {len(new)} new assets after one photo was added")
-        wait_for("the new photo's final image in the grid",
-                 lambda: any(c["id"] == new[0] and self.is_final(c) for c in self.cells()), 30)
+            raise CheckError(f"the API lists {len(new)} new assets after one photo was added")
+        wait_for(
+            "the new photo's final image in the grid",
+            lambda: any(c["id"] == new[0] and self.is_final(c) for c in self.cells()),
+            30,
+        )
         if not self.js("return window.notReloaded === true"):
-            raise Failure("the page reloaded to show the new photo")
+            raise CheckError("the page reloaded to show the new photo")
         self.settle("the first screen after the new photo")
         print("the new photo appeared without a reload")
 
@@ -322,24 +367,21 @@ class GridCheck:
         print(f"screenshot: {screenshot}")
 
 
-def main():
-    binary = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / ".build/debug/thumbs").resolve()
-    screenshot = Path(os.environ.get("THUMBS_SCREENSHOT", ROOT / ".build/browser/grid.png")).resolve()
-    if not os.access(binary, os.X_OK):
-        print(f"grid_test: no thumbs binary at {binary} (build it, or pass its path)", file=sys.stderr)
-        return 2
-    work = Path(tempfile.mkdtemp(prefix="thumbs-browser-"))
-    server = driver = None
-    log = open(work / "server.log", "w+")
+def check_grid(binary: Path, screenshot: Path, work: Path, log: IO[str]) -> int:
+    """The checks, in `work`, with thumbs serve's output in `log`: 0 when they hold, 1 otherwise."""
+    server: subprocess.Popen[bytes] | None = None
+    driver: webdriver.Chrome | None = None
     try:
         library, spare = make_library(binary, work)
-        run_thumbs(binary, "warm", library, "--cache", work / "cache", "--config", ROOT / "config.json", "--quiet", timeout=90)
+        run_thumbs(
+            binary, "warm", library, "--cache", work / "cache", "--config", ROOT / "config.json", "--quiet", timeout=90
+        )
         server, base = start_server(binary, library, work / "cache", log)
         driver = open_browser()
         GridCheck(driver, base).run(library, spare, screenshot)
         print("grid_test: passed")
         return 0
-    except (Failure, WebDriverException, OSError, subprocess.SubprocessError) as error:
+    except (CheckError, WebDriverException, OSError, subprocess.SubprocessError) as error:
         print(f"grid_test: FAILED: {error}", file=sys.stderr)
         log.flush()
         log.seek(0)
@@ -352,7 +394,19 @@ def main():
             driver.quit()
         if server is not None:
             stop(server)
-        log.close()
+
+
+def main() -> int:
+    binary = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / ".build/debug/thumbs").resolve()
+    screenshot = Path(os.environ.get("THUMBS_SCREENSHOT", ROOT / ".build/browser/grid.png")).resolve()
+    if not os.access(binary, os.X_OK):
+        print(f"grid_test: no thumbs binary at {binary} (build it, or pass its path)", file=sys.stderr)
+        return 2
+    work = Path(tempfile.mkdtemp(prefix="thumbs-browser-"))
+    try:
+        with open(work / "server.log", "w+") as log:
+            return check_grid(binary, screenshot, work, log)
+    finally:
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -14,12 +14,14 @@ XDG_CACHE_HOME, in all four sizes, then checks, as a file manager would ask:
   makes a new one; a repaired file loses its failure entry; a second warm renders nothing;
 - `thumbs freedesktop clean` removes the thumbnails of a removed file and no other.
 """
+
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 
 THUMBS, PHOTOS = sys.argv[1], sys.argv[2]
 WORK = tempfile.mkdtemp(prefix="thumbs-desktop-")
@@ -39,23 +41,24 @@ FACTORIES = {
     for name, enum in [("normal", "NORMAL"), ("large", "LARGE"), ("x-large", "XLARGE"), ("xx-large", "XXLARGE")]
 }
 DAMAGED = {"truncated", "corrupt", "empty-file"}
-failures = []
+failures: list[str] = []
 
 
-def check(condition, message):
+def check(condition: bool, message: str) -> None:
     if not condition:
         failures.append(message)
         print("FAIL:", message, file=sys.stderr)
 
 
-def warm(*roots, extra=()):
+def warm(*roots: str) -> tuple[dict[str, str], dict[str, object]]:
     """Runs thumbs warm into the desktop's cache only; returns (failed kinds by path, summary)."""
     arguments = [THUMBS, "warm", "--json", "--freedesktop-only"]
     for size in SIZES:
         arguments += ["--freedesktop-size", size]
-    result = subprocess.run(arguments + list(extra) + list(roots), capture_output=True, cwd=WORK)
+    result = subprocess.run([*arguments, *roots], capture_output=True, cwd=WORK)
     check(result.returncode in (0, 1), f"thumbs warm exited {result.returncode}: {result.stderr[-400:]!r}")
-    kinds, summary = {}, {}
+    kinds: dict[str, str] = {}
+    summary: dict[str, object] = {}
     for line in result.stdout.decode().splitlines():
         event = json.loads(line)
         if event.get("event") == "failed":
@@ -65,47 +68,57 @@ def warm(*roots, extra=()):
     return kinds, summary
 
 
-def info(path):
+def info(path: str) -> tuple[str, int, str | None]:
     """The URI, mtime and content type, as GNOME Files asks Gio for them."""
     file = Gio.File.new_for_path(path)
     attributes = file.query_info("standard::content-type,time::modified", Gio.FileQueryInfoFlags.NONE, None)
-    return file.get_uri(), attributes.get_attribute_uint64("time::modified"), attributes.get_content_type()
+    content_type = attributes.get_content_type()
+    return (
+        str(file.get_uri()),
+        int(attributes.get_attribute_uint64("time::modified")),
+        None if content_type is None else str(content_type),
+    )
 
 
-def files_under(root):
+def files_under(root: str) -> Iterator[str]:
     for folder, _, names in os.walk(root.encode()):
         for name in sorted(names):
             if name != b"MANIFEST.tsv":
                 yield os.path.join(folder, name).decode("utf-8", "surrogateescape")
 
 
-def make_odd_names():
+def make_odd_names() -> str:
     """Copies of a few shared photos under names a file manager must percent-encode."""
     odd = os.path.join(WORK, "odd names")
     os.makedirs(odd)
     jpegs = sorted(p for p in files_under(PHOTOS) if p.lower().endswith(".jpg") and "/broken/" not in p)
     names = [
-        "a b.jpg", "café 日本.jpg", "e\u0301-nfd.jpg", "hash#q?pct%.jpg", "semi;colon,=:@!$&'()*+.jpg",
-        "[brackets] {braces} |pipe| ^caret^ `tick`.jpg", "tab\tand\nnewline.jpg",
+        "a b.jpg",
+        "café 日本.jpg",
+        "e\u0301-nfd.jpg",
+        "hash#q?pct%.jpg",
+        "semi;colon,=:@!$&'()*+.jpg",
+        "[brackets] {braces} |pipe| ^caret^ `tick`.jpg",
+        "tab\tand\nnewline.jpg",
     ]
-    for name, source in zip(names, jpegs):
+    for name, source in zip(names, jpegs, strict=False):
         shutil.copyfile(source, os.path.join(odd, name))
     # A name that is not UTF-8 at all.
     shutil.copyfile(jpegs[0], os.path.join(odd.encode(), b"latin1-\xe9t\xe9.jpg"))
     # A damaged file, repaired later.
-    with open(os.path.join(odd, "repaired later.jpg"), "wb") as broken:
-        broken.write(open(jpegs[1], "rb").read()[:2000])
+    with open(jpegs[1], "rb") as whole, open(os.path.join(odd, "repaired later.jpg"), "wb") as broken:
+        broken.write(whole.read(2000))
     return odd
 
 
-def manifest_photos():
+def manifest_photos() -> dict[str, bool]:
     """The shared photos, and whether each one decodes (the manifest's notes say)."""
     with open(os.path.join(PHOTOS, "MANIFEST.tsv"), encoding="utf-8") as manifest:
         rows = [line.rstrip("\n").split("\t") for line in manifest][1:]
     return {os.path.join(PHOTOS, row[0]): "decode=ok" in row[6] for row in rows}
 
 
-def check_library(paths, kinds):
+def check_library(paths: dict[str, bool], kinds: dict[str, str]) -> dict[str, int]:
     """Every rendered file found at every size; every damaged one a valid failure. `paths` says of
     each file whether it must be rendered (a file that is neither rendered nor failed is no photo
     to Thumbs: a text file named .jpg)."""
@@ -125,9 +138,7 @@ def check_library(paths, kinds):
                     pixbuf = GdkPixbuf.Pixbuf.new_from_file(found)
                     longest = max(pixbuf.get_width(), pixbuf.get_height())
                     check(longest <= SIZES[name], f"{name}: {path!r} is {longest} px on its longest side")
-                    check(
-                        os.stat(found).st_mode & 0o777 == 0o600, f"{found}: mode {oct(os.stat(found).st_mode)}"
-                    )
+                    check(os.stat(found).st_mode & 0o777 == 0o600, f"{found}: mode {oct(os.stat(found).st_mode)}")
             check(not FACTORIES["normal"].has_valid_failed_thumbnail(uri, mtime), f"{path!r}: a failure entry")
         else:
             counted["failed"] += 1
@@ -143,12 +154,12 @@ def check_library(paths, kinds):
     return counted
 
 
-def main():
+def main() -> int:
     odd = make_odd_names()
     kinds, summary = warm(PHOTOS, odd)
     print(f"warm: {summary.get('rendered')} rendered, {summary.get('failed')} failed", file=sys.stderr)
     counted = check_library(manifest_photos(), kinds)
-    counted_odd = check_library({path: True for path in files_under(odd)}, kinds)
+    counted_odd = check_library(dict.fromkeys(files_under(odd), True), kinds)
     check(counted["rendered"] >= 60, f"only {counted['rendered']} shared photos rendered")
     check(counted["failed"] >= 5, f"only {counted['failed']} shared photos failed")
     check(counted_odd == {"rendered": 8, "failed": 1}, f"odd names: {counted_odd}")

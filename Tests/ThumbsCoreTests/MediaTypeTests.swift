@@ -34,6 +34,15 @@ import ThumbsCore
         #expect(MediaType.webm.isVideo && !MediaType.webm.isImage)
     }
 
+    /// A file's MIME type comes from its type, and a thumbnail's from its format's type.
+    @Test func mimeTypesFollowTheType() {
+        #expect(MediaType.jpeg.mimeType == "image/jpeg" && MediaType.heif.mimeType == "image/heif")
+        #expect(MediaType.quickTime.mimeType == "video/quicktime" && MediaType.avi.mimeType == "video/x-msvideo")
+        #expect(MediaType.allCases.filter(\.isAsset).allSatisfy { $0.mimeType != nil })
+        #expect(MediaType.unsupported.mimeType == nil)
+        #expect(ThumbnailFormat.allCases.map(\.mimeType) == ["image/jpeg", "image/webp", "image/png"])
+    }
+
     @Test func textAndEmptyAreUnsupported() {
         #expect(MediaType(sniffing: Array("Hello, this is text".utf8)) == .unsupported)
         #expect(MediaType(sniffing: []) == .unsupported)

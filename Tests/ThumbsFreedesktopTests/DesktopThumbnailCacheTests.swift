@@ -99,7 +99,7 @@ import ThumbsCoreTestSupport
         let root = try makeLibrary(fixture)
         let cache = DesktopThumbnailCache(folder: fixture.folder.path + "/thumbnails")
         let library = PhotoLibrary(roots: [root], renderer: fixture.renderer, store: nil)
-        let job = WarmJob(store: nil, renderer: fixture.renderer, renditions: renditions, outputs: [cache])
+        let job = WarmJob(renderer: fixture.renderer, outputs: [cache])
         let first = try await job.run(over: library)
         #expect(first.rendered == 5 && first.failed == 1 && first.placeholders == 0)
         #expect(try fixture.store.statistics().thumbnails == 0)
@@ -128,7 +128,7 @@ import ThumbsCoreTestSupport
         let root = try makeLibrary(fixture)
         let cache = DesktopThumbnailCache(folder: fixture.folder.path + "/thumbnails", flavors: [.normal])
         let library = PhotoLibrary(roots: [root], renderer: fixture.renderer, store: nil)
-        let job = WarmJob(store: nil, renderer: fixture.renderer, renditions: [], outputs: [cache])
+        let job = WarmJob(renderer: fixture.renderer, outputs: [cache])
         _ = try await job.run(over: library)
         let photo = try source(root + "/p 0.jpg")
         let path = cache.path(of: photo.uri, flavor: .normal)
@@ -161,7 +161,7 @@ import ThumbsCoreTestSupport
         let cleaned = try makeLibrary(fixture, folder: "cleaned")
         let cache = DesktopThumbnailCache(folder: fixture.folder.path + "/thumbnails")
         let library = PhotoLibrary(roots: [kept, cleaned], renderer: fixture.renderer, store: nil)
-        _ = try await WarmJob(store: nil, renderer: fixture.renderer, renditions: [], outputs: [cache]).run(
+        _ = try await WarmJob(renderer: fixture.renderer, outputs: [cache]).run(
             over: library)
         let unused = try source(cleaned + "/p 2.jpg")
         let untouched = try source(cleaned + "/p 3.jpg")

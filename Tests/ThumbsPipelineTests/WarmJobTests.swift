@@ -62,7 +62,9 @@ import ThumbsTesting
         let seen = Locked<[WarmJob.Progress]>([])
         let summary = try await WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions).run(
             over: library
-        ) { progress in seen.withLock { $0.append(progress) } }
+        ) { event in
+            if case .progress(let progress) = event { seen.withLock { $0.append(progress) } }
+        }
         #expect(summary.done == 5 && summary.found == 5 && summary.walkFinished)
         #expect(seen.value.map(\.done) == seen.value.map(\.done).sorted())
         #expect(summary.bytesWritten > 0 && summary.rate > 0)

@@ -126,35 +126,3 @@ struct MemoryHitHandlerTests {
         }
     }
 }
-
-/// HTTP/1.1 responses read back from a raw connection: status, fields (lowercased names, `date`
-/// left out as it changes by the second) and body, split by their Content-Length (a response to
-/// HEAD is only recognised last, where no bytes follow).
-struct RawAnswer {
-    var status: Int
-    var fields: [String: String]
-    var body: [UInt8]
-
-    static func split(_ bytes: [UInt8]) -> [RawAnswer] {
-        var answers: [RawAnswer] = []
-        var rest = bytes[...]
-        let separator = Array("\r\n\r\n".utf8)
-        while let end = rest.firstRange(of: separator) {
-            let lines = String(decoding: rest[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-            var fields: [String: String] = [:]
-            for line in lines.dropFirst() {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                let name = line[..<colon].lowercased()
-                if name != "date" {
-                    fields[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                }
-            }
-            let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
-            let length = status == 304 ? 0 : Int(fields["content-length"] ?? "0") ?? 0
-            let bodyEnd = min(end.upperBound + length, rest.endIndex)
-            answers.append(RawAnswer(status: status, fields: fields, body: Array(rest[end.upperBound..<bodyEnd])))
-            rest = rest[bodyEnd...]
-        }
-        return answers
-    }
-}

@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 
 from . import mutate
-from .run import Recipe, Settings, Sweep, make_file, read_recipes, say
+from .judging import Settings
+from .run import Recipe, Sweep, make_file, read_recipes, say
 from .seeds import SeedError, Seeds
 
 REPOSITORY = Path(__file__).resolve().parents[2]

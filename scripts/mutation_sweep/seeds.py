@@ -63,7 +63,7 @@ def exif_app1(orientation: int) -> bytes:
 
 
 class Seeds:
-    def __init__(self, folder: Path, shared: Path | None, python: str | None, say: Callable[[str], None]):
+    def __init__(self, folder: Path, shared: Path | None, python: str | None, say: Callable[[str], None]) -> None:
         self.folder = folder
         self.shared = shared
         self.python = python

@@ -54,12 +54,13 @@ public struct Rendition: Sendable, Hashable, Codable {
                     "expected WIDTHxHEIGHT such as \"256x256\", each at most \(RenditionSpec.maximumDimension), found \"\(sizeText)\""
             )
         }
-        spec = RenditionSpec(
-            size: size,
-            contentMode: try container.decodeIfPresent(ContentMode.self, forKey: .mode) ?? .aspectFit,
-            format: try container.decodeIfPresent(ThumbnailFormat.self, forKey: .format) ?? .jpeg,
-            quality: try container.decodeInteger(.quality, in: 1...100) ?? 82,
-            allowsUpscaling: try container.decodeIfPresent(Bool.self, forKey: .upscale) ?? false)
+        // What the rendition leaves out is the spec's default.
+        var spec = RenditionSpec(size: size)
+        spec.contentMode = try container.decodeIfPresent(ContentMode.self, forKey: .mode) ?? spec.contentMode
+        spec.format = try container.decodeIfPresent(ThumbnailFormat.self, forKey: .format) ?? spec.format
+        spec.quality = try container.decodeInteger(.quality, in: 1...100) ?? spec.quality
+        spec.allowsUpscaling = try container.decodeIfPresent(Bool.self, forKey: .upscale) ?? spec.allowsUpscaling
+        self.spec = spec
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -4,11 +4,13 @@ import ThumbsImaging
 import ThumbsIsolation
 import ThumbsPipeline
 import ThumbsStore
+import ThumbsSupport
 
 /// The settings of a Thumbs installation, as read from `config.json`.
 ///
 /// Every field has a documented default and may be left out, in every section, so `{}` is a
-/// valid configuration; see `docs/CONFIGURATION.md` for each field.
+/// valid configuration; see `docs/CONFIGURATION.md` for each field. ``LibraryFactory`` opens the
+/// store, renderer and library it describes.
 /// ```swift
 /// let configuration = try ThumbsConfiguration.load(from: "config.json")
 /// ```
@@ -37,8 +39,9 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     public struct Cache: Sendable, Hashable, Codable {
         /// Folder of the thumbnail cache. Default: `~/.cache/thumbs`.
         public var path: String = "~/.cache/thumbs"
-        /// Byte budget of the cache, written like "2 GiB". Default: 2 GiB.
-        public var budget = ByteCount(2 << 30)
+        /// Byte budget of the cache, written like "2 GiB". Default:
+        /// ``/ThumbsStore/StoreConfiguration/defaultBudget``.
+        public var budget = StoreConfiguration.defaultBudget
 
         public init() {}
 
@@ -72,19 +75,23 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     /// Render threads, and so the most decodes in flight; 0 means one per core, at most
     /// ``/ThumbsImaging/ImagingConfiguration/maximumWorkers``. Default: 0.
     public var workers: Int = 0
-    /// Largest image accepted, in pixels. Default: 100,000,000.
-    public var pixelLimit: Int = 100_000_000
-    /// Memory all decodes in flight may take together, written like "1 GiB". Default: 1 GiB.
+    /// Largest image accepted, in pixels. Default:
+    /// ``/ThumbsImaging/ImagingConfiguration/defaultPixelLimit``.
+    public var pixelLimit = ImagingConfiguration.defaultPixelLimit
+    /// Memory all decodes in flight may take together, written like "1 GiB". Default:
+    /// ``/ThumbsImaging/ImagingConfiguration/defaultDecodeMemoryBudget``.
     public var decodeMemoryBudget = ByteCount(Int64(ImagingConfiguration.defaultDecodeMemoryBudget))
     /// Seconds a video's or a camera RAW file's decode may take before it is stopped and the
-    /// file fails as timed out (a stuck decoder costs one file). Default: 30.
-    public var decodeTimeLimit: Double = 30
+    /// file fails as timed out (a stuck decoder costs one file). Default:
+    /// ``/ThumbsImaging/ImagingConfiguration/defaultDecodeTimeLimit``.
+    public var decodeTimeLimit = ImagingConfiguration.defaultDecodeTimeLimit.seconds
     /// Where files are decoded: `"process"`, in confined worker processes, where a fault or a
     /// runaway decoder costs one file; `"none"`, in the process that asked (no worker to start,
     /// and nothing to contain a fault). Default: process.
     public var isolation: RenderIsolation = .process
-    /// Delivery mode of requests that do not name one. Default: opportunistic.
-    public var deliveryMode: DeliveryMode = .opportunistic
+    /// Delivery mode of requests that do not name one. Default:
+    /// ``/ThumbsPipeline/PipelineConfiguration/defaultDeliveryMode``.
+    public var deliveryMode = PipelineConfiguration.defaultDeliveryMode
     /// What `thumbs serve` listens on, and its limits.
     public var serve = ServeConfiguration()
 
@@ -160,6 +167,16 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         var configuration = try JSONDecoder().decode(ThumbsConfiguration.self, from: data)
         configuration.baseDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         return configuration
+    }
+
+    /// Where a program looks for its configuration when none is named, first found first:
+    /// `config.json` in the working directory, else `$XDG_CONFIG_HOME/thumbs/config.json`
+    /// (`~/.config/thumbs/config.json`). With none, the defaults apply.
+    public static var searchPaths: [String] {
+        let configHome =
+            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.config"
+        return ["config.json", configHome + "/thumbs/config.json"]
     }
 
     /// The store settings this configuration implies: `cache.path` (or `path`, when given, as

@@ -92,7 +92,7 @@ struct BenchDeliveryCommand: AsyncParsableCommand {
         let all = try await photoLibrary.allAssets()
         library.report(all.issues)
         let assets = limit.map { Array(all.assets.prefix($0)) } ?? all.assets
-        guard !assets.isEmpty else { CommandFailure.usage("the library has no photos to scroll").exit() }
+        guard !assets.isEmpty else { throw CommandFailure.usage("the library has no photos to scroll") }
 
         var settings = DeliveryBenchmark.Configuration()
         settings.columns = columns

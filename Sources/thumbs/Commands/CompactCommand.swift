@@ -11,7 +11,7 @@ struct CompactCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try cache.configuration().path
-        let report = await cache.orExit { try ThumbnailStore.compact(path: path) }
+        let report = try await cache.perform { try ThumbnailStore.compact(path: path) }
         cache.emit(
             ["bytesBefore": report.bytesBefore, "bytesAfter": report.bytesAfter],
             text: "compacted \(ByteCount(report.bytesBefore)) to \(ByteCount(report.bytesAfter))")

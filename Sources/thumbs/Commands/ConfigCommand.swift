@@ -18,7 +18,7 @@ struct ConfigCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigurationOptions
 
     func run() async throws {
-        let configuration = try loadOrExit(options)
+        let configuration = try options.load()
         if roots {
             configuration.library.roots.map(configuration.resolve).forEach { print($0.escapedForTerminal) }
             return

@@ -32,7 +32,7 @@ struct ContactSheetCommand: AsyncParsableCommand, DecodesFiles {
     func run() async throws {
         let opened = try await library.open()
         guard let rendition = opened.configuration.renditions.first?.spec else {
-            CommandFailure.usage("the configuration has no rendition").exit()
+            throw CommandFailure.usage("the configuration has no rendition")
         }
         let photoLibrary = opened.library, store = opened.store
         var chosen: [Asset] = []
@@ -47,9 +47,9 @@ struct ContactSheetCommand: AsyncParsableCommand, DecodesFiles {
             if let stored = try store.thumbnail(for: key) { thumbnails.append(stored.thumbnail) } else { missing += 1 }
         }
         guard !thumbnails.isEmpty else {
-            CommandFailure.usage(
+            throw CommandFailure.usage(
                 "nothing cached for \(selector ?? "the library") (\(chosen.count) photos): run thumbs warm first"
-            ).exit()
+            )
         }
         let across = across
         // The sheet is made of Thumbs' own thumbnails from the cache, in this process, on a thread

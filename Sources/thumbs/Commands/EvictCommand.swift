@@ -21,7 +21,7 @@ struct EvictCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try cache.open()
-        let (evicted, left) = await cache.orExit {
+        let (evicted, left) = try await cache.perform {
             (try await store.evict(downTo: to.flatMap(ByteCount.init(parsing:))), try store.statistics().liveBytes)
         }
         cache.emit(["evicted": evicted, "liveBytes": left.bytes], text: "evicted \(evicted) thumbnails; \(left) left")

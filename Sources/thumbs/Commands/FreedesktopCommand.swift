@@ -46,7 +46,7 @@ struct FreedesktopCleanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try loadOrExit(options)
+        let configuration = try options.load()
         let folders = roots.isEmpty ? configuration.library.roots.map(configuration.resolve) : roots
         let cache = DesktopThumbnailCache(folder: folder.path)
         CommandLog.logger.debug("desktop thumbnails: \(cache.folder); roots: \(folders.joined(separator: ", "))")
@@ -54,18 +54,29 @@ struct FreedesktopCleanCommand: AsyncParsableCommand {
         // Many small reads and stats: off the cooperative threads.
         let summary = await Task.detached { cache.clean(roots: folders, unusedFor: unusedFor) }.value
         if json {
-            let fields: [String: Any] = [
-                "examined": summary.examined, "sourceGone": summary.sourceGone,
-                "sourceChanged": summary.sourceChanged, "unused": summary.unused, "leftOvers": summary.leftOvers,
-                "removed": summary.removed, "bytesFreed": summary.bytesFreed,
-            ]
-            print(JSONLine.encode(fields))
+            print(JSONLine.encode(CleanReport(summary)))
         } else {
             print(
                 "\(summary.examined) desktop thumbnails examined: \(summary.removed) removed "
                     + "(\(summary.sourceGone) of removed files, \(summary.sourceChanged) of changed files, "
                     + "\(summary.unused) unused, \(summary.leftOvers) left half-written), "
                     + "\(summary.bytesFreed) bytes freed")
+        }
+    }
+
+    /// The summary as a JSON line (docs/EVENTS.md).
+    private struct CleanReport: Encodable {
+        let examined: Int, sourceGone: Int, sourceChanged: Int, unused: Int, leftOvers: Int, removed: Int
+        let bytesFreed: UInt64
+
+        init(_ summary: DesktopThumbnailCache.CleanSummary) {
+            examined = summary.examined
+            sourceGone = summary.sourceGone
+            sourceChanged = summary.sourceChanged
+            unused = summary.unused
+            leftOvers = summary.leftOvers
+            removed = summary.removed
+            bytesFreed = summary.bytesFreed
         }
     }
 }

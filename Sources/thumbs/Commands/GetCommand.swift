@@ -46,7 +46,7 @@ struct GetCommand: AsyncParsableCommand, DecodesFiles {
         let opened = try await library.open(requireRoots: false)
         let photoLibrary = opened.library, store = opened.store
         guard let asset = try await find(in: photoLibrary) else {
-            CommandFailure.usage("\(target): neither a photo nor an asset id of the library").exit()
+            throw CommandFailure.usage("\(target): neither a photo nor an asset id of the library")
         }
         let manager = CachingImageManager(
             renderer: opened.renderer, store: store,
@@ -60,13 +60,7 @@ struct GetCommand: AsyncParsableCommand, DecodesFiles {
             {
                 let elapsed = started.duration(to: .now)
                 if library.json {
-                    let fields: [String: Any] = [
-                        "degraded": result.isDegraded,
-                        "milliseconds": elapsed.seconds * 1000,
-                        "width": result.pixelSize.width, "height": result.pixelSize.height,
-                        "format": result.format.rawValue, "source": result.source.rawValue, "bytes": result.bytes.count,
-                    ]
-                    print(JSONLine.encode(fields))
+                    print(JSONLine.encode(Delivery(result, after: elapsed)))
                 } else {
                     print(
                         "\(result.isDegraded ? "degraded" : "final") after \(elapsed.formattedMilliseconds): \(result.pixelSize) "
@@ -82,9 +76,9 @@ struct GetCommand: AsyncParsableCommand, DecodesFiles {
                 }
             }
         } catch ImageRequestError.imaging(let error) {
-            CommandFailure.usage("\(asset.path): \(error.kind.rawValue): \(error)").exitWithCode(1)
+            throw CommandFailure.inputFailed("\(asset.path): \(error.kind.rawValue): \(error)")
         } catch ImageRequestError.store(let error) {
-            CommandFailure.cache(nil, error).exit()
+            throw CommandFailure.cache(nil, error)
         }
         // The image was delivered before it was stored: keep it for the next request.
         await manager.persisted()
@@ -113,5 +107,24 @@ struct GetCommand: AsyncParsableCommand, DecodesFiles {
             if let asset = batch.assets.first(where: { $0.id == target }) { return asset }
         }
         return nil
+    }
+
+    /// One image delivered, as a JSON line (docs/EVENTS.md).
+    private struct Delivery: Encodable {
+        let degraded: Bool
+        let milliseconds: Double
+        let width: Int, height: Int
+        let format: String, source: String
+        let bytes: Int
+
+        init(_ result: ImageResult, after elapsed: Duration) {
+            degraded = result.isDegraded
+            milliseconds = elapsed.seconds * 1000
+            width = result.pixelSize.width
+            height = result.pixelSize.height
+            format = result.format.rawValue
+            source = result.source.rawValue
+            bytes = result.bytes.count
+        }
     }
 }

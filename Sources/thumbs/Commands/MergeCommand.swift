@@ -42,13 +42,13 @@ struct MergeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = try loadOrExit(options).store(path: destination)
+        var configuration = try options.load().store(path: destination)
         configuration.path = URL(fileURLWithPath: destination).standardizedFileURL.path
         for source in sources {
             do {
                 try ThumbnailStore.checkFile(path: source)
             } catch {
-                CommandFailure.mergeSource(source, error).exit()
+                throw CommandFailure.mergeSource(source, error)
             }
         }
         let started = ContinuousClock.now
@@ -56,21 +56,19 @@ struct MergeCommand: AsyncParsableCommand {
         do {
             report = try ThumbnailStore.merge(into: configuration, from: sources)
         } catch {
-            if let source = error.mergeSource { CommandFailure.mergeSource(source, error).exit() }
-            CommandFailure.cache(configuration.path, error).exit()
+            if let source = error.mergeSource { throw CommandFailure.mergeSource(source, error) }
+            throw CommandFailure.cache(configuration.path, error)
         }
         let seconds = max(started.duration(to: .now).seconds, 1e-6)
         let rate = Double(report.thumbnails) / seconds
         let megabytesPerSecond = Double(report.liveBytes) / seconds / 1e6
-        let fields: [String: Any] = [
-            "destination": configuration.path, "inputs": report.inputs, "thumbnails": report.thumbnails,
-            "liveBytes": report.liveBytes, "metadata": report.metadata, "failures": report.failures,
-            "superseded": report.superseded, "evicted": report.evicted, "unreadable": report.unreadable,
-            "seconds": (seconds * 1000).rounded() / 1000, "thumbnailsPerSecond": rate.rounded(),
-        ]
         if json {
-            let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted])
-            print(String(decoding: data, as: UTF8.self))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            let document = Document(
+                destination: configuration.path, report: report, seconds: (seconds * 1000).rounded() / 1000,
+                thumbnailsPerSecond: rate.rounded())
+            print(String(decoding: try encoder.encode(document), as: UTF8.self))
             return
         }
         var text =
@@ -83,5 +81,30 @@ struct MergeCommand: AsyncParsableCommand {
         if report.unreadable > 0 { text += "; \(report.unreadable) unreadable records left out" }
         text += String(format: "; %.2f s, %.0f thumbnails/s, %.0f MB/s", seconds, rate, megabytesPerSecond)
         print(text)
+    }
+
+    /// `thumbs merge --json` (docs/EVENTS.md).
+    private struct Document: Encodable {
+        let destination: String
+        let inputs: Int, thumbnails: Int, liveBytes: Int64, metadata: Int, failures: Int
+        let superseded: Int, evicted: Int, unreadable: Int
+        /// To a thousandth.
+        let seconds: Double
+        /// Whole.
+        let thumbnailsPerSecond: Double
+
+        init(destination: String, report: ThumbnailStore.MergeReport, seconds: Double, thumbnailsPerSecond: Double) {
+            self.destination = destination
+            inputs = report.inputs
+            thumbnails = report.thumbnails
+            liveBytes = report.liveBytes
+            metadata = report.metadata
+            failures = report.failures
+            superseded = report.superseded
+            evicted = report.evicted
+            unreadable = report.unreadable
+            self.seconds = seconds
+            self.thumbnailsPerSecond = thumbnailsPerSecond
+        }
     }
 }

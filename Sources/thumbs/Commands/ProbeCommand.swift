@@ -22,8 +22,8 @@ struct ProbeCommand: AsyncParsableCommand, DecodesFiles {
     @OptionGroup var options: ConfigurationOptions
 
     func run() async throws {
-        let configuration = try loadOrExit(options)
-        let renderer = rendererOrExit(configuration)
+        let configuration = try options.load()
+        let renderer = try LibraryOptions.renderer(for: configuration)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var failures = 0
@@ -39,6 +39,6 @@ struct ProbeCommand: AsyncParsableCommand, DecodesFiles {
                 printError("\(file): \(error)")
             }
         }
-        if failures > 0 { CommandFailure.someFailed(failures).exit() }
+        if failures > 0 { throw CommandFailure.someFailed(failures) }
     }
 }

@@ -33,7 +33,7 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles {
     @Option(help: "jpeg, webp or png. Default: jpeg.")
     var format: ThumbnailFormat?
 
-    @Option(help: "Encoder quality, 1-100. Default: 82.")
+    @Option(help: "Encoder quality, 1-100. Default: \(RenditionSpec.defaultQuality).")
     var quality: Int?
 
     @Flag(help: "Enlarge images smaller than the box.")
@@ -63,17 +63,17 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles {
     }
 
     func run() async throws {
-        let configuration = try loadOrExit(options)
-        let renderer = rendererOrExit(configuration)
+        let configuration = try options.load()
+        let renderer = try LibraryOptions.renderer(for: configuration)
         let renditions = renditions(from: configuration)
         if let output, let file = singleFile, !Self.namesFolder(output) {
             guard renditions.count == 1 else {
-                CommandFailure.usage(
+                throw CommandFailure.usage(
                     """
                     one file to one output file needs --size (the configuration has \(renditions.count) \
                     renditions); or give -o a folder, ending in /
                     """
-                ).exit()
+                )
             }
             try await renderOne(file, to: output, spec: renditions[0].spec, renderer: renderer)
             return
@@ -83,28 +83,56 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles {
         for root in roots {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) else {
-                CommandFailure.usage("\(root): no such file or folder").exit()
+                throw CommandFailure.usage("\(root): no such file or folder")
             }
             if isFolder.boolValue { folders.append(root) } else { files.append(root) }
         }
-        var job = FolderRenderJob(
-            folders: folders, files: files, renditions: renditions,
-            outputFolder: output ?? "thumbnails", renderer: renderer,
+        let summary = try await render(
+            files: files, folders: folders, renditions: renditions, renderer: renderer,
             includeHidden: configuration.library.includeHidden)
-        job.json = json
-        let summary = try await job.run()
-        print(json ? summary.json : summary.description)
+        print(json ? JSONEvent.rendered(summary).line : summary.description)
         let failed = summary.failed + summary.unwritten
-        if failed > 0 { CommandFailure.someFailed(failed).exit() }
+        if failed > 0 { throw CommandFailure.someFailed(failed) }
+    }
+
+    /// Warms the output folder with the photos of `files` (each written as OUT/<file name>), then
+    /// of `folders`, walked by the library's rules (those of `warm` for hidden files, symbolic
+    /// links and unreadable folders); every failure gets its line as it comes.
+    private func render(
+        files: [String], folders: [String], renditions: [Rendition], renderer: any ThumbnailRendering,
+        includeHidden: Bool
+    ) async throws -> RenderSummary {
+        let folderOutput = FolderWarmOutput(
+            folder: output ?? "thumbnails", libraryFolders: folders,
+            renditions: renditions.map { (name: $0.name, spec: $0.spec) }
+        ) { stem, error in
+            printError("cannot write \(stem).*: \(error.localizedDescription)")
+        }
+        let job = WarmJob(renderer: renderer, outputs: [folderOutput])
+        // Named, even a video is tried: its render says why it cannot be made.
+        let named = try await WarmBatch.inspecting(files: files, with: renderer)
+        let library = PhotoLibrary(roots: folders, includeHidden: includeHidden, renderer: renderer, store: nil)
+        let json = json
+        let progress = try await job.run([.batch(named), .library(library)]) { event in
+            switch event {
+            case .failed(let failure) where json: print(JSONEvent.failed(failure).line)
+            case .failed(let failure):
+                print("failed \(failure.path): \(failure.error.kind.rawValue): \(failure.error)".escapedForTerminal)
+            case .issue(let issue): printError("\(issue)")
+            case .progress: break
+            }
+        }
+        return RenderSummary(progress: progress, renditions: renditions.count, unwritten: folderOutput.unwritten)
     }
 
     /// `--size` makes one rendition from the flags; otherwise the configuration's ladder, with
     /// any of --mode, --format, --quality, --upscale applied to every rung.
     private func renditions(from configuration: ThumbsConfiguration) -> [Rendition] {
         if let box = size.flatMap(PixelSize.init(parsing:)) {
-            let spec = RenditionSpec(
-                size: box, contentMode: mode ?? .aspectFit, format: format ?? .jpeg,
-                quality: quality ?? 82, allowsUpscaling: upscale)
+            var spec = RenditionSpec(size: box, allowsUpscaling: upscale)
+            spec.contentMode = mode ?? spec.contentMode
+            spec.format = format ?? spec.format
+            spec.quality = quality ?? spec.quality
             return [Rendition(name: "\(box)-\(spec.contentMode.rawValue)", spec: spec)]
         }
         return configuration.renditions.map { rendition in
@@ -147,7 +175,7 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles {
                 "\(output.escapedForTerminal): \(thumbnail.pixelSize) \(thumbnail.format.rawValue), \(thumbnail.bytes.count) bytes, \(elapsed.formattedMilliseconds)"
             )
         } catch let error as ImagingError {
-            CommandFailure.usage("\(path): \(error.kind.rawValue): \(error)").exitWithCode(1)
+            throw CommandFailure.inputFailed("\(path): \(error.kind.rawValue): \(error)")
         }
     }
 }

@@ -19,7 +19,7 @@ struct ResetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let path = try cache.configuration().path
-        let movedTo = await cache.orExit { try ThumbnailStore.moveAside(path: path) }
+        let movedTo = try await cache.perform { try ThumbnailStore.moveAside(path: path) }
         // Opening makes the new cache at once, so the command ends with a usable one.
         _ = try cache.open()
         cache.emit(

@@ -34,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand, DecodesFiles {
         var serve = opened.configuration.serve
         if let listen {
             guard ListenAddress(listen) != nil else {
-                CommandFailure.usage("--listen \(listen.escapedForTerminal): expected HOST:PORT").exit()
+                throw CommandFailure.usage("--listen \(listen.escapedForTerminal): expected HOST:PORT")
             }
             serve.listen = listen
         }
@@ -42,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand, DecodesFiles {
             guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8),
                 case let token = text.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
             else {
-                CommandFailure.usage("--token-file \(tokenFile.escapedForTerminal): cannot read a token there").exit()
+                throw CommandFailure.usage("--token-file \(tokenFile.escapedForTerminal): cannot read a token there")
             }
             serve.token = token
         }
@@ -51,14 +51,12 @@ struct ServeCommand: AsyncParsableCommand, DecodesFiles {
                 "warning: \(serve.address) is reachable from other machines and no token is set (serve.token): "
                     + "anyone who can connect sees the library")
         }
-        let configuration = opened.configuration, settings = serve
+        let settings = serve
         let json = library.json
         try await Interrupt.run {
-            let server = try await ThumbnailServer(
-                library: opened.library, store: opened.store, renditions: configuration.renditions, serve: settings,
-                pipeline: configuration.pipeline, logger: CommandLog.logger)
+            let server = try await ThumbnailServer(opened, serve: settings, logger: CommandLog.logger)
             try await server.run { address in
-                print(json ? #"{"event":"listening","address":"\#(address)"}"# : "listening on http://\(address)/")
+                print(json ? JSONEvent.listening(address: address).line : "listening on http://\(address)/")
                 fflush(nil)
             }
             // A cancelled server just returns: say it was an interruption.

@@ -11,7 +11,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try cache.open()
-        let stats = await cache.orExit { try store.statistics() }
+        let stats = try await cache.perform { try store.statistics() }
         cache.emit(
             [
                 "thumbnails": stats.thumbnails, "liveBytes": stats.liveBytes.bytes, "budget": stats.budget.bytes,

@@ -11,12 +11,12 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try cache.open()
-        let report = await cache.orExit { try store.verify() }
+        let report = try await cache.perform { try store.verify() }
         cache.emit(
             ["thumbnails": report.thumbnails, "liveBytes": report.liveBytes, "problems": report.problems],
             text: report.isConsistent
                 ? "consistent: \(report.thumbnails) thumbnails, \(ByteCount(report.liveBytes))"
                 : report.problems.joined(separator: "\n"))
-        if !report.isConsistent { CommandFailure.cache("\(report.problems.count) problem(s) found").exit() }
+        if !report.isConsistent { throw CommandFailure.cache("\(report.problems.count) problem(s) found") }
     }
 }

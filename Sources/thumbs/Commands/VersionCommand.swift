@@ -24,7 +24,7 @@ struct VersionCommand: ParsableCommand {
 
     func run() throws {
         let libraries = try DecoderLibraries.linked()
-        let isolation = try loadOrExit(options).isolation
+        let isolation = try options.load().isolation
         let confinement = isolation == .process ? WorkerConfinement.available.names : []
         guard !json else {
             let encoder = JSONEncoder()

@@ -51,26 +51,28 @@ struct WarmCommand: AsyncParsableCommand, DecodesFiles {
 
     func run() async throws {
         if rebuild && desktop.freedesktopOnly {
-            CommandFailure.usage("--rebuild moves Thumbs' cache aside, which --freedesktop-only does not use").exit()
+            throw CommandFailure.usage("--rebuild moves Thumbs' cache aside, which --freedesktop-only does not use")
         }
-        let shard = sharding.resolveOrExit()
+        let shard = try sharding.resolve()
         if rebuild {
-            let path = ShardOptions.cachePathOrExit(
-                try loadOrExit(library.options).store(path: library.options.cache).path, shard: shard)
+            let path = try library.storeConfiguration(shard: shard).path
             do {
                 let movedTo = try ThumbnailStore.moveAside(path: path)
                 if !CommandLog.isQuiet { printError("moved \(path) to \(movedTo); warming a new cache") }
             } catch {
-                CommandFailure.cache(path, error).exit()
+                throw CommandFailure.cache(path, error)
             }
         }
         let opened = try await library.open(
             opensStore: !desktop.freedesktopOnly, shard: shard, outputs: desktop.cache.map { [$0] } ?? [])
+        let renditions = opened.configuration.renditions.map(\.spec)
         let job = WarmJob(
-            store: opened.store, renderer: opened.library.renderer,
-            renditions: opened.configuration.renditions.map(\.spec), outputs: desktop.cache.map { [$0] } ?? [])
+            renderer: opened.library.renderer,
+            outputs: desktop.warmOutputs(store: opened.store, renditions: renditions))
         let display = ProgressDisplay(json: library.json || isatty(STDOUT_FILENO) == 0, shard: shard)
-        CommandLog.logger.debug("renditions: \(job.renditions.map(\.description).joined(separator: ", "))")
+        if opened.store != nil {
+            CommandLog.logger.debug("renditions: \(renditions.map(\.description).joined(separator: ", "))")
+        }
         let photoLibrary = opened.library
         let summary = try await Interrupt.run(onInterrupt: {
             display.finish(display.last ?? WarmJob.Progress(), interrupted: true)
@@ -82,6 +84,6 @@ struct WarmCommand: AsyncParsableCommand, DecodesFiles {
         // Files skipped for a failure remembered from before are failures still: exit status 1
         // until they are mended or removed.
         let failed = summary.failed + summary.skippedFailures
-        if failed > 0 { CommandFailure.someFailed(failed).exitWithCode(1) }
+        if failed > 0 { throw CommandFailure.someFailed(failed) }
     }
 }

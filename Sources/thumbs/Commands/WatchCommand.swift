@@ -29,48 +29,31 @@ struct WatchCommand: AsyncParsableCommand, DecodesFiles {
             opensStore: !desktop.freedesktopOnly, outputs: desktop.cache.map { [$0] } ?? [])
         let photoLibrary = opened.library
         let job = WarmJob(
-            store: opened.store, renderer: photoLibrary.renderer,
-            renditions: opened.configuration.renditions.map(\.spec), outputs: desktop.cache.map { [$0] } ?? [])
+            renderer: photoLibrary.renderer,
+            outputs: desktop.warmOutputs(store: opened.store, renditions: opened.configuration.renditions.map(\.spec)))
         let json = library.json
         try await Interrupt.run {
             let changes = try await photoLibrary.watch()
             print(
                 json
-                    ? #"{"event":"watching"}"#
+                    ? JSONEvent.watching.line
                     : "watching \(photoLibrary.roots.joined(separator: ", ").escapedForTerminal); Ctrl-C to stop")
             fflush(nil)
             for try await change in changes {
-                try await apply(change, job: job, json: json)
+                let report = try await job.apply(change)
+                if json {
+                    print(JSONEvent.changes(report).line)
+                } else {
+                    let failures = report.failureLines
+                    print(
+                        "\(change): \(report.progress.rendered) rendered"
+                            + (failures.isEmpty
+                                ? "" : ", failed: \(failures.joined(separator: "; ").escapedForTerminal)"))
+                }
+                fflush(nil)
             }
             // A cancelled stream just ends: say it was an interruption.
             try Task.checkCancellation()
         }
-    }
-
-    /// Forgets what was removed, warms what was inserted or changed (the warm job's render,
-    /// store and failure memo), and says so.
-    private func apply(_ change: ChangeDetails, job: WarmJob, json: Bool) async throws {
-        let removed = change.removedAssets
-        try await job.forget(removed)
-        let failed = LockedValue<[String]>([])
-        let summary = try await job.run(change.insertedAndChangedAssets) { progress in
-            if let failure = progress.failure {
-                failed.withLock { $0.append("\(failure.path): \(failure.error.kind.rawValue)") }
-            }
-        }
-        let failures = failed.withLock { $0 }
-        if json {
-            let fields: [String: Any] = [
-                "event": "changes", "inserted": change.insertedIndexes.count,
-                "removed": removed.count, "changed": change.changedIndexes.count,
-                "rendered": summary.rendered, "failed": failures,
-            ]
-            print(JSONLine.encode(fields))
-        } else {
-            print(
-                "\(change): \(summary.rendered) rendered"
-                    + (failures.isEmpty ? "" : ", failed: \(failures.joined(separator: "; ").escapedForTerminal)"))
-        }
-        fflush(nil)
     }
 }

@@ -10,25 +10,25 @@ struct CacheOptions: ParsableArguments {
     @OptionGroup var options: ConfigurationOptions
 
     func configuration() throws -> StoreConfiguration {
-        try loadOrExit(options).store(path: options.cache)
+        try options.load().store(path: options.cache)
     }
 
-    /// Opens the cache, or ends the command with exit status 3.
+    /// Opens the cache; a failure is the command's, with exit status 3.
     func open() throws -> ThumbnailStore {
         let configuration = try configuration()
         do {
             return try ThumbnailStore(configuration: configuration)
         } catch {
-            CommandFailure.cache(configuration.path, error).exit()
+            throw CommandFailure.cache(configuration.path, error)
         }
     }
 
-    /// Runs `body`; a store failure ends the command with status 3.
-    func orExit<T>(_ body: () async throws -> T) async -> T {
+    /// Runs `body`; a store failure is the command's, with exit status 3.
+    func perform<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch {
-            CommandFailure.cache(try? configuration().path, error).exit()
+            throw CommandFailure.cache(try? configuration().path, error)
         }
     }
 

@@ -2,34 +2,42 @@ import ArgumentParser
 import Foundation
 import Thumbs
 
-/// A failure that ends a command with one line on stderr and a documented exit code.
+/// A failure that ends a command with one line on stderr and the exit status its case
+/// documents. A command throws it out of `run()`: `ThumbsCommand.main` ends the process with it.
 enum CommandFailure: Error, CustomStringConvertible {
-    /// Exit 2: bad arguments or configuration.
-    case usage(String)
     /// Exit 1: some inputs failed (each was reported already).
     case someFailed(Int)
+    /// Exit 1: the one input the command was given failed, as the line says.
+    case inputFailed(String)
+    /// Exit 2: bad arguments or configuration.
+    case usage(String)
     /// Exit 3: the cache could not be opened or used.
     case cache(String)
+    /// Exit 130: interrupted (Ctrl-C), with nothing more to say.
+    case interrupted
 
     var description: String {
         switch self {
-        case .usage(let message), .cache(let message): message
+        case .usage(let message), .inputFailed(let message), .cache(let message): message
         case .someFailed(let count): "\(count) file(s) failed"
+        case .interrupted: "interrupted"
         }
     }
 
     var exitCode: ExitCode {
         switch self {
+        case .someFailed, .inputFailed: ExitCode(1)
         case .usage: ExitCode(2)
-        case .someFailed: ExitCode(1)
         case .cache: ExitCode(3)
+        case .interrupted: ExitCode(130)
         }
     }
 
-    /// Prints the failure as "thumbs: ..." and exits with its code.
+    /// Prints the failure as "thumbs: ..." (an interruption says nothing) and exits with its
+    /// status.
     func exit() -> Never {
         fflush(nil)  // flush stdout first: keep the report's lines before this one when both go to one place
-        printError("\(self)")
+        if case .interrupted = self {} else { printError("\(self)") }
         ThumbsCommand.exit(withError: exitCode)
     }
 }
@@ -54,12 +62,5 @@ extension CommandFailure {
         return .cache(
             "source cache \(path) is damaged (\(error)); merge without it, or move it aside with "
                 + "`thumbs reset --cache \(path)`")
-    }
-
-    /// Prints the failure and exits with `code` (a single bad file is a failed input, exit 1).
-    func exitWithCode(_ code: Int32) -> Never {
-        fflush(nil)  // flush stdout first: keep the report's lines before this one when both go to one place
-        printError("\(self)")
-        ThumbsCommand.exit(withError: ExitCode(code))
     }
 }

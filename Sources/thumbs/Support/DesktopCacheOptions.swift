@@ -30,6 +30,13 @@ struct DesktopCacheOptions: ParsableArguments {
             folder: folder.path,
             flavors: sizes.isEmpty ? ThumbnailFlavor.defaults : sizes)
     }
+
+    /// What a warm writes: the store's `renditions` when the store is open (it is not with
+    /// --freedesktop-only), then the desktop's cache when asked for.
+    func warmOutputs(store: ThumbnailStore?, renditions: [RenditionSpec]) -> [any WarmOutput] {
+        let stored: [any WarmOutput] = store.map { [StoreWarmOutput(store: $0, renditions: renditions)] } ?? []
+        return stored + (cache.map { [$0] } ?? [])
+    }
 }
 
 /// Where the desktop's thumbnail cache is: `--freedesktop-folder`, else the standard's folder.

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Dispatch
 import Foundation
 import Thumbs
@@ -36,7 +35,7 @@ final class Interrupt {
     }
 
     /// Runs `work` so that Ctrl-C stops it cleanly: then `onInterrupt` runs and the command
-    /// exits with status 130. A cache failure (the store's or the desktop's) exits with status 3.
+    /// fails with status 130. A cache failure (the store's or the desktop's) fails with status 3.
     static func run<T: Sendable>(
         onInterrupt: () -> Void = {}, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
@@ -50,11 +49,11 @@ final class Interrupt {
         case .success, .failure(is CancellationError):
             // Interrupted is 130 even when the work ended as the interrupt came.
             onInterrupt()
-            ThumbsCommand.exit(withError: ExitCode(130))
+            throw CommandFailure.interrupted
         case .failure(let error as StoreError):
-            CommandFailure.cache(nil, error).exit()
+            throw CommandFailure.cache(nil, error)
         case .failure(let error as DesktopCacheError):
-            CommandFailure.cache("desktop thumbnail cache: \(error)").exit()
+            throw CommandFailure.cache("desktop thumbnail cache: \(error)")
         case .failure(let error):
             throw error
         }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SystemPackage
 import Thumbs
 
 /// What the library commands share: the configuration, the roots, the store, the library.
@@ -13,104 +12,103 @@ struct LibraryOptions: ParsableArguments {
 
     @OptionGroup var options: ConfigurationOptions
 
-    /// What a library command works on.
-    struct Opened {
-        let configuration: ThumbsConfiguration
-        let library: PhotoLibrary
-        let store: ThumbnailStore
-        var renderer: any ThumbnailRendering { library.renderer }
+    /// The library factory for this command line's configuration, roots and `--cache`.
+    func factory(requireRoots: Bool = true, shard: LibraryShard? = nil) throws -> LibraryFactory {
+        var factory = LibraryFactory(configuration: try options.load())
+        if !roots.isEmpty { factory.roots = roots }
+        factory.skipsMissingRoots = !requireRoots
+        factory.cachePath = options.cache
+        factory.shard = shard
+        return factory
     }
 
-    /// Opens the metadata cache and the library, or ends the command with a clear line. With
-    /// `requireRoots` false, roots that do not exist are left out instead.
-    func open(requireRoots: Bool = true) async throws -> Opened {
-        let opened = try await open(requireRoots: requireRoots, opensStore: true)
-        return Opened(configuration: opened.configuration, library: opened.library, store: opened.store!)
-    }
-
-    /// The library, with the store (its metadata cache) only when `opensStore`: a command that
-    /// writes elsewhere than the cache leaves it untouched. With a `shard`, the library is that
-    /// shard's part, and `{shard}` in the cache path is its index.
-    ///
-    /// With isolation "none", every decode is noted in the cache's decode journal while it runs;
-    /// the decodes a process that used the cache before died in are remembered as `crashed`
-    /// failures first, each with a line on stderr. Without the store, the journal is kept in Thumbs' state folder and the
-    /// failures go to `outputs` (the desktop's cache), when there are any.
-    func open(
-        requireRoots: Bool = true, opensStore: Bool, shard: LibraryShard? = nil, outputs: [any WarmOutput] = []
-    ) async throws -> (configuration: ThumbsConfiguration, library: PhotoLibrary, store: ThumbnailStore?) {
-        let configuration = try loadOrExit(options)
-        var folders = roots.isEmpty ? configuration.library.roots.map(configuration.resolve) : roots
-        if !requireRoots { folders = folders.filter { FileManager.default.fileExists(atPath: $0) } }
-        for folder in folders where !FileManager.default.fileExists(atPath: folder) {
-            CommandFailure.usage("\(folder): no such folder (set library.roots in config.json, or name one)").exit()
-        }
-        CommandLog.logger.debug("library roots: \(folders.joined(separator: ", "))")
-        var store: ThumbnailStore?
-        var journal: DecodeJournalFile?
-        if opensStore {
-            var storeConfiguration = configuration.store(path: options.cache)
-            storeConfiguration.path = ShardOptions.cachePathOrExit(storeConfiguration.path, shard: shard)
-            CommandLog.logger.debug("cache: \(storeConfiguration.path), budget \(storeConfiguration.budget)")
-            do {
-                let opened = try ThumbnailStore(configuration: storeConfiguration)
-                journal = try await Self.openJournal(
-                    in: DecodeJournalFile.directory(ofCache: storeConfiguration.path), for: configuration
-                ) {
-                    try await opened.recordCrashedDecodes($0)
-                }
-                store = opened
-            } catch {
-                CommandFailure.cache(storeConfiguration.path, error).exit()
-            }
-        } else if !outputs.isEmpty {
-            journal = try await Self.openJournal(in: Self.stateJournalDirectory(), for: configuration) { crashed in
-                for file in crashed.compactMap(Asset.init(crashedDecodeAt:)) {
-                    for output in outputs { try output.recordFailure(FailureRecord(.crashed), of: file) }
-                }
-            }
-        }
-        let renderer = rendererOrExit(configuration, journal: journal)
-        let library = PhotoLibrary(
-            roots: folders, includeHidden: configuration.library.includeHidden,
-            renderer: renderer, store: store, shard: shard)
-        return (configuration, library, store)
-    }
-
-    /// The journal of this process's decodes in `directory`, once what the journals of dead
-    /// processes there hold is recorded as failures by `record` (and only then removed). Without
-    /// one (the folder is read-only, or full), the command goes on, and says so.
-    ///
-    /// Only a renderer in this process notes its decodes (isolation "none"): with render workers,
-    /// a decoder's fault costs its worker, and no journal is kept; the leftovers of an earlier
-    /// run's are recorded all the same.
-    private static func openJournal(
-        in directory: FilePath, for configuration: ThumbsConfiguration, record: ([ImageLocation]) async throws -> Void
-    ) async throws -> DecodeJournalFile? {
-        let leftovers = DecodeJournalFile.leftovers(in: directory)
-        try await record(leftovers.crashed)
-        leftovers.discard()
-        for location in leftovers.crashed {
-            printError("\(location): \(ImagingError.crashed)")
-        }
-        guard configuration.isolation == .none else { return nil }
+    /// Opens the cache and the library; a failure is the command's, with its line. With
+    /// `requireRoots` false, roots that do not exist are left out instead. With a `shard`, the
+    /// library is that shard's part, and `{shard}` in the cache path is its index.
+    func open(requireRoots: Bool = true, shard: LibraryShard? = nil) async throws -> OpenedLibrary {
+        let factory = try factory(requireRoots: requireRoots, shard: shard)
         do {
-            return try DecodeJournalFile(directory: directory)
+            let opened = try await factory.open(notices: Self.say)
+            CommandLog.logger.debug("library roots: \(opened.library.roots.joined(separator: ", "))")
+            CommandLog.logger.debug(
+                "cache: \(opened.store.configuration.path), budget \(opened.store.configuration.budget)")
+            return opened
         } catch {
-            printError("no decode journal (\(error)): a file that crashes a decoder will crash the next run too")
-            return nil
+            try Self.fail(error)
         }
     }
 
-    /// Where the decode journal is kept when no cache of Thumbs' is opened:
-    /// `$XDG_STATE_HOME/thumbs/decoding`, else `~/.local/state/thumbs/decoding`.
-    private static func stateJournalDirectory() -> FilePath {
-        let environment = ProcessInfo.processInfo.environment
-        let state =
-            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (NSHomeDirectory() + "/.local/state")
-        try? FileManager.default.createDirectory(atPath: state + "/thumbs", withIntermediateDirectories: true)
-        return FilePath(state + "/thumbs/decoding")
+    /// The library, with the cache only when `opensStore`: a command that writes elsewhere
+    /// (`outputs`, the desktop's cache) leaves the cache untouched, and crashed decodes are
+    /// recorded in `outputs`.
+    func open(
+        opensStore: Bool, shard: LibraryShard? = nil, outputs: [any WarmOutput] = []
+    ) async throws -> (configuration: ThumbsConfiguration, library: PhotoLibrary, store: ThumbnailStore?) {
+        guard !opensStore else {
+            let opened = try await open(shard: shard)
+            return (opened.configuration, opened.library, opened.store)
+        }
+        let factory = try factory(shard: shard)
+        do {
+            let library = try await factory.openWithoutStore(recordingCrashesIn: outputs, notices: Self.say)
+            CommandLog.logger.debug("library roots: \(library.roots.joined(separator: ", "))")
+            return (factory.configuration, library, nil)
+        } catch {
+            try Self.fail(error)
+        }
+    }
+
+    /// The cache's settings (`--cache`, the shard's index for `{shard}`), or the command ends
+    /// with a usage error.
+    func storeConfiguration(shard: LibraryShard?) throws -> StoreConfiguration {
+        let factory = try factory(shard: shard)
+        do {
+            return try factory.storeConfiguration()
+        } catch {
+            try Self.fail(error)
+        }
+    }
+
+    /// The renderer `configuration` asks for (its isolation), or the command ends with a clear
+    /// line (the worker program is missing). Render workers on a kernel that lacks Landlock or
+    /// seccomp run without it, and the command says so.
+    static func renderer(for configuration: ThumbsConfiguration) throws -> any ThumbnailRendering {
+        do {
+            return try LibraryFactory(configuration: configuration).renderer(notices: say)
+        } catch {
+            try fail(error)
+        }
+    }
+
+    /// Says what the factory tells, one line each on stderr.
+    static func say(_ notice: LibraryFactory.Notice) {
+        switch notice {
+        case .crashedDecode(let location):
+            printError("\(location): \(ImagingError.crashed)")
+        case .noDecodeJournal(let error):
+            printError("no decode journal (\(error)): a file that crashes a decoder will crash the next run too")
+        case .unconfinedWorkers(let missing):
+            printError("render workers run without \(missing.joined(separator: " and ")): this kernel lacks it")
+        }
+    }
+
+    /// Ends the command with the line and exit status of `error`; an output's own error is
+    /// thrown on as it is.
+    static func fail(_ error: LibraryFactoryError) throws -> Never {
+        switch error {
+        case .missingRoot(let folder):
+            throw CommandFailure.usage("\(folder): no such folder (set library.roots in config.json, or name one)")
+        case .unsetShardPlaceholder(let path):
+            throw CommandFailure.usage(
+                "the cache path \(path) holds \(LibraryFactory.shardPlaceholder), which only --shard or --shards sets")
+        case .cache(let path, let error):
+            throw CommandFailure.cache(path, error)
+        case .output(let error):
+            throw error
+        case .renderer(let error):
+            throw CommandFailure.usage(
+                "\(error.kind.rawValue): \(error) (isolation \"none\" in config.json renders in this process instead)")
+        }
     }
 
     func printJSON<T: Encodable>(_ value: T) throws {

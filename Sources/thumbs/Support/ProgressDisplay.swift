@@ -17,9 +17,18 @@ final class ProgressDisplay: Sendable {
 
     var last: WarmJob.Progress? { state.withLock { $0.latest } }
 
-    func show(_ progress: WarmJob.Progress) {
+    /// Shows what `event` says: a failure at once, progress at most about five times a second,
+    /// an issue of the walk not at all (the walk's issues that matter are failures).
+    func show(_ event: WarmJob.Event) {
         if CommandLog.isQuiet { return }
-        if let failure = progress.failure { report(failure) }
+        switch event {
+        case .progress(let progress): show(progress)
+        case .failed(let failure): report(failure)
+        case .issue: break
+        }
+    }
+
+    private func show(_ progress: WarmJob.Progress) {
         // At most about five updates a second.
         let due = state.withLock { state in
             state.latest = progress
@@ -29,7 +38,7 @@ final class ProgressDisplay: Sendable {
         }
         guard due else { return }
         if json {
-            print(Self.json(progress, event: "progress"))
+            print(JSONEvent.progress(progress).line)
             fflush(nil)  // JSON lines are read as they come, not when a pipe buffer fills
         } else {
             var line = "\r\(Self.bar(progress)) \(progress)"
@@ -48,13 +57,9 @@ final class ProgressDisplay: Sendable {
     }
 
     /// Every failure gets its line at once: what failed and why.
-    private func report(_ failure: WarmJob.Progress.Failure) {
+    private func report(_ failure: WarmJob.Failure) {
         if json {
-            let fields: [String: Any] = [
-                "event": "failed", "path": failure.path, "kind": failure.error.kind.rawValue,
-                "message": failure.error.description,
-            ]
-            print(JSONLine.encode(fields))
+            print(JSONEvent.failed(failure).line)
             fflush(nil)
         } else {
             let report = "failed \(failure.path): \(failure.error.kind.rawValue): \(failure.error)"
@@ -65,7 +70,7 @@ final class ProgressDisplay: Sendable {
 
     func finish(_ progress: WarmJob.Progress, interrupted: Bool) {
         if json {
-            print(Self.json(progress, event: interrupted ? "interrupted" : "summary", shard: shard))
+            print((interrupted ? JSONEvent.interrupted(progress, shard: shard) : .summary(progress, shard: shard)).line)
             return
         }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
@@ -80,22 +85,5 @@ final class ProgressDisplay: Sendable {
         }
         text += String(format: "; %d bytes written in %.2f s", progress.bytesWritten, progress.elapsed.seconds)
         print(text)
-    }
-
-    private static func json(_ progress: WarmJob.Progress, event: String, shard: LibraryShard? = nil) -> String {
-        var fields: [String: Any] = [
-            "event": event, "done": progress.done, "found": progress.found, "rendered": progress.rendered,
-            "fresh": progress.fresh, "placeholders": progress.placeholders,
-            "skippedFailures": progress.skippedFailures, "failed": progress.failed,
-            "bytesWritten": progress.bytesWritten, "rate": (progress.rate * 10).rounded() / 10,
-            "failuresByKind": Dictionary(
-                uniqueKeysWithValues: progress.failuresByKind.map { ($0.key.rawValue, $0.value) }),
-        ]
-        if let left = progress.estimatedSecondsLeft { fields["secondsLeft"] = left.rounded() }
-        if let shard {
-            fields["shard"] = shard.index
-            fields["shards"] = shard.count
-        }
-        return JSONLine.encode(fields)
     }
 }

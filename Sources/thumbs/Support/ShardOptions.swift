@@ -18,22 +18,9 @@ struct ShardOptions: ParsableArguments {
             """, valueName: "N"))
     var shards: Int?
 
-    /// What `{shard}` stands for in the cache path.
-    static let placeholder = "{shard}"
-
     /// The shard asked for, or nil for the whole library; when the options and the environment
-    /// do not name one shard, the command ends with a usage error.
-    func resolveOrExit(environment: [String: String] = ProcessInfo.processInfo.environment) -> LibraryShard? {
-        do {
-            return try resolve(environment: environment)
-        } catch let failure as CommandFailure {
-            failure.exit()
-        } catch {
-            CommandFailure.usage("\(error)").exit()
-        }
-    }
-
-    private func resolve(environment: [String: String]) throws -> LibraryShard? {
+    /// do not name one shard, a usage error.
+    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LibraryShard? {
         do {
             if let shard {
                 let parsed = try LibraryShard(parsing: shard)
@@ -70,16 +57,5 @@ struct ShardOptions: ParsableArguments {
         let first = try number("SLURM_ARRAY_TASK_MIN") ?? 0
         let step = max(1, try number("SLURM_ARRAY_TASK_STEP") ?? 1)
         return (task - first) / step
-    }
-
-    /// `path` with `{shard}` replaced by the shard's index; when it holds one and there is no
-    /// shard, the command ends with a usage error.
-    static func cachePathOrExit(_ path: String, shard: LibraryShard?) -> String {
-        guard path.contains(placeholder) else { return path }
-        guard let shard else {
-            CommandFailure.usage("the cache path \(path) holds \(placeholder), which only --shard or --shards sets")
-                .exit()
-        }
-        return path.replacingOccurrences(of: placeholder, with: String(shard.index))
     }
 }

@@ -1,0 +1,16 @@
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsStore
+
+/// What a ``LibraryFactory`` opens: the store, and the library whose renderer the
+/// configuration's isolation asks for, its metadata kept in that store.
+public struct OpenedLibrary: Sendable {
+    /// The configuration they were opened from.
+    public let configuration: ThumbsConfiguration
+    /// The thumbnail cache, also the library's metadata cache.
+    public let store: ThumbnailStore
+    public let library: PhotoLibrary
+
+    /// The renderer the library reads headers with, to render with too.
+    public var renderer: any ThumbnailRendering { library.renderer }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import ThumbsCore
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsStore
+
+/// The store as an output of a warm: its renditions, the photos' placeholders in the metadata
+/// cache, and the failure memo. Writes are batched, one transaction in flight while rendering
+/// goes on; killed, a warm loses only the batch being written, and the next run resumes.
+///
+/// Every photo gets its placeholder (``/ThumbsImaging/ThumbHash``): a rendered one from the
+/// smallest of its new thumbnails, a fresh one that has none from the smallest of its stored
+/// thumbnails, without decoding the file.
+public actor StoreWarmOutput: WarmOutput {
+    public let store: ThumbnailStore
+    public nonisolated let renditions: [RenditionSpec]
+    /// Photos per store transaction. Default: 32.
+    public let writeBatch: Int
+
+    private var pending: [ThumbnailStore.ThumbnailEntry] = []
+    private var pendingPhotos = 0
+    private var placeholders: [ThumbnailStore.PlaceholderEntry] = []
+    /// The transaction being written: one in flight while rendering goes on, so that a commit's
+    /// fsync does not idle the render threads.
+    private var writing: Task<Void, any Error>?
+
+    public init(store: ThumbnailStore, renditions: [RenditionSpec], writeBatch: Int = 32) {
+        self.store = store
+        self.renditions = renditions
+        self.writeBatch = writeBatch
+    }
+
+    public nonisolated var keepsPlaceholders: Bool { true }
+
+    public func state(of asset: Asset) async throws -> WarmOutputState {
+        try keys(of: asset).allSatisfy(store.containsThumbnail) ? .current : .missing
+    }
+
+    public func knownFailure(of asset: Asset) async throws -> FailureRecord? {
+        try store.failure(for: asset.id, fingerprint: asset.fingerprint)
+    }
+
+    /// The smallest stored thumbnail of a photo whose metadata record (of this version) has no
+    /// placeholder. Nil when it has one, or the store has no record of this version to keep one in.
+    public func placeholderSource(for asset: Asset) async throws -> Thumbnail? {
+        guard asset.placeholder == nil, let metadata = try store.metadata(for: asset.id),
+            metadata.fingerprint == asset.fingerprint, metadata.placeholder == nil
+        else { return nil }
+        return try store.smallestThumbnail(of: asset.id, fingerprint: asset.fingerprint)?.thumbnail
+    }
+
+    public func write(_ thumbnails: [RenditionSpec: Thumbnail], of asset: Asset) async throws {
+        pending += zip(keys(of: asset), renditions).compactMap { key, rendition in
+            thumbnails[rendition].map { ThumbnailStore.ThumbnailEntry(key: key, thumbnail: $0) }
+        }
+        pendingPhotos += 1
+        try await flushWhenFull()
+    }
+
+    public func keep(_ placeholder: ThumbHash, of asset: Asset) async throws {
+        placeholders.append(.init(assetID: asset.id, fingerprint: asset.fingerprint, placeholder: placeholder))
+        try await flushWhenFull()
+    }
+
+    public func recordFailure(_ failure: FailureRecord, of asset: Asset) async throws {
+        let entry = ThumbnailStore.FailureEntry(assetID: asset.id, fingerprint: asset.fingerprint, failure: failure)
+        let store = store
+        try await Task.detached { try await store.recordFailures([entry]) }.value
+    }
+
+    /// Nothing: a file the walk could not list is no asset of the store's, and the walk itself
+    /// remembers the failures it must (a file a decoder crashed on).
+    public func recordUnlistedFailure(_ failure: FailureRecord, of file: Asset) async {}
+
+    /// Removes the thumbnails and metadata of `assets`.
+    public func remove(_ assets: [Asset]) async throws {
+        for asset in assets { try await store.removeThumbnails(of: asset.id) }
+        try await store.removeMetadata(of: assets.map(\.id))
+    }
+
+    /// Commits everything given, waits for it, and keeps the access times read meanwhile.
+    public func finish() async throws {
+        try await flush()
+        try await writing?.value
+        writing = nil
+        try await store.flushAccessTimes()
+    }
+
+    /// Placeholders are a few dozen bytes: alone, many more of them fill a transaction.
+    private func flushWhenFull() async throws {
+        if pendingPhotos >= writeBatch || placeholders.count >= writeBatch * 8 { try await flush() }
+    }
+
+    /// Starts writing what is pending, once the write in flight is done.
+    private func flush() async throws {
+        try await writing?.value
+        writing = nil
+        guard !pending.isEmpty || !placeholders.isEmpty else { return }
+        let batch = pending, made = placeholders, store = store
+        pending = []
+        pendingPhotos = 0
+        placeholders = []
+        // Not cancelled with the warm: what was rendered is committed. Placeholders after the
+        // thumbnails they were made from.
+        writing = Task.detached {
+            try await store.putThumbnails(batch)
+            try await store.setPlaceholders(made)
+        }
+    }
+
+    private func keys(of asset: Asset) -> [ThumbnailKey] {
+        renditions.map { ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: $0) }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import ThumbsCore
+import ThumbsImaging
+import ThumbsLibrary
+import ThumbsSupport
+
+/// What a warm goes through, a batch at a time: assets, and the files that fail before they are
+/// assets (named like a photo but empty, unreadable).
+public struct WarmBatch: Sendable {
+    public var assets: [Asset]
+    /// Files found but not listed as assets: failures of the run like a failed render.
+    public var failures: [WarmJob.Failure]
+    /// What else the walk noticed, no failure of a file (a link out of the library, say).
+    public var issues: [LibraryIssue]
+
+    public init(assets: [Asset] = [], failures: [WarmJob.Failure] = [], issues: [LibraryIssue] = []) {
+        self.assets = assets
+        self.failures = failures
+        self.issues = issues
+    }
+
+    /// A batch of a library walk: its issues that amount to a failure of a file are failures.
+    public init(_ batch: LibraryBatch) {
+        self.init(assets: batch.assets)
+        for issue in batch.issues {
+            if let error = issue.failure {
+                failures.append(WarmJob.Failure(path: issue.fullPath, error: error, asset: issue.unlistedAsset))
+            } else {
+                issues.append(issue)
+            }
+        }
+    }
+
+    /// Files named one by one, each an asset beneath its own folder (a link named on purpose
+    /// resolved first), inspected by `renderer`; those it cannot read are failures.
+    public static func inspecting(files: [String], with renderer: any ThumbnailRendering) async throws -> WarmBatch {
+        var batch = WarmBatch()
+        for file in files {
+            do {
+                let inspection = try await renderer.inspect(ImageLocation(path: file))
+                let url = URL(fileURLWithPath: file).resolvingSymlinksInPath().standardizedFileURL
+                batch.assets.append(
+                    Asset(
+                        root: url.deletingLastPathComponent().path, relativePath: url.lastPathComponent,
+                        mediaType: inspection.mediaType, fingerprint: inspection.fingerprint,
+                        properties: inspection.properties))
+            } catch let error as ImagingError {
+                batch.failures.append(WarmJob.Failure(path: file, error: error))
+            }
+        }
+        return batch
+    }
+
+    /// Where the batches of a run come from.
+    public enum Source: Sendable {
+        /// Every asset of a library, as its walk finds them.
+        case library(PhotoLibrary)
+        /// One batch, as it is.
+        case batch(WarmBatch)
+    }
+
+    /// The batches of `sources`, one source after the other.
+    struct Batches: AsyncSequence, Sendable {
+        typealias Element = WarmBatch
+        let sources: [Source]
+
+        func makeAsyncIterator() -> Iterator { Iterator(sources: sources[...]) }
+
+        struct Iterator: AsyncIteratorProtocol {
+            var sources: ArraySlice<Source>
+            var walk: AssetBatches.Iterator?
+
+            mutating func next() async throws -> WarmBatch? {
+                while true {
+                    if var current = walk {
+                        let batch = try await current.next()
+                        walk = current
+                        if let batch { return WarmBatch(batch) }
+                        walk = nil
+                    }
+                    switch sources.popFirst() {
+                    case .library(let library)?: walk = library.assets().makeAsyncIterator()
+                    case .batch(let batch)?: return batch
+                    case nil: return nil
+                    }
+                }
+            }
+        }
+    }
+}

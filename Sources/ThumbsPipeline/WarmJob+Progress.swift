@@ -1,0 +1,74 @@
+import Foundation
+import ThumbsCore
+import ThumbsImaging
+
+extension WarmJob {
+    /// Where a run is. As JSON (the `progress`, `summary` and `interrupted` events of
+    /// `thumbs warm`, docs/EVENTS.md): the counts, `failed`, `failuresByKind` by kind name,
+    /// `rate` rounded to a tenth, and `secondsLeft` when it is known.
+    public struct Progress: Sendable, CustomStringConvertible, Encodable {
+        /// Assets dealt with (rendered, fresh, skipped or failed) and assets found so far.
+        public var done = 0
+        public var found = 0
+        public var rendered = 0
+        public var fresh = 0
+        /// Placeholders made: one per rendered photo, and one per fresh photo that had none.
+        public var placeholders = 0
+        /// Assets skipped because their file failed before and has not changed since.
+        public var skippedFailures = 0
+        public var failuresByKind: [ImagingError.Kind: Int] = [:]
+        /// The bytes of the thumbnails handed to the outputs.
+        public var bytesWritten = 0
+        public var elapsed: Duration = .zero
+        /// True once the walk has found everything.
+        public var walkFinished = false
+
+        public init() {}
+
+        public var failed: Int { failuresByKind.values.reduce(0, +) }
+
+        /// Assets per second over the run.
+        public var rate: Double {
+            elapsed.seconds > 0 ? Double(done) / elapsed.seconds : 0
+        }
+
+        /// Seconds to go at the current rate, counting the assets found so far.
+        public var estimatedSecondsLeft: Double? {
+            rate > 0 ? Double(found - done) / rate : nil
+        }
+
+        public var description: String {
+            var text = "\(done)/\(found)\(walkFinished ? "" : "+") assets, \(rendered) rendered, \(fresh) fresh"
+            if skippedFailures > 0 { text += ", \(skippedFailures) known failures skipped" }
+            if failed > 0 { text += ", \(failed) failed" }
+            return text + String(format: ", %.1f/s", rate)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case done, found, rendered, fresh, placeholders, skippedFailures, failed, bytesWritten, rate
+            case failuresByKind, secondsLeft
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(done, forKey: .done)
+            try container.encode(found, forKey: .found)
+            try container.encode(rendered, forKey: .rendered)
+            try container.encode(fresh, forKey: .fresh)
+            try container.encode(placeholders, forKey: .placeholders)
+            try container.encode(skippedFailures, forKey: .skippedFailures)
+            try container.encode(failed, forKey: .failed)
+            try container.encode(bytesWritten, forKey: .bytesWritten)
+            try container.encode((rate * 10).rounded() / 10, forKey: .rate)
+            try container.encode(failuresByKind.byName, forKey: .failuresByKind)
+            try container.encodeIfPresent(estimatedSecondsLeft?.rounded(), forKey: .secondsLeft)
+        }
+    }
+}
+
+extension Dictionary where Key == ImagingError.Kind, Value == Int {
+    /// The counts by kind name, as reports print them.
+    package var byName: [String: Int] {
+        [String: Int](uniqueKeysWithValues: map { ($0.key.rawValue, $0.value) })
+    }
+}
