@@ -9,7 +9,7 @@ import PackageDescription
 //                                       ThumbsImaging ← ThumbsIsolation (confined worker processes) ← Thumbs
 //
 // ThumbsCore is the vocabulary with no C library under it (sizes, fingerprints, renditions,
-// thumbnails, failure kinds), so that the store, its tests and its test programs link no codec.
+// thumbnails, failure kinds), so that the store, its tests and its test programs depend on no codec.
 //
 // `Thumbs` is what an app imports: it re-exports the layers and adds the decoded config.json.
 // `ThumbsServer` puts it on HTTP (Hummingbird), in a target of its own so that the library
