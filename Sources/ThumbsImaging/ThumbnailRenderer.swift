@@ -181,7 +181,7 @@ extension ThumbnailRenderer {
     }
 
     /// ``embeddedPreview(_:format:quality:priority:)-(String,_,_,_)`` as a JPEG of
-    /// ``RenditionSpec/defaultQuality``, at interactive priority.
+    /// ``/ThumbsCore/RenditionSpec/defaultQuality``, at interactive priority.
     public func embeddedPreview(_ path: String) async throws -> Thumbnail? {
         try await embeddedPreview(path, format: .jpeg, quality: RenditionSpec.defaultQuality, priority: .interactive)
     }

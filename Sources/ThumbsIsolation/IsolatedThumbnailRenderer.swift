@@ -13,10 +13,10 @@ import ThumbsSupport
 /// each file beneath its library root and hands the worker the open descriptor; the worker,
 /// confined before it read a byte of input (``WorkerConfinement``), decodes, resizes and encodes,
 /// and answers with the encoded thumbnails only, which the renderer checks before it trusts
-/// them. A worker that dies fails its file as ``ImagingError/crashed`` (or
-/// ``ImagingError/tooMuchMemory(needed:budget:)`` when it died at its memory limit), one that
+/// them. A worker that dies fails its file as ``/ThumbsCore/ImagingError/crashed`` (or
+/// ``/ThumbsCore/ImagingError/tooMuchMemory(needed:budget:)`` when it died at its memory limit), one that
 /// overstays ``ImagingConfiguration/decodeTimeLimit`` on any file is killed and fails it as
-/// ``ImagingError/timedOut(_:)``, and either is replaced before the next file.
+/// ``/ThumbsCore/ImagingError/timedOut(_:)``, and either is replaced before the next file.
 /// ```swift
 /// let renderer = try IsolatedThumbnailRenderer()
 /// let thumbnails = try await renderer.render(location, specs: [spec], ticket: PriorityTicket(.interactive))

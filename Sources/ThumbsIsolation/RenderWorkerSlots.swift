@@ -70,7 +70,7 @@ final class RenderWorkerSlots: Sendable {
     ///
     /// `accept` turns the reply into the result, and throws for a reply that is not what the
     /// request asked for: the worker is then ended (it broke the protocol, or was taken over)
-    /// and the file fails as ``ImagingError/crashed``. An ``ImagingError`` it throws is the
+    /// and the file fails as ``/ThumbsCore/ImagingError/crashed``. An ``/ThumbsCore/ImagingError`` it throws is the
     /// file's own failure, and the worker stays.
     func perform<T>(
         _ request: WorkerRequest, file: Int32, limit: Duration, largestReply: Int,

@@ -17,7 +17,7 @@ public struct PipelineConfiguration: Sendable, Hashable {
     /// Format of requested images unless a request says otherwise. Default: JPEG.
     public var format: ThumbnailFormat
     /// Quality of requested images unless a request says otherwise. Default:
-    /// ``/ThumbsImaging/RenditionSpec/defaultQuality``.
+    /// ``/ThumbsCore/RenditionSpec/defaultQuality``.
     public var quality: Int
 
     /// ``DeliveryMode/opportunistic``: a degraded image first when a cheap one exists.

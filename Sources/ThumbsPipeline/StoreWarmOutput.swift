@@ -8,7 +8,7 @@ import ThumbsStore
 /// cache, and the failure memo. Writes are batched, one transaction in flight while rendering
 /// goes on; killed, a warm loses only the batch being written, and the next run resumes.
 ///
-/// Every photo gets its placeholder (``/ThumbsImaging/ThumbHash``): a rendered one from the
+/// Every photo gets its placeholder (``/ThumbsCore/ThumbHash``): a rendered one from the
 /// smallest of its new thumbnails, a fresh one that has none from the smallest of its stored
 /// thumbnails, without decoding the file.
 public actor StoreWarmOutput: WarmOutput {

@@ -21,7 +21,7 @@ struct ThumbnailAnswer: Sendable {
         var revalidates: Bool
 
         /// The validators of `version` of an asset's rendition named by `tag` (its
-        /// ``/ThumbsImaging/RenditionSpec/storageTag``), asked for as `versionInURL` (the URL's
+        /// ``/ThumbsCore/RenditionSpec/storageTag``), asked for as `versionInURL` (the URL's
         /// `v`) with `delivery`.
         init(version: String, tag: String, versionInURL: Substring?, delivery: DeliveryMode) {
             etag = "\"\(version)-\(tag)\""

@@ -11,7 +11,7 @@ import ThumbsStore
 ///
 /// With isolation `"none"`, every decode is noted in a decode journal while it runs, so that a
 /// file that crashes a decoder is known to the next process; the decodes a process that died
-/// left noted are recorded as ``/ThumbsImaging/ImagingError/crashed`` failures first (in the
+/// left noted are recorded as ``/ThumbsCore/ImagingError/crashed`` failures first (in the
 /// store, or in the outputs when none is opened), whatever the isolation, and each is told
 /// through `notices`. With render workers, a decoder's fault costs its worker, and no journal
 /// is kept.
