@@ -252,7 +252,6 @@ let package = Package(
                 "ThumbsTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(name: "thumbs-render-worker", dependencies: ["ThumbsIsolation", "ThumbsProcessTuning"]),

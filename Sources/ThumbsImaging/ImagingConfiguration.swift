@@ -12,8 +12,16 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// decompression bomb is refused cheaply. Default: ``defaultPixelLimit``.
     public var pixelLimit: Int
     /// Threads that run decodes, and so the most decodes in flight at once, 1 to
-    /// ``maximumWorkers``. Default: the number of cores.
-    public var workers: Int
+    /// ``maximumWorkers``: ``requestedWorkers``, or one per core when that is nil. Setting it
+    /// sets ``requestedWorkers``, brought within 1...``maximumWorkers``.
+    public var workers: Int {
+        get { min(max(1, requestedWorkers ?? ProcessInfo.processInfo.activeProcessorCount), Self.maximumWorkers) }
+        set { requestedWorkers = min(max(1, newValue), Self.maximumWorkers) }
+    }
+    /// The number of render threads asked for, which ``workers`` brings within
+    /// 1...``maximumWorkers``; nil asks for one per core (a configuration written once runs on
+    /// machines of any size). Default: nil.
+    public var requestedWorkers: Int?
     /// Bytes the decodes in flight may take together, as estimated from each file's header
     /// before decoding (a progressive JPEG holds all its coefficients, libheif the whole
     /// image): a decode waits until its share is free, and a file that needs more than the
@@ -39,13 +47,10 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// The smallest decode memory budget: below it ordinary photos would be refused.
     public static let minimumDecodeMemoryBudget = 64 << 20
 
-    /// `workers` is brought within 1...``maximumWorkers``, `pixelLimit` within
-    /// 1...``maximumPixelLimit``.
-    public init(
-        pixelLimit: Int = defaultPixelLimit,
-        workers: Int = ProcessInfo.processInfo.activeProcessorCount
-    ) {
+    /// `workers` is brought within 1...``maximumWorkers`` (nil: one per core), `pixelLimit`
+    /// within 1...``maximumPixelLimit``.
+    public init(pixelLimit: Int = defaultPixelLimit, workers: Int? = nil) {
         self.pixelLimit = min(max(1, pixelLimit), Self.maximumPixelLimit)
-        self.workers = min(max(1, workers), Self.maximumWorkers)
+        if let workers { self.workers = workers }
     }
 }

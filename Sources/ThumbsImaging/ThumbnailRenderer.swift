@@ -43,7 +43,7 @@ public final class ThumbnailRenderer: ThumbnailRendering {
         pool = BlockingThreadPool(name: "thumbs-render", threadCount: configuration.workers)
     }
 
-    public var workers: Int { configuration.workers }
+    public var workers: Int { pool.threadCount }
 
     /// Full decodes started so far (renders; not probes or embedded previews): what coalescing
     /// and the cache save is counted here, by tests and benchmarks.

@@ -47,7 +47,7 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
         slots.startAll()
     }
 
-    public var workers: Int { configuration.workers }
+    public var workers: Int { pool.threadCount }
 
     /// What the workers reported of their confinement; nil until one has started.
     public var confinement: WorkerConfinement? { slots.confinement }

@@ -72,9 +72,8 @@ public final class PhotoLibrary: Sendable {
     /// The smart albums, then the folder albums holding media, by path, as
     /// `PHAssetCollection.fetchAssetCollections(with:subtype:options:)`.
     public func albums() async throws -> [AssetCollection] {
-        var builder = AlbumBuilder()
-        for try await batch in assets() { builder.add(batch) }
-        return builder.smartAlbums + builder.folderAlbums
+        let albums = try await enumerateAlbums().albums
+        return albums.smartAlbums + albums.folderAlbums
     }
 }
 

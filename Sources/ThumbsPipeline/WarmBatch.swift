@@ -1,4 +1,3 @@
-import Foundation
 import ThumbsCore
 import ThumbsImaging
 import ThumbsLibrary
@@ -37,13 +36,7 @@ public struct WarmBatch: Sendable {
         var batch = WarmBatch()
         for file in files {
             do {
-                let inspection = try await renderer.inspect(ImageLocation(path: file))
-                let url = URL(fileURLWithPath: file).resolvingSymlinksInPath().standardizedFileURL
-                batch.assets.append(
-                    Asset(
-                        root: url.deletingLastPathComponent().path, relativePath: url.lastPathComponent,
-                        mediaType: inspection.mediaType, fingerprint: inspection.fingerprint,
-                        properties: inspection.properties))
+                batch.assets.append(try await Asset.inspecting(file: file, with: renderer))
             } catch let error as ImagingError {
                 batch.failures.append(WarmJob.Failure(path: file, error: error))
             }

@@ -22,6 +22,27 @@ import ThumbsTesting
         #expect(AssetID.make(root: "/photos", relativePath: "a.jpg") == "b0368988533d1849")
     }
 
+    @Test func aNamedFileBeneathARootIsThatRootsAsset() async throws {
+        let root = folder.path + "/library"
+        let path = try folder.write(try LibraryFixtures.jpeg(120, 80), to: "library/2024/a.jpg")
+        let asset = try await Asset.inspecting(file: path, beneath: [root], with: LibraryFixtures.renderer)
+        #expect(asset.root == root && asset.relativePath == "2024/a.jpg")
+        #expect(asset.id == AssetID.make(root: root, relativePath: "2024/a.jpg"), "the id the walk gives it")
+        #expect(asset.mediaType == .jpeg && asset.pixelSize == PixelSize(width: 120, height: 80))
+    }
+
+    @Test func aNamedFileElsewhereIsAnAssetOfItsFolderALinkResolved() async throws {
+        let photo = try folder.write(try LibraryFixtures.jpeg(), to: "photos/in.jpg")
+        let link = folder.path + "/named.jpg"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: photo)
+        let asset = try await Asset.inspecting(
+            file: link, beneath: [folder.path + "/library"], with: LibraryFixtures.renderer)
+        #expect(asset.root == folder.path + "/photos" && asset.relativePath == "in.jpg")
+        await #expect(throws: ImagingError.self, "a file that cannot be read is no asset") {
+            _ = try await Asset.inspecting(file: folder.path + "/missing.jpg", with: LibraryFixtures.renderer)
+        }
+    }
+
     @Test func exifDateDecidesTheDayWhereThePhotoWasTaken() throws {
         let renderer = VipsRenderer()
         func asset(_ date: String, offset: String?) throws -> Asset {

@@ -69,6 +69,33 @@ import ThumbsTesting
         #expect(p3?.pixelSize == PixelSize(width: 300, height: 200))
     }
 
+    @Test func albumsAreEnumeratedWithWhatTheWalkReadAndNoticed() async throws {
+        try folder.write(try L.jpeg(), to: "library/a/p1.jpg")
+        try folder.write(try L.jpeg(), to: "library/a/p2.jpg")
+        try folder.write(L.mp4, to: "library/b/clip.mp4")
+        try folder.write(Array("notes".utf8), to: "library/b/fake.jpg")
+        let library = L.library(folder, store: try store())
+        let first = try await library.enumerateAlbums()
+        #expect(first.albums.folderAlbums.map(\.title) == ["a", "b"])
+        #expect(first.albums.folderAlbums.map { $0.count(of: .all) } == [2, 1])
+        #expect(first.fromCache == 0 && first.inspected == 4)
+        #expect(first.issues.map(\.path).contains("b/fake.jpg"))
+        let second = try await library.enumerateAlbums()
+        #expect(second.fromCache == 4 && second.inspected == 0, "the second walk reads the metadata cache")
+        #expect(try await library.albums().count == first.albums.smartAlbums.count + 2)
+    }
+
+    @Test func anAssetIsFoundByItsFileOrItsID() async throws {
+        let path = try folder.write(try L.jpeg(), to: "library/sub/p.jpg")
+        try folder.write(try L.jpeg(), to: "library/q.jpg")
+        let library = L.library(folder)
+        let walked = try #require(try await library.allAssets().assets.first { $0.relativePath == "sub/p.jpg" })
+        let named = try await library.asset(forFile: path)
+        #expect(named.id == walked.id && named.root == walked.root && named.fingerprint == walked.fingerprint)
+        #expect(try await library.asset(withID: walked.id)?.relativePath == "sub/p.jpg")
+        #expect(try await library.asset(withID: "0000000000000000") == nil)
+    }
+
     @Test func placeholdersComeFromTheMetadataCacheForTheirVersionOnly() async throws {
         try folder.write(try L.jpeg(), to: "library/p.jpg")
         let store = try store()

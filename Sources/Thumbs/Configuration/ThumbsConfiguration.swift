@@ -72,26 +72,16 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
                 size: PixelSize(width: 1024, height: 1024),
                 contentMode: .aspectFit, quality: 85)),
     ]
-    /// Render threads, and so the most decodes in flight; 0 means one per core, at most
-    /// ``/ThumbsImaging/ImagingConfiguration/maximumWorkers``. Default: 0.
-    public var workers: Int = 0
-    /// Largest image accepted, in pixels. Default:
-    /// ``/ThumbsImaging/ImagingConfiguration/defaultPixelLimit``.
-    public var pixelLimit = ImagingConfiguration.defaultPixelLimit
-    /// Memory all decodes in flight may take together, written like "1 GiB". Default:
-    /// ``/ThumbsImaging/ImagingConfiguration/defaultDecodeMemoryBudget``.
-    public var decodeMemoryBudget = ByteCount(Int64(ImagingConfiguration.defaultDecodeMemoryBudget))
-    /// Seconds a video's or a camera RAW file's decode may take before it is stopped and the
-    /// file fails as timed out (a stuck decoder costs one file). Default:
-    /// ``/ThumbsImaging/ImagingConfiguration/defaultDecodeTimeLimit``.
-    public var decodeTimeLimit = ImagingConfiguration.defaultDecodeTimeLimit.seconds
+    /// The imaging layer's settings: `workers`, `pixelLimit`, `decodeMemoryBudget` and
+    /// `decodeTimeLimit` in `config.json`, defaults from ``/ThumbsImaging/ImagingConfiguration``.
+    public var imaging = ImagingConfiguration()
     /// Where files are decoded: `"process"`, in confined worker processes, where a fault or a
     /// runaway decoder costs one file; `"none"`, in the process that asked (no worker to start,
     /// and nothing to contain a fault). Default: process.
     public var isolation: RenderIsolation = .process
-    /// Delivery mode of requests that do not name one. Default:
-    /// ``/ThumbsPipeline/PipelineConfiguration/defaultDeliveryMode``.
-    public var deliveryMode = PipelineConfiguration.defaultDeliveryMode
+    /// The manager's settings: `deliveryMode` in `config.json`, defaults from
+    /// ``/ThumbsPipeline/PipelineConfiguration``.
+    public var pipeline = PipelineConfiguration()
     /// What `thumbs serve` listens on, and its limits.
     public var serve = ServeConfiguration()
 
@@ -113,23 +103,41 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         library = try container.decodeIfPresent(Library.self, forKey: .library) ?? defaults.library
         cache = try container.decodeIfPresent(Cache.self, forKey: .cache) ?? defaults.cache
         renditions = try Self.decodeRenditions(container) ?? defaults.renditions
-        workers = try container.decodeInteger(.workers, in: 0...ImagingConfiguration.maximumWorkers) ?? defaults.workers
-        pixelLimit =
-            try container.decodeInteger(.pixelLimit, in: 1...ImagingConfiguration.maximumPixelLimit)
-            ?? defaults.pixelLimit
-        decodeMemoryBudget =
-            try container.decodeIfPresent(ByteCount.self, forKey: .decodeMemoryBudget) ?? defaults.decodeMemoryBudget
-        guard decodeMemoryBudget.bytes >= ImagingConfiguration.minimumDecodeMemoryBudget else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .decodeMemoryBudget, in: container,
-                debugDescription:
-                    "expected at least \(ByteCount(Int64(ImagingConfiguration.minimumDecodeMemoryBudget))), found \(decodeMemoryBudget)"
-            )
+        if let workers = try container.decodeInteger(.workers, in: 0...ImagingConfiguration.maximumWorkers) {
+            self.workers = workers
         }
-        decodeTimeLimit = try container.decodeSeconds(.decodeTimeLimit, in: 0.1...3600) ?? defaults.decodeTimeLimit
+        if let pixelLimit = try container.decodeInteger(.pixelLimit, in: 1...ImagingConfiguration.maximumPixelLimit) {
+            self.pixelLimit = pixelLimit
+        }
+        if let budget = try container.decodeIfPresent(ByteCount.self, forKey: .decodeMemoryBudget) {
+            guard budget.bytes >= ImagingConfiguration.minimumDecodeMemoryBudget else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .decodeMemoryBudget, in: container,
+                    debugDescription:
+                        "expected at least \(ByteCount(Int64(ImagingConfiguration.minimumDecodeMemoryBudget))), found \(budget)"
+                )
+            }
+            decodeMemoryBudget = budget
+        }
+        if let seconds = try container.decodeSeconds(.decodeTimeLimit, in: 0.1...3600) { decodeTimeLimit = seconds }
         isolation = try container.decodeIfPresent(RenderIsolation.self, forKey: .isolation) ?? defaults.isolation
-        deliveryMode = try container.decodeIfPresent(DeliveryMode.self, forKey: .deliveryMode) ?? defaults.deliveryMode
+        if let mode = try container.decodeIfPresent(DeliveryMode.self, forKey: .deliveryMode) { deliveryMode = mode }
         serve = try container.decodeIfPresent(ServeConfiguration.self, forKey: .serve) ?? defaults.serve
+    }
+
+    /// Writes the keys ``init(from:)`` reads, each section and setting with its value.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(library, forKey: .library)
+        try container.encode(cache, forKey: .cache)
+        try container.encode(renditions, forKey: .renditions)
+        try container.encode(workers, forKey: .workers)
+        try container.encode(pixelLimit, forKey: .pixelLimit)
+        try container.encode(decodeMemoryBudget, forKey: .decodeMemoryBudget)
+        try container.encode(decodeTimeLimit, forKey: .decodeTimeLimit)
+        try container.encode(isolation, forKey: .isolation)
+        try container.encode(deliveryMode, forKey: .deliveryMode)
+        try container.encode(serve, forKey: .serve)
     }
 
     /// The ladder: 1 to ``maximumRenditions`` renditions with distinct names.
@@ -191,17 +199,6 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
             budget: cache.budget)
     }
 
-    /// The imaging settings this configuration implies.
-    public var imaging: ImagingConfiguration {
-        var imaging =
-            workers > 0
-            ? ImagingConfiguration(pixelLimit: pixelLimit, workers: workers)
-            : ImagingConfiguration(pixelLimit: pixelLimit)
-        imaging.decodeMemoryBudget = Int(clamping: decodeMemoryBudget.bytes)
-        imaging.decodeTimeLimit = .seconds(decodeTimeLimit)
-        return imaging
-    }
-
     /// The renderer this configuration implies: workers in confined processes, or (isolation
     /// `"none"`) a renderer in this process that notes its decodes in `journal`.
     public func renderer(journal: (any DecodeJournal)? = nil) throws(ImagingError) -> any ThumbnailRendering {
@@ -211,11 +208,6 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
             return ThumbnailRenderer(configuration: imaging, journal: journal)
         }
         return try IsolatedThumbnailRenderer(configuration: imaging)
-    }
-
-    /// The manager settings this configuration implies.
-    public var pipeline: PipelineConfiguration {
-        PipelineConfiguration(deliveryMode: deliveryMode)
     }
 
     /// `path` with `~` expanded and, when relative, resolved against the configuration's folder.

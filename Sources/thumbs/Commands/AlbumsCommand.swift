@@ -15,8 +15,8 @@ struct AlbumsCommand: AsyncParsableCommand, DecodesFiles {
 
     func run() async throws {
         let photoLibrary = try await library.open().library
-        let builder = try await library.albums(of: photoLibrary).builder
-        let albums = builder.smartAlbums + builder.folderAlbums
+        let built = try await library.albums(of: photoLibrary).albums
+        let albums = built.smartAlbums + built.folderAlbums
         if library.json { return try library.printJSON(albums.map(AlbumSummary.init)) }
         print(
             TextTable.render(

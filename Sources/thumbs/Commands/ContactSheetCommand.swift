@@ -35,11 +35,7 @@ struct ContactSheetCommand: AsyncParsableCommand, DecodesFiles {
             throw CommandFailure.usage("the configuration has no rendition")
         }
         let photoLibrary = opened.library, store = opened.store
-        var chosen: [Asset] = []
-        for try await batch in photoLibrary.assets() {
-            chosen += batch.assets.filter(matches)
-        }
-        chosen.sort { $0.date != $1.date ? $0.date > $1.date : $0.id < $1.id }
+        let chosen = try await photoLibrary.fetchAssets().filter(matches)
         var thumbnails: [Thumbnail] = []
         var missing = 0
         for asset in chosen where thumbnails.count < limit {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import SystemPackage
 import Thumbs
 
 struct GetCommand: AsyncParsableCommand, DecodesFiles {
@@ -86,27 +85,13 @@ struct GetCommand: AsyncParsableCommand, DecodesFiles {
     }
 
     /// The asset `target` names: a file (under the library root holding it, else its folder),
-    /// or an id found by walking the library.
+    /// or an id of the library.
     private func find(in library: PhotoLibrary) async throws -> Asset? {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), !isFolder.boolValue {
-            // Under a library root, the file is opened beneath that root, as the warm opened it;
-            // elsewhere, beneath its own folder, a link named on purpose resolved first.
-            let named = URL(fileURLWithPath: target).standardizedFileURL
-            let libraryRoot = library.roots.first { named.path.hasPrefix($0 + "/") }
-            let path = libraryRoot == nil ? named.resolvingSymlinksInPath().path : named.path
-            let root = libraryRoot ?? URL(fileURLWithPath: path).deletingLastPathComponent().path
-            let relativePath = FilePath(String(path.dropFirst(root.count + 1)))
-            let inspection = try await library.renderer.inspect(
-                ImageLocation(root: FilePath(root), relativePath: relativePath))
-            return Asset(
-                root: root, relativeFilePath: relativePath, mediaType: inspection.mediaType,
-                fingerprint: inspection.fingerprint, properties: inspection.properties)
+            return try await library.asset(forFile: target)
         }
-        for try await batch in library.assets() {
-            if let asset = batch.assets.first(where: { $0.id == target }) { return asset }
-        }
-        return nil
+        return try await library.asset(withID: target)
     }
 
     /// One image delivered, as a JSON line (docs/EVENTS.md).

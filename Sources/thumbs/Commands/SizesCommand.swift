@@ -18,9 +18,11 @@ struct SizesCommand: AsyncParsableCommand, DecodesFiles {
 
     func run() async throws {
         let photoLibrary = try await library.open().library
-        let (builder, fromCache, inspected) = try await library.albums(of: photoLibrary)
-        let folders = builder.folderAlbums
-        let all = builder.smartAlbums.filter { $0.kind == .smartAlbum(.allPhotos) || $0.kind == .smartAlbum(.videos) }
+        let enumeration = try await library.albums(of: photoLibrary)
+        let folders = enumeration.albums.folderAlbums
+        let all = enumeration.albums.smartAlbums.filter {
+            $0.kind == .smartAlbum(.allPhotos) || $0.kind == .smartAlbum(.videos)
+        }
         let total = all.reduce(UInt64(0)) { $0 + $1.totalBytes }
         if library.json {
             return try library.printJSON(
@@ -28,7 +30,7 @@ struct SizesCommand: AsyncParsableCommand, DecodesFiles {
                     albums: folders.map {
                         SizesSummary.Album(album: $0.title, bytes: $0.totalBytes, assets: $0.count(of: .all))
                     },
-                    totalBytes: total, filesFromCache: fromCache, filesRead: inspected))
+                    totalBytes: total, filesFromCache: enumeration.fromCache, filesRead: enumeration.inspected))
         }
         var rows = folders.map {
             [$0.title, "\($0.count(of: .all))", "\($0.totalBytes)", ByteCount(Int64($0.totalBytes)).description]
@@ -38,6 +40,6 @@ struct SizesCommand: AsyncParsableCommand, DecodesFiles {
             ByteCount(Int64(total)).description,
         ])
         print(TextTable.render(header: ["album", "assets", "bytes", "size"], rows: rows))
-        print("\(fromCache) files from the metadata cache, \(inspected) read")
+        print("\(enumeration.fromCache) files from the metadata cache, \(enumeration.inspected) read")
     }
 }

@@ -119,18 +119,10 @@ struct LibraryOptions: ParsableArguments {
 
     /// Enumerates the library into albums, counting what came from the metadata cache; issues
     /// are reported on the way.
-    func albums(of library: PhotoLibrary) async throws -> (builder: AlbumBuilder, fromCache: Int, read: Int) {
-        var builder = AlbumBuilder()
-        var fromCache = 0, read = 0
-        var issues: [LibraryIssue] = []
-        for try await batch in library.assets() {
-            builder.add(batch)
-            fromCache += batch.fromCache
-            read += batch.inspected
-            issues += batch.issues
-        }
-        report(issues)
-        return (builder, fromCache, read)
+    func albums(of library: PhotoLibrary) async throws -> AlbumEnumeration {
+        let enumeration = try await library.enumerateAlbums()
+        report(enumeration.issues)
+        return enumeration
     }
 
     /// Issues go to stderr, one line each, so the table or JSON on stdout stays clean.
