@@ -24,16 +24,20 @@ final class ReadyAnswers {
         }
     }
 
-    /// A target's two answers: its image, and the 304 to a client whose copy is current.
-    struct Entry {
-        var generation: Int
-        var validators: ThumbnailAnswer.Validators
-        var ok: Encoded
-        var notModified: Encoded
+    /// A target's two answers: its image, and the 304 to a client whose copy is current; and
+    /// the route its requests are counted under. A class, so that a lookup hands out one
+    /// reference rather than a copy of every buffer.
+    final class Entry {
+        let generation: Int
+        let validators: ThumbnailAnswer.Validators
+        let route: String
+        let ok: Encoded
+        let notModified: Encoded
 
-        init(generation: Int, validators: ThumbnailAnswer.Validators, image: ThumbnailAnswer) {
+        init(generation: Int, validators: ThumbnailAnswer.Validators, route: String, image: ThumbnailAnswer) {
             self.generation = generation
             self.validators = validators
+            self.route = route
             ok = Encoded(image)
             notModified = Encoded(.notModified(validators))
         }

@@ -11,7 +11,7 @@ struct ServerMiddleware: RouterMiddleware {
     let metrics: ServerMetrics
 
     /// Routes anyone may ask: the page (it holds no data) and the health check.
-    private static let openPaths: Set<String> = ["/", "/page.css", "/page.js", "/thumbhash.js", "/healthz"]
+    private static let openPaths: Set<Substring> = ["/", "/page.css", "/page.js", "/thumbhash.js", "/healthz"]
     static let tokenCookie = "thumbs_token"
 
     func handle(
@@ -19,6 +19,7 @@ struct ServerMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let started = ContinuousClock.now
         let path = request.uri.path[...]
+        let route = Self.route(of: path)
         do {
             if let refusal = refusal(
                 target: request.head.path ?? "", path: path, authorization: request.headers[.authorization],
@@ -27,16 +28,16 @@ struct ServerMiddleware: RouterMiddleware {
                 throw refusal
             }
             let response = try await next(request, context)
-            recordResponse(path: path, status: response.status.code, since: started)
+            recordResponse(route: route, status: response.status.code, since: started)
             return response
         } catch let error as APIError {
-            recordResponse(path: path, status: error.status.code, since: started)
+            recordResponse(route: route, status: error.status.code, since: started)
             throw error
         } catch let error as any HTTPResponseError {
-            recordResponse(path: path, status: error.status.code, since: started)
+            recordResponse(route: route, status: error.status.code, since: started)
             throw APIError(converting: error)
         } catch {
-            recordResponse(path: path, status: 500, since: started)
+            recordResponse(route: route, status: 500, since: started)
             throw error
         }
     }
@@ -45,7 +46,7 @@ struct ServerMiddleware: RouterMiddleware {
     /// `maxTargetLength` (414), or no token where one is needed (401); nil when it may go on.
     /// ``MemoryHitHandler`` answers a request only when this is nil for it.
     func refusal(
-        target: String, path: Substring, authorization: @autoclosure () -> String?,
+        target: String, path: @autoclosure () -> Substring, authorization: @autoclosure () -> String?,
         cookies: @autoclosure () -> [String]
     ) -> APIError? {
         guard target.utf8.count <= maxTargetLength else {
@@ -53,7 +54,7 @@ struct ServerMiddleware: RouterMiddleware {
                 status: .uriTooLong, kind: "target-too-long",
                 message: "the request target is longer than \(maxTargetLength) bytes")
         }
-        if let token, !Self.openPaths.contains(where: { $0 == path }),
+        if let token, !Self.openPaths.contains(path()),
             !Self.carries(token, authorization: authorization(), cookies: cookies())
         {
             return .unauthorized
@@ -61,10 +62,10 @@ struct ServerMiddleware: RouterMiddleware {
         return nil
     }
 
-    /// Counts the response to a request for `path` under its route, with the time since
+    /// Counts the response to a request of `route` (``route(of:)``), with the time since
     /// `started`; ``MemoryHitHandler`` counts its answers here too.
-    func recordResponse(path: Substring, status: Int, since started: ContinuousClock.Instant) {
-        metrics.response(route: Self.route(of: path), status: status, duration: started.duration(to: .now))
+    func recordResponse(route: String, status: Int, since started: ContinuousClock.Instant) {
+        metrics.response(route: route, status: status, duration: started.duration(to: .now))
     }
 
     /// Whether `request` carries `token`, as a bearer token or in the page's cookie.

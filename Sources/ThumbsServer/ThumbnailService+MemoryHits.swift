@@ -15,10 +15,10 @@ extension ThumbnailService {
         guard request.method == .GET || request.method == .HEAD else { return nil }
         let started = ContinuousClock.now
         let target = request.uri
-        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
         guard
             middleware.refusal(
-                target: target, path: path, authorization: request.headers.first(name: "authorization"),
+                target: target, path: Self.path(of: target),
+                authorization: request.headers.first(name: "authorization"),
                 cookies: request.headers["cookie"]) == nil
         else { return nil }
         let generation = index.generation
@@ -32,7 +32,7 @@ extension ThumbnailService {
         }
         let encoded = entry.answer(ifNoneMatch: request.headers["if-none-match"])
         metrics.count(encoded.answer)
-        middleware.recordResponse(path: path, status: encoded.answer.status.code, since: started)
+        middleware.recordResponse(route: entry.route, status: encoded.answer.status.code, since: started)
         return (encoded.head, request.method == .GET ? encoded.answer.body : nil)
     }
 
@@ -48,7 +48,13 @@ extension ThumbnailService {
         else { return nil }
         return ReadyAnswers.Entry(
             generation: generation, validators: thumbnail.validators,
+            route: ServerMiddleware.route(of: Self.path(of: target)),
             image: .image(hit.bytes, format: hit.format, from: .memory, validators: thumbnail.validators))
+    }
+
+    /// A request target without its query.
+    private static func path(of target: String) -> Substring {
+        target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
     }
 
     /// The asset id and rendition name of a `/thumbnails/{id}/{rendition}` target (with or

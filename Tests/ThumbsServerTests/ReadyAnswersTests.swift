@@ -10,7 +10,7 @@ struct ReadyAnswersTests {
 
     private static func entry(bytes: Int, generation: Int = 0) -> ReadyAnswers.Entry {
         ReadyAnswers.Entry(
-            generation: generation, validators: validators,
+            generation: generation, validators: validators, route: "thumbnail",
             image: .image(
                 [UInt8](repeating: 1, count: bytes), format: .jpeg, from: .memory, validators: validators))
     }
