@@ -102,14 +102,17 @@ extension DeliveryBenchmark {
                     scenario.deliveryMode != .highQualityFormat
                     && benchmark.assets[index].properties?.hasCheapPicture == true
                 guard tooFast && cheap else {
+                    recorder.askedFinal(index, tooFast: tooFast)
                     requests[index] = request(index, scenario.deliveryMode)
                     continue
                 }
                 provisional.insert(index)
+                recorder.askedPreviewOnly(index)
                 requests[index] = request(index, .fastFormat, final: false)
             }
             guard !tooFast else { return }
             for index in provisional {
+                recorder.askedFinal(index, tooFast: false)
                 requests[index]?.cancel()
                 requests[index] = request(index, scenario.deliveryMode)
             }
@@ -140,6 +143,7 @@ extension DeliveryBenchmark {
         }
 
         private func preheat(_ change: PreheatWindow.Change) {
+            recorder.preheated(change.entered, tooFast: window.isTooFast)
             let size = configuration.targetSize, mode = configuration.contentMode
             let options = ImageRequestOptions(deliveryMode: scenario.deliveryMode)
             manager.startCaching(
@@ -150,12 +154,13 @@ extension DeliveryBenchmark {
                 contentMode: mode, options: options)
         }
 
-        /// The fastest scroll the window keeps up with: as many rows a second as the render
-        /// threads render cells, by the mean time of the decodes so far (the window's default
-        /// until one has ended).
+        /// The fastest scroll the window keeps up with: the configuration's, or as many rows a
+        /// second as the render threads render cells, by the mean time of the decodes so far
+        /// (the window's default until one has ended).
         private mutating func keepUpWithTheRenders() {
             let renderer = benchmark.renderer
-            guard let rate = renderer.decodeTime.rate(workers: renderer.workers) else { return }
+            guard let rate = configuration.fastestCellsPerSecond ?? renderer.decodeTime.rate(workers: renderer.workers)
+            else { return }
             window.fastestRowsPerSecond = rate / Double(configuration.columns)
         }
 

@@ -39,6 +39,10 @@ package struct DeliveryBenchmark: Sendable {
         /// How long the last screen may wait for its final images after the scroll stops.
         /// Default: 2 s.
         package var settleSeconds = 2.0
+        /// The fastest scroll a following preheat window keeps up with, in cells a second; nil
+        /// (the default): as many as the render threads render, by the mean time of the decodes
+        /// so far.
+        package var fastestCellsPerSecond: Double?
 
         package init() {}
 

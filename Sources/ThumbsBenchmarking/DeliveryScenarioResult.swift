@@ -25,6 +25,15 @@ package struct DeliveryScenarioResult: Sendable, Hashable, Codable {
     package var rendersWasted: Int
     /// Renders of files that failed (broken, unsupported).
     package var rendersFailed: Int
+    /// Cells that came into view while the scroll was too fast for the preheat window
+    /// (``PreheatRule/followingScroll``) and asked only for a cheap preview.
+    package var cellsAskingPreviewsOnly: Int
+    /// Finals asked for, by cells coming into view or by preheating, while the preheat window
+    /// said the scroll was too fast to keep up with.
+    package var finalsAskedWhileTooFast: Int
+    /// Cells of ``cellsAskingPreviewsOnly`` that left the view before the scroll ended without
+    /// ever asking for their final (preheating may have asked for it before the scroll got fast).
+    package var cellsPassedWithoutFinal: Int
     /// Length of the scroll, settling included.
     package var seconds: Double
 }

@@ -13,12 +13,17 @@ final class ScrollRecorder: Sendable {
         var left: Double?
         /// Its request has ended: final delivered, or failed.
         var settled = false
+        /// It came into view while the scroll was too fast and asked only for a cheap preview.
+        var askedPreviewOnly = false
+        /// It asked for its final on screen, as it came into view or once the scroll slowed.
+        var askedFinal = false
     }
 
     private struct State {
         var cells: [Int: Cell] = [:]
         var offset = 0.0
         var rendered = 0, cancelled = 0, failed = 0, wasted = 0
+        var finalsAskedWhileTooFast = 0
     }
 
     private let grid: ScrollGrid
@@ -36,6 +41,26 @@ final class ScrollRecorder: Sendable {
     func scrolled(to offset: Double) { state.withLock { $0.offset = offset } }
 
     func appeared(_ index: Int, at time: Double) { state.withLock { $0.cells[index] = Cell(appeared: time) } }
+
+    /// A cell on screen asked only for a cheap preview, the scroll being too fast.
+    func askedPreviewOnly(_ index: Int) { state.withLock { $0.cells[index]?.askedPreviewOnly = true } }
+
+    /// A cell on screen asked for its final while the preheat window did or did not say the
+    /// scroll was too fast.
+    func askedFinal(_ index: Int, tooFast: Bool) {
+        state.withLock { state in
+            state.cells[index]?.askedFinal = true
+            if tooFast { state.finalsAskedWhileTooFast += 1 }
+        }
+    }
+
+    /// Cells started preheating (their finals asked for ahead of view) while the preheat window
+    /// did or did not say the scroll was too fast.
+    func preheated(_ indices: [Int], tooFast: Bool) {
+        state.withLock { state in
+            if tooFast { state.finalsAskedWhileTooFast += indices.count }
+        }
+    }
 
     func left(_ index: Int, at time: Double) {
         state.withLock { state in
@@ -86,6 +111,9 @@ final class ScrollRecorder: Sendable {
             let blank = cells.filter { cell in
                 (cell.firstImage ?? cell.left ?? end) - cell.appeared > frame
             }
+            let passedWithoutFinal = cells.filter { cell in
+                cell.askedPreviewOnly && !cell.askedFinal && (cell.left ?? end) < end
+            }
             return DeliveryScenarioResult(
                 scenario: scenario, cellsShown: cells.count, blankCells: blank.count,
                 blankShare: cells.isEmpty ? 0 : Double(blank.count) / Double(cells.count),
@@ -94,7 +122,9 @@ final class ScrollRecorder: Sendable {
                 firstImage: firstImage(cells), firstImageWithPreview: firstImage(previewed),
                 finalImage: LatencySummary(cells.compactMap { cell in cell.finalImage.map { $0 - cell.appeared } }),
                 rendersFinished: state.rendered, rendersCancelled: state.cancelled, rendersWasted: state.wasted,
-                rendersFailed: state.failed, seconds: end)
+                rendersFailed: state.failed, cellsAskingPreviewsOnly: cells.filter(\.askedPreviewOnly).count,
+                finalsAskedWhileTooFast: state.finalsAskedWhileTooFast,
+                cellsPassedWithoutFinal: passedWithoutFinal.count, seconds: end)
         }
     }
 }

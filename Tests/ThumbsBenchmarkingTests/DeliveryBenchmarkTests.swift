@@ -13,7 +13,9 @@ import ThumbsTesting
 /// Short real-time scrolls over generated photos with real libvips and LMDB. Only what holds
 /// whatever the machine's speed is checked; the measurements themselves are for benchmarks.
 @Suite struct DeliveryBenchmarkTests {
-    private func benchmark(_ fixture: PipelineFixture, photos: Int) async throws -> DeliveryBenchmark {
+    private func benchmark(
+        _ fixture: PipelineFixture, photos: Int, fastestCellsPerSecond: Double? = nil
+    ) async throws -> DeliveryBenchmark {
         // One photo with an EXIF preview, written under many names: generating pixels is the slow part.
         let photo = try ExifThumbnailJPEG.make(
             SyntheticImage(width: 1600, height: 1200),
@@ -26,6 +28,7 @@ import ThumbsTesting
         configuration.cellsPerSecond = 80
         configuration.targetSize = PixelSize(width: 128, height: 128)
         configuration.settleSeconds = 60
+        configuration.fastestCellsPerSecond = fastestCellsPerSecond
         return DeliveryBenchmark(assets: assets, renderer: fixture.renderer, configuration: configuration)
     }
 
@@ -54,17 +57,23 @@ import ThumbsTesting
 
     @Test func aFlickWithTheFollowingWindowAsksForPreviewsThenFinalsOnceItStops() async throws {
         let fixture = try PipelineFixture()
-        // 80 cells a second is 20 rows a second: past what the window preheats for, once the
-        // scroll has run a tenth of a second (the first screen and its preheat come before).
-        let benchmark = try await benchmark(fixture, photos: 96)
+        // The window keeps up with 40 cells a second whatever this machine renders: the flick, at
+        // 80, is too fast for it once its speed is measured (a tenth of a second in), until it
+        // stops at the bottom.
+        let benchmark = try await benchmark(fixture, photos: 96, fastestCellsPerSecond: 40)
         let scenario = DeliveryScenario(deliveryMode: .opportunistic, preheat: true, rule: .followingScroll)
         let result = try await benchmark.run(scenario)
-        #expect(result.cellsShown == 96)
-        // Every cell asks for its preview; how many come before their cell leaves the screen
-        // depends on the machine (46 of 96 under AddressSanitizer beside the other suites).
-        #expect(result.degradedShown >= 24, "previews came during the flick")
+        // The first screen and the last at least: rows that a late frame scrolls past between
+        // two frames never come into view, as on a busy display.
+        #expect(result.cellsShown >= 24)
+        // What was asked for is checked, not what the render threads finished in time: how many
+        // previews and finals come before their cell leaves the screen depends on the machine.
+        #expect(result.cellsAskingPreviewsOnly > 0, "the flick was too fast: cells asked only for previews")
+        #expect(result.finalsAskedWhileTooFast == 0, "no final asked for, nor preheated, during the flick")
+        #expect(
+            result.cellsAskingPreviewsOnly - result.cellsPassedWithoutFinal <= 12,
+            "of the cells that asked for previews, only the last screen's asked for finals, once the scroll stopped")
         #expect(result.finalImage.count >= 12, "the last screen got its finals once the scroll stopped")
-        #expect(result.rendersFinished <= 48, "no finals for the cells the flick passed: \(result.rendersFinished)")
         #expect(result.rendersFailed == 0)
     }
 

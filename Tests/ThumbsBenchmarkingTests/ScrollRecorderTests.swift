@@ -54,4 +54,27 @@ import ThumbsTesting
         #expect(result.rendersWasted == 1, "row 1 is above the view at 2.5; row 2 is still partly visible")
         #expect(result.rendersCancelled == 1 && result.rendersFailed == 1)
     }
+
+    @Test func cellsPassedWithoutAFinalAskedOnlyForPreviewsAndLeftBeforeTheEnd() {
+        let recorder = ScrollRecorder(grid: grid, assetIDs: (0..<40).map { "a\($0)" })
+        recorder.preheated([0, 4], tooFast: false)
+        recorder.appeared(0, at: 0)
+        recorder.askedFinal(0, tooFast: false)
+        recorder.appeared(4, at: 0.1)
+        recorder.askedPreviewOnly(4)
+        recorder.appeared(8, at: 0.2)
+        recorder.askedPreviewOnly(8)
+        recorder.askedFinal(8, tooFast: false)
+        recorder.appeared(12, at: 0.3)
+        recorder.askedFinal(12, tooFast: true)
+        recorder.preheated([16, 20], tooFast: true)
+        recorder.appeared(16, at: 0.4)
+        recorder.askedPreviewOnly(16)
+        for index in [0, 4, 8, 12] { recorder.left(index, at: 0.5) }
+        recorder.left(16, at: 1)
+        let result = recorder.result(scenario, end: 1, frame: 1.0 / 60)
+        #expect(result.cellsAskingPreviewsOnly == 3)
+        #expect(result.finalsAskedWhileTooFast == 3, "cell 12 on screen, 16 and 20 preheated")
+        #expect(result.cellsPassedWithoutFinal == 1, "cell 4; 8 asked for its final, 16 was on screen at the end")
+    }
 }
