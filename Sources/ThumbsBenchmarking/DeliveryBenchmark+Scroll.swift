@@ -112,7 +112,7 @@ extension DeliveryBenchmark {
             }
             guard !tooFast else { return }
             for index in provisional {
-                recorder.askedFinal(index, tooFast: false)
+                recorder.askedFinal(index, tooFast: tooFast)
                 requests[index]?.cancel()
                 requests[index] = request(index, scenario.deliveryMode)
             }
