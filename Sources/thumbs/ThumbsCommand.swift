@@ -18,7 +18,7 @@ struct ThumbsCommand: AsyncParsableCommand {
             StatsCommand.self, EvictCommand.self, CompactCommand.self, VerifyCommand.self, MergeCommand.self,
             ResetCommand.self,
             ContactSheetCommand.self,
-            ServeCommand.self, FreedesktopCommand.self, ProbeCommand.self, ConfigCommand.self,
+            ServeCommand.self, FreedesktopCommand.self, ThumbnailCommand.self, ProbeCommand.self, ConfigCommand.self,
             SampleLibraryCommand.self, BenchCommand.self,
             VersionCommand.self,
         ])

@@ -50,6 +50,8 @@ import ThumbsTesting
         #expect(
             try run(["render", photo, "--size", "64x64", "-o", folder.path + "/r.webp", "--format", "webp"]).status == 0
         )
+        #expect(try run(["thumbnail", "-s", "128", photo, folder.path + "/thumbnail.png"]).status == 0)
+        #expect(try VipsRenderer().probe(folder.path + "/thumbnail.png").mediaType == .png)
         #expect(try run(["config", "--roots"]).status == 0)
         #expect(try run(["version"]).standardOutput.contains("camera RAW: LibRaw"))
         let rendered = try run(
@@ -103,7 +105,7 @@ import ThumbsTesting
         #expect(try run(["sample-library", folder.path + "/sample"]).standardOutput.contains("wrote 15 sample photos"))
         for command in [
             "warm", "watch", "get", "render", "albums", "moments", "sizes", "stats", "evict", "compact",
-            "verify", "contact-sheet", "probe", "config", "sample-library", "version",
+            "verify", "contact-sheet", "thumbnail", "probe", "config", "sample-library", "version",
         ] {
             let help = try run([command, "--help"])
             #expect(help.standardOutput.contains("Example"), "\(command) --help has an example")
