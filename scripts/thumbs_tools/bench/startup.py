@@ -59,7 +59,7 @@ class Plan:
     large_warm: int
 
 
-FULL = Plan(startup=30, render=15, small_warm=10, large_warm=3)
+FULL = Plan(startup=30, render=15, small_warm=10, large_warm=5)
 QUICK = Plan(startup=20, render=5, small_warm=3, large_warm=1)
 
 
@@ -324,6 +324,8 @@ def measure_and_report(args: argparse.Namespace) -> None:
             results.render_skipped = "../shared/photos not found"
             say("render: skipped: ../shared/photos not found (--photo FILE names a photo)")
         else:
+            if missing := [str(p) for p in photos if not p.is_file()]:
+                raise RuntimeError(f"no photo at {', '.join(missing)}")
             runner.warm_page_cache(photos)
             results.render = [
                 run_group(f"render of {p.name}", render_commands(thumbs, vipsthumbnail, p, configs), plan.render)
