@@ -183,7 +183,9 @@ def _pause_unless_ended(exit_notice: int | None) -> None:
     if exit_notice is None:
         time.sleep(SAMPLE_INTERVAL)
     else:
-        select.select([exit_notice], [], [], SAMPLE_INTERVAL)
+        ended = select.poll()  # not select(), which takes no descriptor past FD_SETSIZE
+        ended.register(exit_notice, select.POLLIN)
+        ended.poll(SAMPLE_INTERVAL * 1000)
 
 
 def run(cmd: Sequence[str], env: Mapping[str, str] | None = None, cwd: Path | None = None) -> Result:

@@ -39,13 +39,11 @@ from ..figures import alternation
 from ..paths import SHARED
 from ..report import load_average, machine_info, write_json
 from . import scaling
-from .startup_report import Group, Measured, Results, report
+from .startup_report import QUALITY, SIZE, Group, Measured, Results, report
 
 SMALL, LARGE = 30, 3000  # the two warms' libraries, in photos
 PHOTOS = ("2019-trip/book-beside-flowers.jpg", "phone/dog_exif_extended_xmp_icc.jpg")
 ISOLATIONS = ("process", "none")
-SIZE = 256
-QUALITY = 82  # thumbs render's default, given to vipsthumbnail too
 PARTS = ("startup", "render", "warm")
 
 

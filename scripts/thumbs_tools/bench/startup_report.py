@@ -15,7 +15,12 @@ VERSION_WALL_GOAL = 0.015  # seconds: `thumbs version`'s median wall time at mos
 VERSION_RSS_GOAL = 20 * 2**20  # bytes: and its peak RSS at most this
 RENDER_GOAL = 2.0  # `thumbs render` of one photo at least this many times as fast as vipsthumbnail
 WARM_GOAL = 0.9  # a small warm's photos per second at least this share of a large warm's
-RENDERING = "Inside 256x256 (`thumbs render --size 256x256`, `vipsthumbnail -s '256x256>'`), JPEG quality 82"
+SIZE = 256  # the renders' box, SIZExSIZE
+QUALITY = 82  # thumbs render's default JPEG quality, given to vipsthumbnail too
+RENDERING = (
+    f"Inside {SIZE}x{SIZE} (`thumbs render --size {SIZE}x{SIZE}`, `vipsthumbnail -s '{SIZE}x{SIZE}>'`), "
+    f"JPEG quality {QUALITY}"
+)
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,7 @@ class Measured:
             "peak_rss": self.peak_rss,
             "shared_objects": self.objects,
             "photos": self.photos,
+            "is_peer": self.is_peer,
             "details": self.details,
         }
 
