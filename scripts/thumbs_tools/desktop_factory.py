@@ -68,7 +68,11 @@ def entry_naming(text: str, program: str, extra_arguments: Sequence[str] = ()) -
 
 def thumbnailer_folder(root: Path, entries: Mapping[str, str]) -> Path:
     """Makes `root` an XDG data folder with only `entries` (file name: contents) as thumbnailers,
-    and the system's MIME database and schemas; returns it."""
+    and the system's MIME database and schemas; returns it.
+
+    The thumbnailers inherit XDG_DATA_DIRS in their sandbox, which shows /usr and not much else:
+    `root` must be below /usr for them to find the MIME database through it (gdk-pixbuf's loaders
+    are chosen by content type)."""
     (root / "thumbnailers").mkdir(parents=True)
     for name, text in entries.items():
         (root / "thumbnailers" / name).write_text(text)

@@ -4,7 +4,7 @@ Run by scripts/test-gnome-thumbnailer, which installs Thumbs into a prefix under
 thumbnailers in a bwrap sandbox that shows /usr and little else) and passes the installed binary
 and thumbnailer entry:
 
-    python3 -m thumbs_tools.gnome_thumbnailer_test THUMBS ENTRY SHARED [--dng-python PYTHON]
+    python3 -m thumbs_tools.gnome_thumbnailer_test THUMBS ENTRY SHARED DATA [--dng-python PYTHON]
 
 The factory (GnomeDesktop.DesktopThumbnailFactory, in its own process) sees one thumbnailer: the
 installed entry, its Exec naming THUMBS (with --verbose, so that a failure's stderr, which the
@@ -168,6 +168,7 @@ def main() -> None:
     parser.add_argument("thumbs", help="the installed thumbs, under /usr")
     parser.add_argument("entry", help="the installed thumbs.thumbnailer")
     parser.add_argument("shared", type=Path)
+    parser.add_argument("data", type=Path, help="a new folder below /usr, for the XDG data folders")
     parser.add_argument("--dng-python", help="a Python with what scripts/make-test-dng.py needs")
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds a factory call may take")
     arguments = parser.parse_args()
@@ -187,8 +188,8 @@ def main() -> None:
     svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="9" height="9"/></svg>')
 
     entry = entry_naming(Path(arguments.entry).read_text(), thumbs, ["--verbose"])
-    with_thumbs = thumbnailer_folder(work / "with-thumbs", {"thumbs.thumbnailer": entry})
-    without = thumbnailer_folder(work / "without", {})
+    with_thumbs = thumbnailer_folder(arguments.data / "with-thumbs", {"thumbs.thumbnailer": entry})
+    without = thumbnailer_folder(arguments.data / "without", {})
     offered = offered_confinement(thumbs)
     try:
         with FactoryClient(with_thumbs, work / "factory", arguments.timeout, debug=True) as factory:
