@@ -38,7 +38,7 @@ public struct DecoderLibraries: Sendable, Equatable {
     public var avifDecoder: String
 
     /// What this process decodes with, opening each library that is not open yet
-    /// (``DecodingLibrary``). A library that cannot be opened is reported by why, in place of its
+    /// (libvips, FFmpeg, libheif, LibRaw). A library that cannot be opened is reported by why, in place of its
     /// version; only libvips, without which nothing renders, throws.
     public static func linked() throws(ImagingError) -> DecoderLibraries {
         try VipsRuntime.ensureStarted()
