@@ -51,10 +51,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
-        // System libraries, linked from Debian's packages (never vendored).
+        // System libraries from Debian's packages (never vendored). libvips, FFmpeg, libheif and
+        // LibRaw are not linked: CLibraryLoader opens each when a file first needs it, so these
+        // targets give only their headers (libvips' need GLib's, hence its pkg-config name).
         .systemLibrary(
             name: "CVips",
-            pkgConfig: "vips",
+            pkgConfig: "gobject-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
         .systemLibrary(
@@ -62,23 +64,13 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
-        // FFmpeg's libraries (videos) and LibRaw (camera RAW).
-        .systemLibrary(
-            name: "CFFmpeg",
-            pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev"])]
-        ),
-        .systemLibrary(
-            name: "CLibRaw",
-            pkgConfig: "libraw_r",
-            providers: [.apt(["libraw-dev"])]
-        ),
-        // libheif, which libvips reads HEIF with: its decoder-plugin interface.
-        .systemLibrary(
-            name: "CHeif",
-            pkgConfig: "libheif",
-            providers: [.apt(["libheif-dev"])]
-        ),
+        // FFmpeg's libraries (videos) and LibRaw (camera RAW); their headers are in the
+        // compiler's default paths on Debian (libavformat-dev, libavcodec-dev, libswscale-dev,
+        // libraw-dev).
+        .systemLibrary(name: "CFFmpeg"),
+        .systemLibrary(name: "CLibRaw"),
+        // libheif, which libvips reads HEIF with: its decoder-plugin interface (libheif-dev).
+        .systemLibrary(name: "CHeif"),
         // GLib (libvips is built on it): the desktop's own file URIs and their MD5.
         .systemLibrary(
             name: "CGLib",
@@ -89,38 +81,32 @@ let package = Package(
         .target(name: "CFileAccess"),
         // The decode journal's fatal-signal handler, in C: only async-signal-safe calls in it.
         .target(name: "CDecodeJournal"),
+        // The decoding libraries opened on first use: a trampoline per function Thumbs calls,
+        // filled in when the library is opened.
+        .target(name: "CLibraryLoader", linkerSettings: [.linkedLibrary("dl")]),
         // Render workers: started, handed descriptors, confined (Landlock, seccomp through
         // Debian's libseccomp-dev, rlimits), and their fatal signals reported.
         .target(name: "CRenderSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
         // Fixed-arity C wrappers for libvips' variadic API, which Swift cannot call.
         .target(
             name: "CVipsShim",
-            dependencies: ["CVips"],
-            // lcms, which libvips converts colours with, called directly for kept transforms.
-            linkerSettings: [.linkedLibrary("lcms2")]
+            dependencies: ["CVips", "CLibraryLoader"],
+            // lcms, which libvips converts colours with, called directly for kept transforms;
+            // GModule, which libvips' modules are loaded with.
+            linkerSettings: [.linkedLibrary("lcms2"), .linkedLibrary("gmodule-2.0")]
         ),
-        // A video's header and poster frame through FFmpeg, read from an open descriptor. (A
-        // system library's module map links only where Swift imports it; these are C.)
-        .target(
-            name: "CVideoShim",
-            dependencies: ["CFFmpeg"],
-            linkerSettings: [
-                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
-                .linkedLibrary("swscale"),
-            ]
-        ),
+        // A video's header and poster frame through FFmpeg, read from an open descriptor.
+        .target(name: "CVideoShim", dependencies: ["CFFmpeg", "CLibraryLoader"]),
         // HEIC pictures decoded by FFmpeg's HEVC decoder inside libheif (a libheif decoder
         // plugin); libheif, from Debian's libheif-dev, still reads the container. HEIF pictures
         // for thumbnails decoded as stored and averaged down here.
         .target(
             name: "CHeifShim",
-            dependencies: ["CHeif", "CFFmpeg", "CVideoShim", "CFileAccess"],
-            linkerSettings: [
-                .linkedLibrary("heif"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"), .linkedLibrary("m"),
-            ]
+            dependencies: ["CHeif", "CFFmpeg", "CVideoShim", "CFileAccess", "CLibraryLoader"],
+            linkerSettings: [.linkedLibrary("m")]
         ),
         // A camera RAW's header, embedded preview and half-size decode through LibRaw.
-        .target(name: "CRawShim", dependencies: ["CLibRaw"], linkerSettings: [.linkedLibrary("raw_r")]),
+        .target(name: "CRawShim", dependencies: ["CLibRaw", "CLibraryLoader"]),
 
         // JPEGs decoded (at a DCT scale) and encoded by libjpeg-turbo directly (Debian's libjpeg62-turbo-dev).
         .target(name: "CJpegShim", dependencies: ["CFileAccess"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -145,7 +131,7 @@ let package = Package(
             name: "ThumbsImaging",
             dependencies: [
                 "ThumbsSupport", "ThumbsCore", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim",
-                "CJpegShim", "CHeifShim", "CPNGEncoder", "CResample",
+                "CJpegShim", "CHeifShim", "CPNGEncoder", "CResample", "CLibraryLoader",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

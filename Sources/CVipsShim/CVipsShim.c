@@ -11,6 +11,7 @@
 #include <unistd.h>
 /* vips_vector_set_enabled() is not included by vips.h in 8.14. */
 #include <vips/vector.h>
+#include <gmodule.h>
 
 int thumbs_vips_start(const char *program_name, int concurrency) {
     if (VIPS_INIT(program_name))
@@ -31,6 +32,17 @@ int thumbs_vips_start(const char *program_name, int concurrency) {
 int thumbs_vips_has_loader(const char *nickname) {
     /* Loaders are operations found by nickname; modules register theirs in VIPS_INIT. */
     return vips_type_find("VipsForeignLoad", nickname) != 0;
+}
+
+int thumbs_vips_load_module(const char *folder, const char *name) {
+    char *path = g_strdup_printf("%s/vips-modules-%d.%d/vips-%s.so", folder, VIPS_MAJOR_VERSION,
+        VIPS_MINOR_VERSION, name);
+    /* As libvips' own module loading: resident from then on (the module makes itself so). */
+    GModule *module = g_module_open(path, G_MODULE_BIND_LAZY);
+    if (!module)
+        vips_error("thumbs", "%s", g_module_error());
+    g_free(path);
+    return module ? 0 : -1;
 }
 
 /* A pthread mutex rather than a GMutex: GLib's is a futex on Linux, which ThreadSanitizer

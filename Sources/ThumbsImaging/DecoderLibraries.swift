@@ -4,7 +4,7 @@ import CVideoShim
 import CVipsShim
 import ThumbsCore
 
-/// The C libraries that decode for Thumbs, as linked at run time.
+/// The C libraries that decode for Thumbs, as opened at run time.
 ///
 /// Camera RAW files always go to LibRaw directly (`CRawShim`): its embedded preview is
 /// extracted without decoding the sensor data, and where no preview covers the target, a
@@ -37,15 +37,32 @@ public struct DecoderLibraries: Sendable, Equatable {
     /// The decoder libheif uses for AVIF pictures, e.g. "FFmpeg AV1 decoder (Thumbs)".
     public var avifDecoder: String
 
-    /// What this process links, starting libvips if it has not started yet.
+    /// What this process decodes with, opening each library that is not open yet
+    /// (libvips, FFmpeg, libheif, LibRaw). A library that cannot be opened is reported by why, in place of its
+    /// version; only libvips, without which nothing renders, throws.
     public static func linked() throws(ImagingError) -> DecoderLibraries {
         try VipsRuntime.ensureStarted()
+        let heif = Result { () throws(ImagingError) in try HeifRuntime.ensureStarted() }
         return DecoderLibraries(
             libvips: String(cString: vips_version_string()),
-            ffmpeg: String(cString: thumbs_video_library_version()),
-            libRaw: String(cString: thumbs_raw_library_version()),
+            ffmpeg: version(of: .ffmpeg) { String(cString: thumbs_video_library_version()) },
+            libRaw: version(of: .libRaw) { String(cString: thumbs_raw_library_version()) },
             libvipsReadsRaw: thumbs_vips_has_loader("dcrawload") != 0,
-            heicDecoder: String(cString: thumbs_heif_hevc_decoder_name()),
-            avifDecoder: String(cString: thumbs_heif_av1_decoder_name()))
+            heicDecoder: heif.describe { String(cString: thumbs_heif_hevc_decoder_name()) },
+            avifDecoder: heif.describe { String(cString: thumbs_heif_av1_decoder_name()) })
+    }
+
+    private static func version(of library: DecodingLibrary, _ read: () -> String) -> String {
+        Result { () throws(ImagingError) in try library.open() }.describe(read)
+    }
+}
+
+extension Result<Void, ImagingError> {
+    /// What `read` says once the library is open, else why it could not be opened.
+    fileprivate func describe(_ read: () -> String) -> String {
+        switch self {
+        case .success: read()
+        case .failure(let error): "unavailable (\(error))"
+        }
     }
 }

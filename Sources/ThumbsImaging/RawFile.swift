@@ -25,6 +25,7 @@ struct RawFile {
     init(_ source: ImageSource, pixelLimit: Int, timeLimit: Duration) throws(ImagingError) {
         self.source = source
         self.timeLimit = timeLimit
+        try DecodingLibrary.libRaw.open()
         var info = thumbs_raw_info()
         var message = [CChar](repeating: 0, count: 256)
         let status = thumbs_raw_probe(source.descriptor, &info, &message, message.count)

@@ -21,6 +21,7 @@ struct VideoFile {
         self.source = source
         self.timeLimit = timeLimit
         self.pixelLimit = pixelLimit
+        try DecodingLibrary.ffmpeg.open()
         var info = thumbs_video_info()
         var message = [CChar](repeating: 0, count: 256)
         let status = thumbs_video_probe(source.descriptor, timeLimit.seconds, &info, &message, message.count)

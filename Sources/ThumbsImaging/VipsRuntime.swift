@@ -1,4 +1,4 @@
-import CHeifShim
+import CVips
 import CVipsShim
 import ThumbsCore
 import ThumbsSupport
@@ -19,12 +19,11 @@ package enum VipsRuntime {
     package static let threadsPerImage: Int32 = 1
 
     private static let startResult: Result<Void, ImagingError> = {
-        // HEIC pictures go to FFmpeg's HEVC decoder, a third faster than libde265 for the same
-        // pixels (docs/BENCHMARKS.md); when it cannot be had, libde265 stays in use.
-        _ = thumbs_heif_use_ffmpeg_hevc()
-        // AVIF pictures go to dav1d through FFmpeg, whose messages stay off stderr (libheif's
-        // own dav1d plugin prints them there).
-        _ = thumbs_heif_use_ffmpeg_av1()
+        do throws(ImagingError) {
+            try DecodingLibrary.libvips.open()
+        } catch {
+            return .failure(error)
+        }
         // The operation cache is turned off in the shim: it is keyed by file name, so it would
         // serve a stale decode after a file changes on disk, and it holds memory Thumbs budgets
         // itself.
@@ -38,5 +37,18 @@ package enum VipsRuntime {
     /// Starts libvips on first use; later calls return at once.
     package static func ensureStarted() throws(ImagingError) {
         try startResult.get()
+    }
+
+    /// Loads libvips' module `name` (vips-NAME.so beside libvips), unless its loader `nickname`
+    /// is there already: libvips started without its modules when the program asked for that
+    /// (`ProcessTuning.startLibvipsWithoutModules()`), and loads only the ones Thumbs uses.
+    static func loadModule(_ name: String, providing nickname: String) throws(ImagingError) {
+        try ensureStarted()
+        guard thumbs_vips_has_loader(nickname) == 0 else { return }
+        guard let folder = DecodingLibrary.libvips.folder, thumbs_vips_load_module(folder, name) == 0 else {
+            throw .libraryUnavailable(
+                "libvips' module vips-\(name).so cannot be loaded (\(VipsError.takeMessage())): reinstall Debian's "
+                    + "package libvips\(VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE)")
+        }
     }
 }

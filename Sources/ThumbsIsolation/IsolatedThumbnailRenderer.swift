@@ -134,11 +134,16 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
         _ configuration: ImagingConfiguration, accept: (WorkerReply, OpenedFile) throws(ReplyError) -> T
     ) throws(ImagingError) -> T {
         let file = try OpenedFile.open(location)
+        // Sniffed here too, for the libraries the worker must have opened.
+        let mediaType =
+            (try? ImageSource(file: file, fileName: location.displayName, expectedFingerprint: nil))?.mediaType
+            ?? .unsupported
         let request = WorkerRequest(
             work: work, fileName: location.displayName, expectedFingerprint: location.expectedFingerprint)
         return try withExtendedLifetime(file) { () throws(ImagingError) -> T in
             try slots.perform(
-                request, file: file.descriptor, limit: configuration.decodeTimeLimit,
+                request, file: file.descriptor, needing: DecodingLibrary.needed(for: mediaType),
+                limit: configuration.decodeTimeLimit,
                 largestReply: ReplyCheck.largestReply(to: work, pixelLimit: configuration.pixelLimit)
             ) { reply throws(ReplyError) in
                 if case .failure(let error) = reply { throw .file(error) }

@@ -6,13 +6,13 @@ import ThumbsSupport
 /// The render workers forked from a command as it starts, so that its first render does not
 /// wait for a worker to start.
 ///
-/// A worker started from its program loads some 185 libraries (libvips and its loaders, FFmpeg,
-/// LibRaw, libheif) and starts libvips before it can take a file: tens of milliseconds a
-/// one-file command (`thumbs get`) would wait, and a second worker starting beside it would take
-/// a core from it. Forked from the command instead, a worker has every library loaded already;
-/// the first starts libvips while the command reads its configuration and opens its cache. The
-/// first ``IsolatedThumbnailRenderer`` the command makes takes them for its workers; any more
-/// are started from their program as usual.
+/// A worker opens its decoding libraries (some 150 shared objects: libvips, FFmpeg, LibRaw,
+/// libheif) and starts libvips before it confines itself and can take a file: tens of
+/// milliseconds a one-file command (`thumbs get`) waits. Forked from the command, a worker skips
+/// starting a program, and the first opens libvips while the command reads its configuration and
+/// opens its cache; the other libraries, which not every command's renderer needs a worker for,
+/// once its settings come. The first ``IsolatedThumbnailRenderer`` the command makes takes them
+/// for its workers; any more are started from their program as usual.
 ///
 /// Only a process with one thread can fork safely (a lock another thread held would stay held
 /// in the child), so ``fork()`` is called first thing in `main`, and does nothing when the
@@ -43,10 +43,12 @@ package enum PrestartedWorker {
     }
 
     /// Ends the forked workers nobody took (the command decodes in its own process, or with
-    /// fewer workers).
+    /// fewer workers), at once: one may still be starting libvips, and holds nothing of the
+    /// command's.
     package static func discard() {
         while let (pid, socket) = take() {
             close(socket)
+            kill(pid, SIGKILL)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         }

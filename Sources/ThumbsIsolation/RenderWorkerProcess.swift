@@ -6,7 +6,8 @@ import ThumbsSupport
 
 /// The worker's side: what `thumbs-render-worker` runs.
 ///
-/// It starts libvips (which loads its modules) and its decoders, confines itself
+/// It opens the decoding libraries its settings name and starts libvips (confined, it could
+/// open nothing more; ``/ThumbsImaging/DecodingLibrary``), confines itself
 /// (``WorkerConfinement``), greets its renderer, then serves one request at a time on its
 /// socket until the renderer closes it. It decodes on its main thread, with no Swift
 /// concurrency; a failure of a file is a typed reply, a fault ends the worker.
@@ -62,8 +63,10 @@ package enum RenderWorkerProcess {
         return startLibvipsAndServe(settings, decoder: standardDecoder(settings))
     }
 
-    /// Starts libvips (which loads its modules) unless it has started, then serves.
+    /// Opens the decoding libraries `settings` name and starts libvips unless that is done,
+    /// then serves.
     private static func startLibvipsAndServe(_ settings: WorkerSettings, decoder: Decoder) -> Int32 {
+        DecodingLibrary.openBeforeConfinement(settings.libraries)
         do {
             try VipsRuntime.ensureStarted()
         } catch {
@@ -86,6 +89,7 @@ package enum RenderWorkerProcess {
             warn("cannot confine itself: \(SystemError.describe(-measures))")
             return ExitStatus.cannotConfine
         }
+        DecodingLibrary.sealAfterConfinement()
         let confinement = WorkerConfinement(
             measures: .init(rawValue: UInt32(measures)), addressSpaceLimit: limit,
             landlockABI: landlockABI)

@@ -9,6 +9,12 @@ import ThumbsSupport
 ///
 /// A render thread takes a free slot for the whole of one request, so a worker serves one
 /// request at a time; there are as many slots as threads, so one is always free.
+///
+/// A worker opens the decoding libraries it may need before it confines itself, and can open
+/// none after (``WorkerSettings/libraries``). Opening all of them costs a worker tens of
+/// milliseconds and a hundred shared objects that a library of JPEGs never uses, so workers
+/// open those the files met so far needed: the first video a slot is given replaces its worker
+/// with one that opens FFmpeg as well.
 final class RenderWorkerSlots: Sendable {
     private let slots: [LockedValue<Slot>]
     private let idle: LockedValue<[Int]>
@@ -16,6 +22,8 @@ final class RenderWorkerSlots: Sendable {
     private let running: LockedValue<[pid_t?]>
     let executable: FilePath
     let settings: WorkerSettings
+    /// The libraries the files given so far needed: what a worker started now opens.
+    private let neededLibraries = LockedValue<Set<DecodingLibrary>>([.libvips])
     /// What the latest worker to start reported.
     private let latestConfinement = LockedValue<WorkerConfinement?>(nil)
 
@@ -26,6 +34,8 @@ final class RenderWorkerSlots: Sendable {
     private struct Slot: Sendable {
         var worker: RenderWorker?
         var greeted = false
+        /// The libraries its worker opens.
+        var libraries: Set<DecodingLibrary> = []
     }
 
     init(count: Int, executable: FilePath, settings: WorkerSettings) {
@@ -50,6 +60,7 @@ final class RenderWorkerSlots: Sendable {
     /// renders then find them started. The slots take the workers the command forked as it
     /// started (``PrestartedWorker``) first.
     func startAll() {
+        let settings = self.settings.opening(neededLibraries.withLock { $0 })
         for index in slots.indices {
             slots[index].withLock { slot in
                 guard slot.worker == nil else { return }
@@ -58,30 +69,34 @@ final class RenderWorkerSlots: Sendable {
                 }
                 let worker =
                     prestarted ?? (try? RenderWorker.start(executable: executable, arguments: settings.arguments))
-                if let worker { replace(&slot, at: index, with: worker) }
+                if let worker { replace(&slot, at: index, with: worker, opening: settings.libraries) }
             }
         }
         PrestartedWorker.discard()
     }
 
-    /// Runs `request` on a free slot's worker. A worker that ended before it took the file is
-    /// replaced and the request given to the new one; one that died with the file makes the
-    /// file fail.
+    /// Runs `request` on a free slot's worker, one that has opened `libraries` (those the file
+    /// needs). A worker that ended before it took the file is replaced and the request given to
+    /// the new one; one that died with the file makes the file fail.
     ///
     /// `accept` turns the reply into the result, and throws for a reply that is not what the
     /// request asked for: the worker is then ended (it broke the protocol, or was taken over)
     /// and the file fails as ``/ThumbsCore/ImagingError/crashed``. An ``/ThumbsCore/ImagingError`` it throws is the
     /// file's own failure, and the worker stays.
     func perform<T>(
-        _ request: WorkerRequest, file: Int32, limit: Duration, largestReply: Int,
-        accept: (WorkerReply) throws(ReplyError) -> T
+        _ request: WorkerRequest, file: Int32, needing libraries: Set<DecodingLibrary>, limit: Duration,
+        largestReply: Int, accept: (WorkerReply) throws(ReplyError) -> T
     ) throws(ImagingError) -> T {
+        let needed = neededLibraries.withLock {
+            $0.formUnion(libraries)
+            return $0
+        }
         let index = idle.withLock { $0.popLast() }
         guard let index else { preconditionFailure("more render threads than worker slots") }
         defer { idle.withLock { $0.append(index) } }
         return try slots[index].withLock { slot throws(ImagingError) in
             for _ in 0..<2 {
-                let worker = try ready(&slot, at: index)
+                let worker = try ready(&slot, at: index, opening: libraries, else: needed)
                 let reply: WorkerReply
                 do throws(WorkerDeath) {
                     reply = try worker.perform(request, file: file, limit: limit, largestReply: largestReply)
@@ -106,14 +121,19 @@ final class RenderWorkerSlots: Sendable {
         }
     }
 
-    /// The slot's worker, started and greeted.
-    private func ready(_ slot: inout Slot, at index: Int) throws(ImagingError) -> RenderWorker {
+    /// The slot's worker, started and greeted: its own if that opens `libraries`, else a new
+    /// one that opens `needed`.
+    private func ready(
+        _ slot: inout Slot, at index: Int, opening libraries: Set<DecodingLibrary>, else needed: Set<DecodingLibrary>
+    ) throws(ImagingError) -> RenderWorker {
         let worker: RenderWorker
-        if let running = slot.worker {
+        if let running = slot.worker, slot.libraries.isSuperset(of: libraries) {
             worker = running
         } else {
+            slot.worker?.stop()
+            let settings = self.settings.opening(needed)
             worker = try RenderWorker.start(executable: executable, arguments: settings.arguments)
-            replace(&slot, at: index, with: worker)
+            replace(&slot, at: index, with: worker, opening: settings.libraries)
         }
         guard !slot.greeted else { return worker }
         do throws(WorkerDeath) {
@@ -127,9 +147,11 @@ final class RenderWorkerSlots: Sendable {
         }
     }
 
-    /// Puts `worker` (none: nil) in the slot at `index`, not yet greeted.
-    private func replace(_ slot: inout Slot, at index: Int, with worker: RenderWorker?) {
-        slot = Slot(worker: worker)
+    /// Puts `worker` (none: nil), which opens `libraries`, in the slot at `index`, not yet greeted.
+    private func replace(
+        _ slot: inout Slot, at index: Int, with worker: RenderWorker?, opening libraries: Set<DecodingLibrary> = []
+    ) {
+        slot = Slot(worker: worker, libraries: libraries)
         running.withLock { $0[index] = worker?.pid }
     }
 

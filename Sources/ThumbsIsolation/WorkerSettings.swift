@@ -11,11 +11,23 @@ package struct WorkerSettings: Sendable, Equatable {
     /// ``ImagingConfiguration/decodeTimeLimit``, which the worker's video and RAW decoders keep
     /// (the renderer kills a worker that overstays it on any file).
     var decodeTimeLimit: Duration
+    /// The decoding libraries the worker opens before it confines itself, besides libvips: those
+    /// the files it is started for need (``RenderWorkerSlots``). A file that needs another fails
+    /// as ``/ThumbsCore/ImagingError/libraryUnavailable(_:)``.
+    package var libraries: Set<DecodingLibrary>
 
-    init(pixelLimit: Int, decodeMemory: Int, decodeTimeLimit: Duration) {
+    init(pixelLimit: Int, decodeMemory: Int, decodeTimeLimit: Duration, libraries: Set<DecodingLibrary> = [.libvips]) {
         self.pixelLimit = pixelLimit
         self.decodeMemory = decodeMemory
         self.decodeTimeLimit = decodeTimeLimit
+        self.libraries = libraries.union([.libvips])
+    }
+
+    /// These settings with `libraries` to open.
+    package func opening(_ libraries: Set<DecodingLibrary>) -> WorkerSettings {
+        var settings = self
+        settings.libraries = libraries.union([.libvips])
+        return settings
     }
 
     /// A renderer's settings shared among `configuration.workers` workers: each gets its share
@@ -39,18 +51,26 @@ package struct WorkerSettings: Sendable, Equatable {
         [
             "--pixel-limit", "\(pixelLimit)", "--decode-memory", "\(decodeMemory)",
             "--decode-time-limit-ms", "\(Int((decodeTimeLimit.seconds * 1000).rounded()))",
+            "--libraries", libraries.map(\.rawValue).sorted().joined(separator: ","),
         ]
     }
 
     /// The settings in a worker's `arguments`; nil when they are not all there and valid.
-    init?(arguments: [String]) {
+    package init?(arguments: [String]) {
         func value(_ flag: String) -> Int? {
             arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
         }
         guard let pixelLimit = value("--pixel-limit"), pixelLimit > 0,
             let decodeMemory = value("--decode-memory"), decodeMemory > 0,
-            let milliseconds = value("--decode-time-limit-ms"), milliseconds > 0
+            let milliseconds = value("--decode-time-limit-ms"), milliseconds > 0,
+            let named = arguments.firstIndex(of: "--libraries").flatMap({
+                $0 + 1 < arguments.count ? arguments[$0 + 1].split(separator: ",") : nil
+            }),
+            case let libraries = named.compactMap({ DecodingLibrary(rawValue: String($0)) }),
+            libraries.count == named.count
         else { return nil }
-        self.init(pixelLimit: pixelLimit, decodeMemory: decodeMemory, decodeTimeLimit: .milliseconds(milliseconds))
+        self.init(
+            pixelLimit: pixelLimit, decodeMemory: decodeMemory, decodeTimeLimit: .milliseconds(milliseconds),
+            libraries: Set(libraries))
     }
 }

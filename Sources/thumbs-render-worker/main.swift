@@ -7,4 +7,5 @@ import ThumbsProcessTuning
 // also keep the address space, which the worker's limit counts, small.
 ProcessTuning.limitMallocArenas()
 ProcessTuning.keepFreedAllocations()
+ProcessTuning.startLibvipsWithoutModules()
 exit(RenderWorkerProcess.main(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -32,6 +32,7 @@ struct ThumbsCommand: AsyncParsableCommand {
         // reused rather than mapped afresh for every photo (docs/BENCHMARKS.md).
         ProcessTuning.limitMallocArenas()
         ProcessTuning.keepFreedAllocations()
+        ProcessTuning.startLibvipsWithoutModules()
         FatalSignalNote.install()
         do {
             var command = try parseAsRoot()

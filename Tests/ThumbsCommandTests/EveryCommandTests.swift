@@ -53,7 +53,7 @@ import ThumbsTesting
         #expect(try run(["thumbnail", "-s", "128", photo, folder.path + "/thumbnail.png"]).status == 0)
         #expect(try VipsRenderer().probe(folder.path + "/thumbnail.png").mediaType == .png)
         #expect(try run(["config", "--roots"]).status == 0)
-        #expect(try run(["version"]).standardOutput.contains("camera RAW: LibRaw"))
+        #expect(try run(["version", "--libraries"]).standardOutput.contains("camera RAW: LibRaw"))
         let rendered = try run(
             ["render", root, "--size", "64x64", "-o", folder.path + "/rendered", "--json"], expect: warmStatus)
         #expect(rendered.standardOutput.contains("\"event\":\"summary\""))

@@ -53,6 +53,21 @@ import ThumbsTesting
         }
     }
 
+    /// With --verbose the command names what its render worker said it is confined by, the same
+    /// measures `thumbs version` says this kernel offers (a failed file included).
+    @Test(arguments: [true, false])
+    func verboseNamesTheWorkersConfinement(readable: Bool) throws {
+        let input = try folder.write(
+            Array(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg).prefix(readable ? .max : 300)),
+            to: "in.jpg")
+        let outcome = try ThumbsProcess.run(
+            ["thumbnail", "--verbose", "-s", "64", input, folder.path + "/out.png"], in: folder.path,
+            environment: environment)
+        #expect(outcome.status == (readable ? 0 : 1), "\(outcome.standardError)")
+        let offered = WorkerConfinement.available.names.joined(separator: ", ")
+        #expect(outcome.standardError.contains("render worker confined by \(offered)"), "\(outcome.standardError)")
+    }
+
     @Test func smallPictureIsNotEnlarged() throws {
         let input = try folder.write(
             try SyntheticImage(width: 100, height: 60, pixels: .rgba).encoded(as: .png), to: "small.png")

@@ -56,6 +56,7 @@ import ThumbsTestSupport
         orientation: Int32 = 1, width: Int32 = 102, height: Int32 = 78, alpha: Bool = false,
         thumbnailSide: Int32? = nil, name: String
     ) throws -> String {
+        try DecodingLibrary.libheif.open()
         let context = try #require(heif_context_alloc())
         defer { heif_context_free(context) }
         var encoder: OpaquePointer?

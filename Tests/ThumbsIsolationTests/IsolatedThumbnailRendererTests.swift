@@ -60,6 +60,36 @@ import ThumbsTesting
         #expect(isolated.workerProcessIDs == pid)
     }
 
+    /// Whether a process maps FFmpeg's libavcodec. (`/proc` files say they are empty: read to
+    /// their end.)
+    private func mapsFFmpeg(_ pid: Int32) throws -> Bool {
+        let maps = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps")).readDataToEndOfFile()
+        return String(decoding: maps, as: UTF8.self).contains("/libavcodec.so")
+    }
+
+    /// A worker opens the libraries the files so far needed: none of FFmpeg for a JPEG; a video
+    /// then has its worker replaced by one that opens FFmpeg too, which renders the JPEG next.
+    @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason))
+    func workersOpenTheLibrariesTheFilesNeed() async throws {
+        let jpeg = try photo("d.jpg")
+        let isolated = try renderer()
+        _ = try await render(jpeg, with: isolated)
+        let first = try #require(isolated.workerProcessIDs.first)
+        #expect(try mapsFFmpeg(first) == false)
+        try GeneratedMedia.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-t", "1", "-pix_fmt", "yuv420p",
+            folder.path + "/clip.mp4",
+        ])
+        let video = try await render(
+            ImageLocation(root: FilePath(folder.path), relativePath: "clip.mp4"), with: isolated)
+        #expect(video.pixelSize == PixelSize(width: 240, height: 240))
+        let second = try #require(isolated.workerProcessIDs.first)
+        #expect(second != first)
+        #expect(try mapsFFmpeg(second))
+        _ = try await render(jpeg, with: isolated)
+        #expect(isolated.workerProcessIDs == [second])
+    }
+
     @Test(.disabled(if: Sanitizer.isActive, "under a sanitizer a worker takes no seccomp filter, Landlock or limit"))
     func workersAreConfinedBeforeTheyReadInput() async throws {
         let isolated = try renderer(workers: 2)

@@ -5,6 +5,7 @@ import Testing
 import ThumbsCore
 import ThumbsImaging
 import ThumbsIsolation
+import ThumbsCoreTestSupport
 import ThumbsTestSupport
 
 /// The worker protocol spoken directly to a real `thumbs-render-worker`: what a renderer that
@@ -43,6 +44,32 @@ import ThumbsTestSupport
             return
         }
         #expect(inspection.mediaType == .unsupported && inspection.properties == nil)
+    }
+
+    /// A worker started without FFmpeg (its settings name only libvips) cannot open it once
+    /// confined, and says so rather than blaming a missing package.
+    @Test(
+        .enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason),
+        .disabled(if: Sanitizer.isActive, "under a sanitizer a worker takes no Landlock"))
+    func aLibraryNotOpenedBeforeConfinementFailsItsFiles() throws {
+        let folder = TemporaryFolder()
+        try GeneratedMedia.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-t", "1", "-pix_fmt", "yuv420p",
+            folder.path + "/clip.mp4",
+        ])
+        let worker = try startedWorker()
+        defer { worker.stop() }
+        let clip = open(folder.path + "/clip.mp4", O_RDONLY | O_CLOEXEC)
+        defer { close(clip) }
+        let request = WorkerRequest(
+            work: .render(specs: [RenditionSpec(size: PixelSize(width: 64, height: 64))]), fileName: "clip.mp4",
+            expectedFingerprint: nil)
+        let reply = try worker.perform(request, file: clip, limit: .seconds(60), largestReply: 1 << 20)
+        #expect(
+            reply
+                == .failure(
+                    .libraryUnavailable("FFmpeg was not opened before this process confined itself, and cannot be now"))
+        )
     }
 
     @Test func aWorkerStartedByHandIsRefused() throws {

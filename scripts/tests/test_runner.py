@@ -74,3 +74,9 @@ def test_noise_is_the_share_of_the_machine_beyond_the_clock_slack() -> None:
 def test_a_noisy_run_is_flagged() -> None:
     assert runner.noise_warning(runner.NOISY) == ""
     assert runner.noise_warning(0.2) == " (other processes took 20% of the machine: not a clean measurement)"
+
+
+def test_run_times_a_command_to_its_exit_not_to_the_next_sample() -> None:
+    # `true` ends in about a millisecond; a wall time ending on the next memory sample would be
+    # at least SAMPLE_INTERVAL. The shortest of a few runs leaves out a busy machine's delays.
+    assert min(runner.run(["true"]).wall for _ in range(5)) < runner.SAMPLE_INTERVAL

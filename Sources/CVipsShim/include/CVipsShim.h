@@ -21,6 +21,12 @@ int thumbs_vips_start(const char *program_name, int concurrency);
 /// from libvips 8.18, built in or as a module), else 0. Call after thumbs_vips_start.
 int thumbs_vips_has_loader(const char *nickname);
 
+/// Loads libvips' module vips-NAME.so from FOLDER/vips-modules-MAJOR.MINOR (FOLDER being where
+/// libvips is), as libvips loads its modules at start: the module registers its operations.
+/// 0, or -1 when it cannot be loaded (the reason goes to libvips' error buffer). Call after
+/// thumbs_vips_start.
+int thumbs_vips_load_module(const char *folder, const char *name);
+
 /// Routes libvips' g_warning output (e.g. "IHDR: CRC error") away from stderr: a damaged file
 /// surfaces as a typed error or not at all, never as noise on a user's terminal. While capture
 /// is on (see thumbs_vips_capture_warnings) the warnings are kept instead, for an error message.

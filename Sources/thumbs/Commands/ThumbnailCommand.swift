@@ -47,12 +47,21 @@ struct ThumbnailCommand: AsyncParsableCommand, DecodesFiles {
         let spec = RenditionSpec(size: PixelSize(width: size, height: size), contentMode: .aspectFit, format: .png)
         let thumbnail: Thumbnail
         do {
+            defer { Self.logConfinement(of: renderer) }
             thumbnail = try await renderer.render(
                 ImageLocation(path: path), specs: [spec], ticket: PriorityTicket(.interactive))[0]
         } catch let error as ImagingError {
             throw CommandFailure.inputFailed("\(path): \(error.kind.rawValue): \(error)")
         }
         try Self.write(thumbnail.bytes, to: output)
+    }
+
+    /// With --verbose, what the render worker said it is confined by: a file manager runs this
+    /// command inside its own sandbox (GNOME's bwrap and seccomp filter), where only the worker
+    /// knows which of its measures took hold.
+    private static func logConfinement(of renderer: any ThumbnailRendering) {
+        guard let confinement = (renderer as? IsolatedThumbnailRenderer)?.confinement else { return }
+        CommandLog.logger.debug("render worker confined by \(confinement)")
     }
 
     /// The path INPUT names: itself, or the path of a `file://` URI (empty or `localhost` host),

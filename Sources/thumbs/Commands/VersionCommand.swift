@@ -6,16 +6,25 @@ struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "version",
         abstract:
-            "Print the decoding libraries this build links, which ones read camera RAW files and HEIC pictures, and how the processes that decode are confined.",
+            "Print the decoding libraries this build was compiled against, and how the processes that decode are confined.",
         discussion: """
-            Versions are those loaded at run time (libvips, FFmpeg, LibRaw), which may differ \
-            from the ones the build was compiled against. The confinement is what this kernel \
-            lets a render worker put itself under (isolation "process", the default); with \
-            isolation "none" files are decoded in the command's own process, unconfined.
+            The decoding libraries (libvips, FFmpeg, libheif, LibRaw) are opened when a file \
+            first needs one, so this opens none of them. With --libraries it opens each and \
+            prints the versions loaded at run time (which may differ from the headers'), which \
+            ones read camera RAW files and HEIC pictures, and why a library that cannot be opened \
+            could not (naming the Debian package to install).
 
-            Example:
+            The confinement is what this kernel lets a render worker put itself under (isolation \
+            "process", the default); with isolation "none" files are decoded in the command's \
+            own process, unconfined.
+
+            Examples:
               thumbs version
+              thumbs version --libraries --json
             """)
+
+    @Flag(help: "Open the decoding libraries and print what was loaded.")
+    var libraries = false
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -23,37 +32,47 @@ struct VersionCommand: ParsableCommand {
     @OptionGroup var options: ConfigurationOptions
 
     func run() throws {
-        let libraries = try DecoderLibraries.linked()
         let isolation = try options.load().isolation
         let confinement = isolation == .process ? WorkerConfinement.available.names : []
+        let headers = Dictionary(
+            uniqueKeysWithValues: DecodingLibrary.allCases.map { ($0.name, $0.headerVersion) })
+        let loaded = libraries ? try DecoderLibraries.linked() : nil
         guard !json else {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
             let document = Document(
-                libvips: libraries.libvips, ffmpeg: libraries.ffmpeg, libraw: libraries.libRaw,
-                libvipsRawLoader: libraries.libvipsReadsRaw ? "dcrawload" : "none",
-                heicDecoder: libraries.heicDecoder, avifDecoder: libraries.avifDecoder,
+                builtAgainst: headers, libvips: loaded?.libvips, ffmpeg: loaded?.ffmpeg, libraw: loaded?.libRaw,
+                libvipsRawLoader: loaded.map { $0.libvipsReadsRaw ? "dcrawload" : "none" },
+                heicDecoder: loaded?.heicDecoder, avifDecoder: loaded?.avifDecoder,
                 isolation: isolation.rawValue, confinement: confinement)
             return print(String(decoding: try encoder.encode(document), as: UTF8.self))
         }
-        print("libvips \(libraries.libvips), FFmpeg \(libraries.ffmpeg), LibRaw \(libraries.libRaw)")
-        let vipsLoader =
-            libraries.libvipsReadsRaw
-            ? "libvips' dcrawload is present and left unused: it demosaics every file in full"
-            : "libvips has no LibRaw loader"
-        print("camera RAW: LibRaw, embedded preview else half-size decode (\(vipsLoader))")
-        print("HEIC: libheif, its HEVC pictures decoded by \(libraries.heicDecoder)")
-        print("AVIF: libheif, its AV1 pictures decoded by \(libraries.avifDecoder)")
+        let built = DecodingLibrary.allCases.map { "\($0.name) \($0.headerVersion)" }
+        print("built against \(built.joined(separator: ", ")), each opened when a file first needs it")
+        if let loaded { printLoaded(loaded) }
         print(
             isolation == .process
                 ? "decoding: in render workers (thumbs-render-worker), confined by \(confinement.joined(separator: ", "))"
                 : "decoding: in this process (isolation \"none\"), unconfined")
     }
 
-    /// `thumbs version --json`.
+    private func printLoaded(_ loaded: DecoderLibraries) {
+        print("loaded: libvips \(loaded.libvips), FFmpeg \(loaded.ffmpeg), LibRaw \(loaded.libRaw)")
+        let vipsLoader =
+            loaded.libvipsReadsRaw
+            ? "libvips' dcrawload is present and left unused: it demosaics every file in full"
+            : "libvips has no LibRaw loader"
+        print("camera RAW: LibRaw, embedded preview else half-size decode (\(vipsLoader))")
+        print("HEIC: libheif, its HEVC pictures decoded by \(loaded.heicDecoder)")
+        print("AVIF: libheif, its AV1 pictures decoded by \(loaded.avifDecoder)")
+    }
+
+    /// `thumbs version --json`; the libraries loaded only with `--libraries`.
     private struct Document: Encodable {
-        let libvips: String, ffmpeg: String, libraw: String, libvipsRawLoader: String
-        let heicDecoder: String, avifDecoder: String
+        /// Each decoding library's header version, by name ("libvips", "FFmpeg", "libheif", "LibRaw").
+        let builtAgainst: [String: String]
+        let libvips: String?, ffmpeg: String?, libraw: String?, libvipsRawLoader: String?
+        let heicDecoder: String?, avifDecoder: String?
         /// "process" or "none" (config.json's `isolation`).
         let isolation: String
         /// The measures a render worker is under, by name; empty when files are decoded in-process.

@@ -1,0 +1,84 @@
+import CLibraryLoader
+import ThumbsCore
+
+/// A C library Thumbs decodes with, opened when a file first needs it rather than at start.
+///
+/// Together they load some 150 shared objects (FFmpeg's libraries alone bring every codec and
+/// network library they were built with), which a command that decodes nothing, or only JPEGs,
+/// has no use for. Each is opened by the soname the build's headers name, once per process; a
+/// library that is missing fails every file that needs it with
+/// ``/ThumbsCore/ImagingError/libraryUnavailable(_:)``, naming the Debian package to install,
+/// and nothing else.
+///
+/// ```swift
+/// try DecodingLibrary.ffmpeg.open()
+/// ```
+package enum DecodingLibrary: String, CaseIterable, Sendable {
+    case libvips, ffmpeg, libheif, libRaw = "libraw"
+
+    /// Opens the library unless it is open; later calls only read the outcome.
+    package func open() throws(ImagingError) {
+        guard thumbs_library_open(id) == 0 else {
+            throw .libraryUnavailable(String(cString: thumbs_library_failure(id)))
+        }
+    }
+
+    /// Whether the library is open, without opening it.
+    package var isOpen: Bool { thumbs_library_is_open(id) != 0 }
+
+    /// The folder its (first) shared object was loaded from; nil while it is not open.
+    var folder: String? {
+        let folder = String(cString: thumbs_library_folder(id))
+        return folder.isEmpty ? nil : folder
+    }
+
+    /// Its name as people know it: "libvips", "FFmpeg", "libheif", "LibRaw".
+    package var name: String {
+        switch self {
+        case .libvips: "libvips"
+        case .ffmpeg: "FFmpeg"
+        case .libheif: "libheif"
+        case .libRaw: "LibRaw"
+        }
+    }
+
+    /// The version of its headers this build was compiled against, e.g. "8.14.1".
+    package var headerVersion: String { String(cString: thumbs_library_header_version(id)) }
+
+    private var id: thumbs_library {
+        switch self {
+        case .libvips: THUMBS_LIBRARY_VIPS
+        case .ffmpeg: THUMBS_LIBRARY_FFMPEG
+        case .libheif: THUMBS_LIBRARY_HEIF
+        case .libRaw: THUMBS_LIBRARY_LIBRAW
+        }
+    }
+
+    /// The libraries a file of `mediaType` is decoded with: libvips for every file (it resizes
+    /// the pictures of videos and RAW files too), FFmpeg for a video, LibRaw for a camera RAW
+    /// file, libheif with FFmpeg's decoders in it for a HEIF or AVIF picture.
+    package static func needed(for mediaType: MediaType) -> Set<DecodingLibrary> {
+        switch mediaType {
+        case .heif, .avif: [.libvips, .libheif, .ffmpeg]
+        case .cameraRaw: [.libvips, .libRaw]
+        case _ where mediaType.isVideo: [.libvips, .ffmpeg]
+        default: [.libvips]
+        }
+    }
+
+    /// Opens libvips and `libraries` and starts what they need (libvips; libheif with its
+    /// decoders and libvips' HEIF loader): for a process that must do it before it confines
+    /// itself and can open nothing more (a render worker). A library that cannot be had stays
+    /// failed, and fails the files that need it.
+    package static func openBeforeConfinement(_ libraries: Set<DecodingLibrary>) {
+        for library in allCases where library == .libvips || libraries.contains(library) { try? library.open() }
+        try? VipsRuntime.ensureStarted()
+        if libraries.contains(.libheif) { try? HeifRuntime.ensureStarted() }
+    }
+
+    /// Has a later ``open()`` of a library not opened yet fail, saying the process confined
+    /// itself first (the dynamic linker's own failure would read as a missing package).
+    package static func sealAfterConfinement() {
+        thumbs_library_seal()
+    }
+}

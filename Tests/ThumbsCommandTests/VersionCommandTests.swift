@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import Thumbs
+import ThumbsCoreTestSupport
+import ThumbsTestSupport
+import ThumbsTesting
+
+/// `thumbs version`, and the decoding libraries it and the other commands open only when a file
+/// needs one. What a process tree loads is read from the dynamic linker's own account
+/// (`LD_DEBUG=files`, written by each process to a file of its own); a render worker, whose
+/// descriptors are laid out anew, is not run under it.
+@Suite struct VersionCommandTests {
+    let folder = TemporaryFolder()
+
+    /// The shared objects of the decoding libraries, by the names they are loaded under.
+    private static let decodingObjects = ["libvips.so", "libavformat.so", "libavcodec.so", "libheif.so", "libraw_r.so"]
+
+    private func loadedDecodingObjects(_ arguments: [String], environment: [String: String] = [:]) throws -> [String] {
+        let log = folder.path + "/ld-\(UUID().uuidString)"
+        let outcome = try ThumbsProcess.run(
+            arguments, environment: environment.merging(["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": log]) { $1 })
+        #expect(outcome.status == 0, "\(arguments): \(outcome.standardError)")
+        // Each process writes to LOG.PID, its lines led by its PID; a process forked without an
+        // exec (a prestarted render worker) writes to its parent's file, with its own PID.
+        let prefix = (log as NSString).lastPathComponent + "."
+        var account = ""
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasPrefix(prefix) {
+            let pid = name.dropFirst(prefix.count)
+            let text = try String(contentsOfFile: folder.path + "/" + name, encoding: .utf8)
+            account += text.split(separator: "\n").filter {
+                $0.drop(while: { $0 == " " }).hasPrefix(pid + ":")
+            }.joined(separator: "\n")
+        }
+        return Self.decodingObjects.filter { account.contains("file=\($0)") }
+    }
+
+    @Test func versionOpensNoDecodingLibrary() throws {
+        #expect(try loadedDecodingObjects(["version"]) == [])
+        let outcome = try ThumbsProcess.run(["version"])
+        #expect(outcome.standardOutput.contains("built against libvips \(DecodingLibrary.libvips.headerVersion)"))
+        #expect(outcome.standardOutput.contains("decoding: "))
+    }
+
+    @Test func librariesOpensEveryOne() throws {
+        #expect(try loadedDecodingObjects(["version", "--libraries"]) == Self.decodingObjects)
+        let outcome = try ThumbsProcess.run(["version", "--libraries", "--json"])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
+        #expect((document["builtAgainst"] as? [String: String])?["LibRaw"] == DecodingLibrary.libRaw.headerVersion)
+        #expect((document["libraw"] as? String)?.isEmpty == false)
+        #expect(document["heicDecoder"] is String)
+    }
+
+    /// A JPEG is rendered without FFmpeg, libheif or LibRaw. (A render worker opens them all
+    /// before it confines itself, as it could open none after.)
+    @Test func aJpegOpensOnlyLibvips() throws {
+        let photo = folder.path + "/photo.jpg"
+        try folder.write(try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg), to: "photo.jpg")
+        try folder.write(Array("{\"isolation\": \"none\"}".utf8), to: "config.json")
+        let loaded = try loadedDecodingObjects(
+            [
+                "render", photo, "--size", "64x64", "-o", folder.path + "/out.jpg", "--config",
+                folder.path + "/config.json",
+            ])
+        #expect(loaded == ["libvips.so"])
+    }
+
+    /// With FFmpeg's libavformat not loadable, a video fails naming the package to install, and
+    /// the photo beside it still renders.
+    @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason), arguments: ["none", "process"])
+    func aMissingLibraryFailsOnlyItsFilesNamingItsPackage(isolation: String) throws {
+        let major = try #require(
+            DecodingLibrary.ffmpeg.headerVersion.split(separator: " ").last?.split(separator: ".").first)
+        try folder.write([], to: "broken-libraries/libavformat.so.\(major)")
+        try folder.write(try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg), to: "library/photo.jpg")
+        try GeneratedMedia.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-t", "1", "-pix_fmt", "yuv420p",
+            folder.path + "/library/clip.mp4",
+        ])
+        try folder.write(Array("{\"isolation\": \"\(isolation)\"}".utf8), to: "config.json")
+        let outcome = try ThumbsProcess.run(
+            [
+                "render", folder.path + "/library", "--size", "64x64", "-o", folder.path + "/out", "--config",
+                folder.path + "/config.json",
+            ],
+            environment: ["LD_LIBRARY_PATH": folder.path + "/broken-libraries"])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("clip.mp4: header not readable (library-unavailable"))
+        #expect(outcome.standardError.contains("install Debian's package libavformat\(major)"))
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/out/library/photo.jpg.64x64-fit.jpg"))
+    }
+}
