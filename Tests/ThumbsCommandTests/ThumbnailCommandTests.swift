@@ -55,7 +55,9 @@ import ThumbsTesting
 
     /// With --verbose the command names what its render worker said it is confined by, the same
     /// measures `thumbs version` says this kernel offers (a failed file included).
-    @Test(arguments: [true, false])
+    @Test(
+        .disabled(if: Sanitizer.isActive, "under a sanitizer a worker takes no seccomp filter, Landlock or limit"),
+        arguments: [true, false])
     func verboseNamesTheWorkersConfinement(readable: Bool) throws {
         let input = try folder.write(
             Array(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg).prefix(readable ? .max : 300)),
