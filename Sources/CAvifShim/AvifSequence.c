@@ -31,6 +31,33 @@ static thumbs_avif_status status_of(avifResult result) {
     }
 }
 
+/* Whether the file's top-level boxes run past its end: a file cut short, whose damage libavif
+ * reports as a box it could not parse. */
+static int ends_early(const unsigned char *file, size_t length) {
+    size_t offset = 0;
+    while (length - offset >= 8) {
+        const unsigned char *box = file + offset;
+        uint64_t size = (uint64_t) box[0] << 24 | (uint64_t) box[1] << 16 | (uint64_t) box[2] << 8 | box[3];
+        size_t header = 8;
+        if (size == 1) {
+            if (length - offset < 16)
+                return 1;
+            size = 0;
+            for (int byte = 8; byte < 16; byte++)
+                size = size << 8 | box[byte];
+            header = 16;
+        } else if (size == 0) {
+            return 0; /* the last box, to the end of the file */
+        }
+        if (size < header)
+            return 0; /* damaged, not cut short */
+        if (size > length - offset)
+            return 1;
+        offset += (size_t) size;
+    }
+    return offset < length;
+}
+
 static void say(char *message, size_t size, const char *text) {
     if (message && size > 0)
         snprintf(message, size, "%s", text);
@@ -72,7 +99,8 @@ static thumbs_avif_status open_sequence(int descriptor, int64_t pixel_limit, ope
         result = avifDecoderParse(decoder);
     if (result != AVIF_RESULT_OK) {
         say(message, message_size, avifResultToString(result));
-        return status_of(result);
+        return result == AVIF_RESULT_BMFF_PARSE_FAILED && ends_early(sequence->file, length) ? THUMBS_AVIF_TRUNCATED
+                                                                                             : status_of(result);
     }
     const avifImage *image = decoder->image;
     info->width = (int32_t) image->width;
