@@ -71,6 +71,8 @@ let package = Package(
         .systemLibrary(name: "CLibRaw"),
         // libheif, which libvips reads HEIF with: its decoder-plugin interface (libheif-dev).
         .systemLibrary(name: "CHeif"),
+        // libavif (libavif-dev), for AVIF image sequences, which libheif does not read.
+        .systemLibrary(name: "CAvif"),
         // GLib (libvips is built on it): the desktop's own file URIs and their MD5.
         .systemLibrary(
             name: "CGLib",
@@ -107,6 +109,8 @@ let package = Package(
         ),
         // A camera RAW's header, embedded preview and half-size decode through LibRaw.
         .target(name: "CRawShim", dependencies: ["CLibRaw", "CLibraryLoader"]),
+        // The header and first frame of an AVIF image sequence through libavif.
+        .target(name: "CAvifShim", dependencies: ["CAvif", "CFileAccess", "CLibraryLoader"]),
 
         // JPEGs decoded (at a DCT scale) and encoded by libjpeg-turbo directly (Debian's libjpeg62-turbo-dev).
         .target(name: "CJpegShim", dependencies: ["CFileAccess"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -131,7 +135,7 @@ let package = Package(
             name: "ThumbsImaging",
             dependencies: [
                 "ThumbsSupport", "ThumbsCore", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim",
-                "CJpegShim", "CHeifShim", "CPNGEncoder", "CResample", "CLibraryLoader",
+                "CJpegShim", "CHeifShim", "CAvifShim", "CPNGEncoder", "CResample", "CLibraryLoader",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -24,8 +24,8 @@ package enum SharedMedia {
     }
 }
 
-/// Media made for a test by the real tools: videos by the `ffmpeg` command, DNG files by
-/// scripts/make-test-dng.py (numpy and tifffile, in the Python `$THUMBS_TEST_PYTHON` names;
+/// Media made for a test by the real tools: videos by the `ffmpeg` command, animated AVIF by
+/// `avifenc`, JPEG XL by the `vips` command, DNG files by scripts/make-test-dng.py (numpy and tifffile, in the Python `$THUMBS_TEST_PYTHON` names;
 /// scripts/test sets one up).
 package enum GeneratedMedia {
     package static let ffmpegSkipReason: Comment = "the ffmpeg command is absent: generated-video tests skipped"
@@ -46,6 +46,31 @@ package enum GeneratedMedia {
         let outcome = try ThumbsProcess.run(
             ["-hide_banner", "-loglevel", "error", "-y"] + arguments, executablePath: ffmpeg)
         guard outcome.status == 0 else { throw GenerationFailure(tool: "ffmpeg", message: outcome.standardError) }
+    }
+
+    package static let avifencSkipReason: Comment =
+        "the avifenc command (Debian's libavif-bin) is absent: animated AVIF tests skipped"
+    package static let vipsSkipReason: Comment =
+        "the vips command (Debian's libvips-tools) is absent: JPEG XL tests skipped"
+
+    package static let avifenc = "/usr/bin/avifenc"
+    package static var hasAvifenc: Bool { FileManager.default.isExecutableFile(atPath: avifenc) }
+    package static let vips = "/usr/bin/vips"
+    package static var hasVips: Bool { FileManager.default.isExecutableFile(atPath: vips) }
+
+    /// Writes the PNG files `frames` as an AVIF image sequence (major brand `avis`) at `path`,
+    /// ten frames a second, nearly lossless, with libavif's `avifenc`.
+    package static func animatedAVIF(at path: String, frames: [String]) throws {
+        let outcome = try ThumbsProcess.run(
+            ["--speed", "10", "--min", "0", "--max", "4", "--fps", "10"] + frames + [path], executablePath: avifenc)
+        guard outcome.status == 0 else { throw GenerationFailure(tool: "avifenc", message: outcome.standardError) }
+    }
+
+    /// Writes `image` (a file libvips reads) as a lossless JPEG XL codestream at `path`, with
+    /// libvips' `jxlsave` (the `vips` command).
+    package static func jpegXL(at path: String, from image: String) throws {
+        let outcome = try ThumbsProcess.run(["copy", image, path + "[lossless]"], executablePath: vips)
+        guard outcome.status == 0 else { throw GenerationFailure(tool: "vips", message: outcome.standardError) }
     }
 
     /// Writes a DNG with scripts/make-test-dng.py (`arguments` as its own, after the output).
