@@ -17,10 +17,13 @@
  *   source of 0...1000 cd/m² to a display whose white is BT.2408's HDR reference white,
  *   203 cd/m², which then is SDR white. Below its knee (about 88 cd/m²) luminance is kept as it
  *   is; above, a Hermite spline in PQ's perceptual scale rolls highlights off so that 1000 cd/m²
- *   lands on white, with no clipping below it. It is applied to the largest of the three
+ *   lands on white, with no clipping below it (the reference white itself lands at 229 of
+ *   255). Chosen over an extended Reinhard curve on luminance, which compresses every tone,
+ *   mid-tones and the reference white (near 190 of 255) included: the flat look this is meant
+ *   to undo. It is applied to the largest of the three
  *   components, and the pixel scaled by the ratio, which keeps hue and keeps every component
- *   within white. A PQ picture rarely states its mastering peak; 1000 cd/m², HLG's nominal
- *   peak and that of most HDR10 mastering, is assumed, and brighter pixels are white.
+ *   within white. The source peak is taken as 1000 cd/m², HLG's nominal peak and that of
+ *   most HDR10 mastering, for PQ too (few pictures state theirs); brighter pixels are white.
  * - sRGB: IEC 61966-2-1's encoding, rounded to 8 bits.
  *
  * SDR pictures never come here: thumbs_tone_map_init refuses every other transfer. */
