@@ -55,6 +55,9 @@ static float srgb_encode(float linear) {
 /* `luminance` (cd/m²) of a source of 0...source_peak on a display of 0...sdr_white, in cd/m²:
  * BT.2390's EETF with both blacks at 0 (so its black lift is nothing). */
 static float eetf(const thumbs_tone_map *map, float luminance) {
+    /* Below the knee the EETF is the identity: most of a picture's pixels skip its four powers. */
+    if (luminance <= map->knee_luminance)
+        return luminance;
     float source_white = map->source_peak_code, target = map->target_peak;
     float knee = 1.5f * target - 0.5f;
     float code = fminf(luminance_to_pq(luminance) / source_white, 1.0f);
@@ -147,6 +150,7 @@ int thumbs_tone_map_init(thumbs_tone_map *map, int transfer_characteristics, int
     }
     map->source_peak_code = luminance_to_pq(source_peak);
     map->target_peak = luminance_to_pq(sdr_white) / map->source_peak_code;
+    map->knee_luminance = pq_to_luminance((1.5f * map->target_peak - 0.5f) * map->source_peak_code);
     map->transfer = transfer_characteristics;
     return 1;
 }

@@ -41,9 +41,11 @@ typedef struct {
     float to_bt709[9];
     /* The luminance (Y) of linear RGB in the picture's primaries: the HLG OOTF's weights. */
     float luminance[3];
-    /* The EETF's ends in PQ code values: the source's peak, and SDR white over it. */
+    /* The EETF's ends in PQ code values: the source's peak, and SDR white over it; and its
+     * knee in cd/m², below which it leaves luminance as it is. */
     float source_peak_code;
     float target_peak;
+    float knee_luminance;
 } thumbs_tone_map;
 
 /* Sets up `map` for a picture with these ITU-T H.273 transfer characteristics and colour
