@@ -97,14 +97,16 @@ let package = Package(
             // GModule, which libvips' modules are loaded with.
             linkerSettings: [.linkedLibrary("lcms2"), .linkedLibrary("gmodule-2.0")]
         ),
+        // HDR (PQ, HLG) pictures tone-mapped to SDR sRGB: float math in plain C, no library.
+        .target(name: "CToneMap", linkerSettings: [.linkedLibrary("m")]),
         // A video's header and poster frame through FFmpeg, read from an open descriptor.
-        .target(name: "CVideoShim", dependencies: ["CFFmpeg", "CLibraryLoader"]),
+        .target(name: "CVideoShim", dependencies: ["CFFmpeg", "CToneMap", "CLibraryLoader"]),
         // HEIC pictures decoded by FFmpeg's HEVC decoder inside libheif (a libheif decoder
         // plugin); libheif, from Debian's libheif-dev, still reads the container. HEIF pictures
         // for thumbnails decoded as stored and averaged down here.
         .target(
             name: "CHeifShim",
-            dependencies: ["CHeif", "CFFmpeg", "CVideoShim", "CFileAccess", "CLibraryLoader"],
+            dependencies: ["CHeif", "CFFmpeg", "CVideoShim", "CToneMap", "CFileAccess", "CLibraryLoader"],
             linkerSettings: [.linkedLibrary("m")]
         ),
         // A camera RAW's header, embedded preview and half-size decode through LibRaw.

@@ -158,6 +158,7 @@
     X(heif_image_handle_get_height) \
     X(heif_image_handle_get_list_of_thumbnail_IDs) \
     X(heif_image_handle_get_luma_bits_per_pixel) \
+    X(heif_image_handle_get_nclx_color_profile) \
     X(heif_image_handle_get_raw_color_profile) \
     X(heif_image_handle_get_raw_color_profile_size) \
     X(heif_image_handle_get_thumbnail) \
