@@ -71,6 +71,8 @@ let package = Package(
         .systemLibrary(name: "CLibRaw"),
         // libheif, which libvips reads HEIF with: its decoder-plugin interface (libheif-dev).
         .systemLibrary(name: "CHeif"),
+        // libavif (libavif-dev), for AVIF image sequences, which libheif does not read.
+        .systemLibrary(name: "CAvif"),
         // GLib (libvips is built on it): the desktop's own file URIs and their MD5.
         .systemLibrary(
             name: "CGLib",
@@ -95,18 +97,22 @@ let package = Package(
             // GModule, which libvips' modules are loaded with.
             linkerSettings: [.linkedLibrary("lcms2"), .linkedLibrary("gmodule-2.0")]
         ),
+        // HDR (PQ, HLG) pictures tone-mapped to SDR sRGB: float math in plain C, no library.
+        .target(name: "CToneMap", linkerSettings: [.linkedLibrary("m")]),
         // A video's header and poster frame through FFmpeg, read from an open descriptor.
-        .target(name: "CVideoShim", dependencies: ["CFFmpeg", "CLibraryLoader"]),
+        .target(name: "CVideoShim", dependencies: ["CFFmpeg", "CToneMap", "CLibraryLoader"]),
         // HEIC pictures decoded by FFmpeg's HEVC decoder inside libheif (a libheif decoder
         // plugin); libheif, from Debian's libheif-dev, still reads the container. HEIF pictures
         // for thumbnails decoded as stored and averaged down here.
         .target(
             name: "CHeifShim",
-            dependencies: ["CHeif", "CFFmpeg", "CVideoShim", "CFileAccess", "CLibraryLoader"],
+            dependencies: ["CHeif", "CFFmpeg", "CVideoShim", "CToneMap", "CFileAccess", "CLibraryLoader"],
             linkerSettings: [.linkedLibrary("m")]
         ),
         // A camera RAW's header, embedded preview and half-size decode through LibRaw.
         .target(name: "CRawShim", dependencies: ["CLibRaw", "CLibraryLoader"]),
+        // The header and first frame of an AVIF image sequence through libavif.
+        .target(name: "CAvifShim", dependencies: ["CAvif", "CFileAccess", "CLibraryLoader"]),
 
         // JPEGs decoded (at a DCT scale) and encoded by libjpeg-turbo directly (Debian's libjpeg62-turbo-dev).
         .target(name: "CJpegShim", dependencies: ["CFileAccess"], linkerSettings: [.linkedLibrary("jpeg")]),
@@ -131,7 +137,7 @@ let package = Package(
             name: "ThumbsImaging",
             dependencies: [
                 "ThumbsSupport", "ThumbsCore", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim",
-                "CJpegShim", "CHeifShim", "CPNGEncoder", "CResample", "CLibraryLoader",
+                "CJpegShim", "CHeifShim", "CAvifShim", "CPNGEncoder", "CResample", "CLibraryLoader",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

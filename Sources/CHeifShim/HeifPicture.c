@@ -1,6 +1,7 @@
 #include "CHeifShim.h"
 
 #include "CFileAccess.h"
+#include "HeifHdrPicture.h"
 #include "HeifOrientation.h"
 
 #include <libheif/heif.h>
@@ -108,19 +109,30 @@ int thumbs_heif_decode(int descriptor, int shrink, int target_width, int target_
     if (!context || heif_context_read_from_memory_without_copy(context, file, length, NULL).code != heif_error_Ok ||
         heif_context_get_primary_image_handle(context, &primary).code != heif_error_Ok)
         goto finish;
-    /* Left to libvips' loader: pictures with alpha or more than 8 bits, whose thumbnail it
-     * would use, or whose orientation cannot be read. */
+    /* Left to libvips' loader: pictures with alpha or whose orientation cannot be read, and
+     * SDR pictures with more than 8 bits or whose thumbnail it would use. HDR pictures (PQ,
+     * HLG) are tone-mapped here whatever their depth, from the picture itself: libvips' loader
+     * would show their code values as sRGB. */
     picture->orientation = thumbs_heif_orientation(file, length);
-    if (picture->orientation == THUMBS_HEIF_ORIENTATION_UNKNOWN || heif_image_handle_has_alpha_channel(primary) ||
-        heif_image_handle_get_luma_bits_per_pixel(primary) != 8 ||
-        heif_image_handle_get_chroma_bits_per_pixel(primary) != 8 ||
-        thumbnail_covers(primary, target_width, target_height, cover))
+    if (picture->orientation == THUMBS_HEIF_ORIENTATION_UNKNOWN || heif_image_handle_has_alpha_channel(primary))
+        goto finish;
+    thumbs_tone_map hdr;
+    int is_hdr = heif_hdr_tone_map(primary, &hdr);
+    if (!is_hdr &&
+        (heif_image_handle_get_luma_bits_per_pixel(primary) != 8 ||
+            heif_image_handle_get_chroma_bits_per_pixel(primary) != 8 ||
+            thumbnail_covers(primary, target_width, target_height, cover)))
         goto finish;
     /* The picture as stored: the orientation is applied to the small image, after the resize,
      * rather than by libheif to the whole picture, a sample at a time. */
     if (!(options = heif_decoding_options_alloc()))
         goto finish;
     options->ignore_transformations = 1;
+    if (is_hdr) {
+        if (heif_hdr_decode(primary, options, &hdr, shrink, picture))
+            status = THUMBS_HEIF_DECODED;
+        goto finish;
+    }
     /* In no colour space in particular: libheif then converts to planar RGB itself, which is
      * what shrink_planes reads (any other layout is left to libvips' loader). */
     struct heif_error error =

@@ -2,6 +2,7 @@
 #include "CLibraryLoader.h"
 #include "LibrarySymbols.h"
 
+#include <avif/avif.h>
 #include <dlfcn.h>
 #include <libavcodec/version.h>
 #include <libavformat/version.h>
@@ -30,15 +31,18 @@ static void unopened_vips(void) { unopened("libvips"); }
 static void unopened_ffmpeg(void) { unopened("FFmpeg"); }
 static void unopened_heif(void) { unopened("libheif"); }
 static void unopened_libraw(void) { unopened("LibRaw"); }
+static void unopened_avif(void) { unopened("libavif"); }
 
 #define VIPS_SLOT(name) THUMBS_HIDDEN void (*thumbs_slot_##name)(void) = unopened_vips;
 #define FFMPEG_SLOT(name) THUMBS_HIDDEN void (*thumbs_slot_##name)(void) = unopened_ffmpeg;
 #define HEIF_SLOT(name) THUMBS_HIDDEN void (*thumbs_slot_##name)(void) = unopened_heif;
 #define LIBRAW_SLOT(name) THUMBS_HIDDEN void (*thumbs_slot_##name)(void) = unopened_libraw;
+#define AVIF_SLOT(name) THUMBS_HIDDEN void (*thumbs_slot_##name)(void) = unopened_avif;
 THUMBS_VIPS_SYMBOLS(VIPS_SLOT)
 THUMBS_FFMPEG_SYMBOLS(FFMPEG_SLOT)
 THUMBS_HEIF_SYMBOLS(HEIF_SLOT)
 THUMBS_LIBRAW_SYMBOLS(LIBRAW_SLOT)
+THUMBS_AVIF_SYMBOLS(AVIF_SLOT)
 
 struct symbol {
     const char *name;
@@ -50,6 +54,7 @@ static const struct symbol vips_symbols[] = { THUMBS_VIPS_SYMBOLS(SYMBOL) };
 static const struct symbol ffmpeg_symbols[] = { THUMBS_FFMPEG_SYMBOLS(SYMBOL) };
 static const struct symbol heif_symbols[] = { THUMBS_HEIF_SYMBOLS(SYMBOL) };
 static const struct symbol libraw_symbols[] = { THUMBS_LIBRAW_SYMBOLS(SYMBOL) };
+static const struct symbol avif_symbols[] = { THUMBS_AVIF_SYMBOLS(SYMBOL) };
 
 /* ---- The libraries ------------------------------------------------------------------------- */
 
@@ -75,6 +80,15 @@ struct library {
     char folder[256];
     _Atomic int state; /* 0 not tried, 1 open, -1 failed */
 };
+
+/* libavif's headers do not name its soname; its releases set it: 15 for 0.11, 16 from 1.0 on. */
+#if AVIF_VERSION_MAJOR >= 1
+#define THUMBS_AVIF_SONAME_MAJOR 16
+#elif AVIF_VERSION_MINOR == 11
+#define THUMBS_AVIF_SONAME_MAJOR 15
+#else
+#error "Thumbs needs libavif 0.11 or later"
+#endif
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -108,6 +122,13 @@ static struct library libraries[] = {
         .header_version = LIBRAW_VERSION_STR,
         .objects = { { "raw_r", LIBRAW_SHLIB_CURRENT, "libraw" } },
         .symbols = libraw_symbols, .symbol_count = COUNT(libraw_symbols),
+    },
+    [THUMBS_LIBRARY_AVIF] = {
+        .title = "libavif",
+        .header_version = AV_STRINGIFY(AVIF_VERSION_MAJOR) "." AV_STRINGIFY(AVIF_VERSION_MINOR) "."
+            AV_STRINGIFY(AVIF_VERSION_PATCH),
+        .objects = { { "avif", THUMBS_AVIF_SONAME_MAJOR, "libavif" } },
+        .symbols = avif_symbols, .symbol_count = COUNT(avif_symbols),
     },
 };
 
@@ -146,7 +167,8 @@ static int open_library(struct library *library) {
             goto fail;
         }
     }
-    void *resolved[COUNT(vips_symbols) + COUNT(ffmpeg_symbols) + COUNT(heif_symbols) + COUNT(libraw_symbols)];
+    void *resolved[COUNT(vips_symbols) + COUNT(ffmpeg_symbols) + COUNT(heif_symbols) + COUNT(libraw_symbols) +
+        COUNT(avif_symbols)];
     for (size_t index = 0; index < library->symbol_count; index++) {
         resolved[index] = NULL;
         for (size_t object = 0; object < opened && !resolved[index]; object++)

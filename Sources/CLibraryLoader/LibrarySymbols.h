@@ -56,6 +56,7 @@
     X(vips_jpegload_buffer) \
     X(vips_jpegload_source) \
     X(vips_jpegsave_buffer) \
+    X(vips_operation_block_set) \
     X(vips_pngsave_buffer) \
     X(vips_profile_load) \
     X(vips_source_custom_new) \
@@ -157,6 +158,7 @@
     X(heif_image_handle_get_height) \
     X(heif_image_handle_get_list_of_thumbnail_IDs) \
     X(heif_image_handle_get_luma_bits_per_pixel) \
+    X(heif_image_handle_get_nclx_color_profile) \
     X(heif_image_handle_get_raw_color_profile) \
     X(heif_image_handle_get_raw_color_profile_size) \
     X(heif_image_handle_get_thumbnail) \
@@ -172,6 +174,19 @@
     X(heif_nclx_color_profile_set_matrix_coefficients) \
     X(heif_nclx_color_profile_set_transfer_characteristics) \
     X(heif_register_decoder_plugin) \
+    /* end */
+
+/* libavif: the first frame of an AVIF image sequence (CAvifShim). */
+#define THUMBS_AVIF_SYMBOLS(X) \
+    X(avifDecoderCreate) \
+    X(avifDecoderDestroy) \
+    X(avifDecoderNextImage) \
+    X(avifDecoderParse) \
+    X(avifDecoderSetIOMemory) \
+    X(avifImageYUVToRGB) \
+    X(avifRGBImageSetDefaults) \
+    X(avifResultToString) \
+    X(avifVersion) \
     /* end */
 
 /* LibRaw, its thread-safe build. */

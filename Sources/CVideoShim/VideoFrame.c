@@ -1,7 +1,9 @@
 #include "VideoFrame.h"
 #include "VideoInput.h"
 
+#include <CToneMap.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include <libavutil/imgutils.h>
@@ -99,16 +101,31 @@ static enum AVPixelFormat video_plain_format(enum AVPixelFormat format, int *ful
     }
 }
 
+/* An HDR frame's pixels, 16-bit R'G'B' code values, tone-mapped into `pixels` (RGB24, the
+ * same rows in place: each 6-byte pixel becomes a 3-byte one ahead of it). */
+static void video_tone_map(const thumbs_tone_map *map, uint8_t *pixels, size_t count) {
+    const uint16_t *codes = (const uint16_t *) pixels;
+    for (size_t i = 0; i < count; i++) {
+        float linear[3];
+        for (int c = 0; c < 3; c++)
+            linear[c] = thumbs_tone_map_linear(map, codes[3 * i + c] / 65535.0f);
+        thumbs_tone_map_pixel(map, linear, pixels + 3 * i);
+    }
+}
+
 /* The frame to packed RGB24 at target_width x target_height. The YUV matrix and range come
  * from the frame (swscale would otherwise assume BT.601 limited range for everything); an
- * unlabelled one is taken as BT.709 from 720 lines up, BT.601 below, as players do. HDR (PQ,
- * HLG) is converted as it is, without tone mapping: darker and flatter, but recognisable. */
+ * unlabelled one is taken as BT.709 from 720 lines up, BT.601 below, as players do. An HDR
+ * frame (PQ or HLG transfer) is scaled to 16-bit R'G'B' and tone-mapped to sRGB (CToneMap),
+ * by its transfer and primaries. */
 thumbs_video_status video_frame_to_rgb(const AVFrame *frame, int target_width,
     int target_height, thumbs_video_frame *out, char *message, size_t size) {
     int full_range = frame->color_range == AVCOL_RANGE_JPEG;
     enum AVPixelFormat format = video_plain_format(frame->format, &full_range);
+    thumbs_tone_map hdr;
+    int is_hdr = thumbs_tone_map_init(&hdr, (int) frame->color_trc, (int) frame->color_primaries);
     struct SwsContext *scaler = sws_getContext(frame->width, frame->height, format,
-        target_width, target_height, AV_PIX_FMT_RGB24,
+        target_width, target_height, is_hdr ? AV_PIX_FMT_RGB48 : AV_PIX_FMT_RGB24,
         SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
     if (!scaler) {
         video_message(message, size, "cannot convert %s frames to RGB",
@@ -123,7 +140,7 @@ thumbs_video_status video_frame_to_rgb(const AVFrame *frame, int target_width,
     sws_setColorspaceDetails(scaler, sws_getCoefficients(colorspace), full_range,
         sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
 
-    size_t stride = (size_t) target_width * 3;
+    size_t stride = (size_t) target_width * (is_hdr ? 6 : 3);
     /* A little slack after the last row: swscale's vector code may store a few bytes past the
      * end of a row it writes. */
     uint8_t *pixels = malloc(stride * (size_t) target_height + 64);
@@ -143,6 +160,8 @@ thumbs_video_status video_frame_to_rgb(const AVFrame *frame, int target_width,
             av_get_pix_fmt_name(frame->format));
         return THUMBS_VIDEO_NO_FRAME;
     }
+    if (is_hdr)
+        video_tone_map(&hdr, pixels, (size_t) target_width * (size_t) target_height);
     out->pixels = pixels;
     out->width = target_width;
     out->height = target_height;

@@ -227,6 +227,13 @@ VipsImage *thumbs_vips_image_adopting(unsigned char *pixels, int width, int heig
     return image;
 }
 
+int thumbs_vips_with_profile(VipsImage *in, VipsImage **out, const unsigned char *icc, size_t icc_length) {
+    if (vips_copy(in, out, NULL))
+        return -1;
+    vips_image_set_blob_copy(*out, VIPS_META_ICC_NAME, icc, icc_length);
+    return 0;
+}
+
 const unsigned char *thumbs_vips_memory_pixels(VipsImage *image, size_t *stride) {
     if (vips_image_wio_input(image))
         return NULL;

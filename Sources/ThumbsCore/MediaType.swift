@@ -7,6 +7,8 @@ import ThumbsSupport
 /// ```
 public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     case jpeg, png, webp, gif, tiff, heif, avif
+    /// JPEG XL, as a bare codestream or in its ISO BMFF container.
+    case jpegXL = "jxl"
     case mp4, quickTime = "quicktime", matroska, webm, avi
     /// A camera's raw sensor data (CR2, CR3, NEF, ARW, DNG, ORF, RW2, RAF, CRW…). Most are TIFF
     /// inside, but libvips would read only their small first IFD, so LibRaw reads them.
@@ -19,7 +21,7 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
 
     public var isImage: Bool {
         switch self {
-        case .jpeg, .png, .webp, .gif, .tiff, .heif, .avif: true
+        case .jpeg, .png, .webp, .gif, .tiff, .heif, .avif, .jpegXL: true
         default: false
         }
     }
@@ -40,7 +42,7 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
     /// told by the file's extension); nil for an unsupported file.
     public var mimeType: String? {
         switch self {
-        case .jpeg, .png, .webp, .gif, .tiff, .heif, .avif: "image/\(rawValue)"
+        case .jpeg, .png, .webp, .gif, .tiff, .heif, .avif, .jpegXL: "image/\(rawValue)"
         case .mp4: "video/mp4"
         case .quickTime: "video/quicktime"
         case .matroska: "video/x-matroska"
@@ -70,6 +72,9 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
         }
         // Only SOI: what follows it is not always a marker, and libjpeg copes with the garbage.
         if starts([0xFF, 0xD8]) { return .jpeg }
+        // JPEG XL: its bare codestream, or the signature box of its container.
+        if starts([0xFF, 0x0A]) { return .jpegXL }
+        if starts([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jpegXL }
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
@@ -97,6 +102,13 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
             return .quickTime
         }
         return .unsupported
+    }
+
+    /// Whether `bytes` (a file's first ``sniffLength``) open an AVIF image sequence: an ISO base
+    /// media file whose major brand is `avis`. Its frames are a track, which libheif does not
+    /// read; a file of major brand `avif` that also lists `avis` has a still picture of its own.
+    package static func isAVIFSequence(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 12 && Array(bytes[4..<8]) == Array("ftyp".utf8) && Array(bytes[8..<12]) == Array("avis".utf8)
     }
 
     /// An ISO base media file (HEIF, AVIF, MP4, MOV): its major brand, then the compatible brands.

@@ -1,10 +1,12 @@
 import CVips
 import CVipsShim
+import Glibc
 import ThumbsCore
 import ThumbsSupport
 
-/// A picture FFmpeg or LibRaw decoded (a video's poster frame, a RAW's preview or half-size
-/// decode), copied out of the C library, for libvips to turn upright and resize like a photo.
+/// A picture FFmpeg, LibRaw or libavif decoded (a video's poster frame, a RAW's preview or
+/// half-size decode, an animated AVIF's first frame), copied out of the C library, for libvips
+/// to turn upright and resize like a photo.
 /// The C decode runs outside ``VipsCallGate`` (it may take seconds, and is no libvips call);
 /// only ``image(_:)`` runs inside it.
 struct DecodedPicture: Sendable {
@@ -15,6 +17,8 @@ struct DecodedPicture: Sendable {
         case jpeg([UInt8], shrink: Int32)
         /// An image in any format libvips reads (a video's cover picture).
         case encoded([UInt8])
+        /// 8-bit pixels of `bands` (3: RGB, 4: RGBA), tightly packed, with their ICC profile.
+        case pixels([UInt8], PixelSize, bands: Int, profile: [UInt8]?)
     }
 
     var content: Content
@@ -43,6 +47,8 @@ struct DecodedPicture: Sendable {
                 bytes.withUnsafeBytes { thumbs_vips_open_jpeg_buffer($0.baseAddress, $0.count, shrink) }
             case .encoded(let bytes):
                 bytes.withUnsafeBytes { thumbs_vips_open_buffer($0.baseAddress, $0.count) }
+            case .pixels(let pixels, let size, let bands, let profile):
+                Self.adopting(pixels, size, bands: bands, profile: profile)
             }
         guard let opened else { throw failure(VipsError.takeMessage()) }
         let stored = VipsImageHandle(opened)
@@ -52,6 +58,20 @@ struct DecodedPicture: Sendable {
         }
         if let shape { upright = try Self.reshaped(upright, to: shape, failure) }
         return try VipsRenderer.srgb(upright, failure).inMemory(failure)
+    }
+
+    /// A copy of `pixels`, owned by the image made of it.
+    private static func adopting(
+        _ pixels: [UInt8], _ size: PixelSize, bands: Int, profile: [UInt8]?
+    ) -> UnsafeMutablePointer<VipsImage>? {
+        guard let copy = malloc(max(1, pixels.count))?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        pixels.withUnsafeBufferPointer { buffer in
+            if let start = buffer.baseAddress { copy.update(from: start, count: buffer.count) }
+        }
+        return (profile ?? []).withUnsafeBufferPointer {
+            thumbs_vips_image_adopting(
+                copy, Int32(size.width), Int32(size.height), Int32(bands), $0.baseAddress, $0.count)
+        }
     }
 
     private static func reshaped(

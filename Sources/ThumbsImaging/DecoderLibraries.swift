@@ -1,3 +1,4 @@
+import CAvifShim
 import CHeifShim
 import CRawShim
 import CVideoShim
@@ -19,6 +20,9 @@ import ThumbsCore
 /// dav1d's messages stay off stderr. ``heicDecoder`` and ``avifDecoder`` name the decoders
 /// libheif picks.
 ///
+/// AVIF image sequences (animated AVIF), whose frames libheif does not read, go to libavif
+/// (``libavif``); JPEG XL stills to libvips' `jxlload`, from its module (``jpegXLLoader``).
+///
 /// ```swift
 /// let libraries = try DecoderLibraries.linked()
 /// print(libraries.libvips, libraries.ffmpeg, libraries.libRaw)
@@ -36,10 +40,16 @@ public struct DecoderLibraries: Sendable, Equatable {
     public var heicDecoder: String
     /// The decoder libheif uses for AVIF pictures, e.g. "FFmpeg AV1 decoder (Thumbs)".
     public var avifDecoder: String
+    /// libavif's version, e.g. "0.11.1": it decodes the first frame of AVIF image sequences.
+    public var libavif: String
+    /// The libvips loader that reads JPEG XL: "jxlload", or "none" when libvips' module for it
+    /// cannot be loaded.
+    public var jpegXLLoader: String
 
     /// What this process decodes with, opening each library that is not open yet
-    /// (libvips, FFmpeg, libheif, LibRaw). A library that cannot be opened is reported by why, in place of its
-    /// version; only libvips, without which nothing renders, throws.
+    /// (libvips, FFmpeg, libheif, LibRaw, libavif, and libvips' JPEG XL module). A library that
+    /// cannot be opened is reported by why, in place of its version; only libvips, without which
+    /// nothing renders, throws.
     public static func linked() throws(ImagingError) -> DecoderLibraries {
         try VipsRuntime.ensureStarted()
         let heif = Result { () throws(ImagingError) in try HeifRuntime.ensureStarted() }
@@ -49,7 +59,9 @@ public struct DecoderLibraries: Sendable, Equatable {
             libRaw: version(of: .libRaw) { String(cString: thumbs_raw_library_version()) },
             libvipsReadsRaw: thumbs_vips_has_loader("dcrawload") != 0,
             heicDecoder: heif.describe { String(cString: thumbs_heif_hevc_decoder_name()) },
-            avifDecoder: heif.describe { String(cString: thumbs_heif_av1_decoder_name()) })
+            avifDecoder: heif.describe { String(cString: thumbs_heif_av1_decoder_name()) },
+            libavif: version(of: .libavif) { String(cString: thumbs_avif_library_version()) },
+            jpegXLLoader: (try? DecodingLibrary.libjxl.open()) != nil ? "jxlload" : "none")
     }
 
     private static func version(of library: DecodingLibrary, _ read: () -> String) -> String {

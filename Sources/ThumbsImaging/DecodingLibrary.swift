@@ -10,56 +10,73 @@ import ThumbsCore
 /// ``/ThumbsCore/ImagingError/libraryUnavailable(_:)``, naming the Debian package to install,
 /// and nothing else.
 ///
+/// libjxl is the one Thumbs does not open itself: libvips' JPEG XL module (`vips-jxl.so`) links
+/// it, and "opening" it loads that module into libvips (``JpegXLRuntime``).
+///
 /// ```swift
 /// try DecodingLibrary.ffmpeg.open()
 /// ```
 package enum DecodingLibrary: String, CaseIterable, Sendable {
-    case libvips, ffmpeg, libheif, libRaw = "libraw"
+    case libvips, ffmpeg, libheif, libRaw = "libraw", libavif, libjxl
 
     /// Opens the library unless it is open; later calls only read the outcome.
     package func open() throws(ImagingError) {
+        guard let id else { return try JpegXLRuntime.ensureStarted() }
         guard thumbs_library_open(id) == 0 else {
             throw .libraryUnavailable(String(cString: thumbs_library_failure(id)))
         }
     }
 
     /// Whether the library is open, without opening it.
-    package var isOpen: Bool { thumbs_library_is_open(id) != 0 }
+    package var isOpen: Bool {
+        guard let id else { return JpegXLRuntime.isStarted }
+        return thumbs_library_is_open(id) != 0
+    }
 
     /// The folder its (first) shared object was loaded from; nil while it is not open.
     var folder: String? {
+        guard let id else { return nil }
         let folder = String(cString: thumbs_library_folder(id))
         return folder.isEmpty ? nil : folder
     }
 
-    /// Its name as people know it: "libvips", "FFmpeg", "libheif", "LibRaw".
+    /// Its name as people know it: "libvips", "FFmpeg", "libheif", "LibRaw", "libavif", "libjxl".
     package var name: String {
         switch self {
         case .libvips: "libvips"
         case .ffmpeg: "FFmpeg"
         case .libheif: "libheif"
         case .libRaw: "LibRaw"
+        case .libavif: "libavif"
+        case .libjxl: "libjxl"
         }
     }
 
-    /// The version of its headers this build was compiled against, e.g. "8.14.1".
-    package var headerVersion: String { String(cString: thumbs_library_header_version(id)) }
+    /// The version of its headers this build was compiled against, e.g. "8.14.1"; empty for
+    /// libjxl, which Thumbs reaches only through libvips' module.
+    package var headerVersion: String { id.map { String(cString: thumbs_library_header_version($0)) } ?? "" }
 
-    private var id: thumbs_library {
+    /// Its family in `CLibraryLoader`; nil for libjxl.
+    private var id: thumbs_library? {
         switch self {
         case .libvips: THUMBS_LIBRARY_VIPS
         case .ffmpeg: THUMBS_LIBRARY_FFMPEG
         case .libheif: THUMBS_LIBRARY_HEIF
         case .libRaw: THUMBS_LIBRARY_LIBRAW
+        case .libavif: THUMBS_LIBRARY_AVIF
+        case .libjxl: nil
         }
     }
 
     /// The libraries a file of `mediaType` is decoded with: libvips for every file (it resizes
     /// the pictures of videos and RAW files too), FFmpeg for a video, LibRaw for a camera RAW
-    /// file, libheif with FFmpeg's decoders in it for a HEIF or AVIF picture.
-    package static func needed(for mediaType: MediaType) -> Set<DecodingLibrary> {
+    /// file, libheif with FFmpeg's decoders in it for a HEIF or AVIF picture, libavif for an
+    /// AVIF image sequence (`isAVIFSequence`), libjxl through libvips' module for JPEG XL.
+    package static func needed(for mediaType: MediaType, isAVIFSequence: Bool = false) -> Set<DecodingLibrary> {
         switch mediaType {
+        case .avif where isAVIFSequence: [.libvips, .libavif]
         case .heif, .avif: [.libvips, .libheif, .ffmpeg]
+        case .jpegXL: [.libvips, .libjxl]
         case .cameraRaw: [.libvips, .libRaw]
         case _ where mediaType.isVideo: [.libvips, .ffmpeg]
         default: [.libvips]
@@ -67,9 +84,9 @@ package enum DecodingLibrary: String, CaseIterable, Sendable {
     }
 
     /// Opens libvips and `libraries` and starts what they need (libvips; libheif with its
-    /// decoders and libvips' HEIF loader): for a process that must do it before it confines
-    /// itself and can open nothing more (a render worker). A library that cannot be had stays
-    /// failed, and fails the files that need it.
+    /// decoders and libvips' HEIF loader; libvips' JPEG XL loader): for a process that must do
+    /// it before it confines itself and can open nothing more (a render worker). A library that
+    /// cannot be had stays failed, and fails the files that need it.
     package static func openBeforeConfinement(_ libraries: Set<DecodingLibrary>) {
         for library in allCases where library == .libvips || libraries.contains(library) { try? library.open() }
         try? VipsRuntime.ensureStarted()

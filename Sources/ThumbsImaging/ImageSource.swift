@@ -9,6 +9,9 @@ package struct ImageSource: Sendable {
     let file: OpenedFile
     package let fingerprint: FileFingerprint
     package let mediaType: MediaType
+    /// Whether the file is an AVIF image sequence (``/ThumbsCore/MediaType/isAVIFSequence(_:)``),
+    /// whose first frame libavif decodes (``AVIFSequenceFile``).
+    package let isAVIFSequence: Bool
 
     init(_ location: ImageLocation) throws(ImagingError) {
         try self.init(opened: location)
@@ -32,10 +35,9 @@ package struct ImageSource: Sendable {
         self.file = file
         fingerprint = try FileFingerprint(descriptor: file.descriptor)
         if let expectedFingerprint, expectedFingerprint != fingerprint { throw .changedWhileRendering }
-        mediaType =
-            fingerprint.size == 0
-            ? .unsupported
-            : MediaType(sniffing: try Self.readPrefix(of: file, count: MediaType.sniffLength), fileName: fileName)
+        let prefix = try fingerprint.size == 0 ? [] : Self.readPrefix(of: file, count: MediaType.sniffLength)
+        mediaType = fingerprint.size == 0 ? .unsupported : MediaType(sniffing: prefix, fileName: fileName)
+        isAVIFSequence = mediaType == .avif && MediaType.isAVIFSequence(prefix)
     }
 
     /// Fails unless the file is a non-empty asset (an image, a camera RAW file or a video).

@@ -7,7 +7,7 @@ import ThumbsSupport
 /// The libvips steps renders are made of.
 extension VipsRenderer {
     /// The file shrunk on load to `size` (see ``resized(_:to:fill:_:)`` for `fill`), upright,
-    /// 8-bit sRGB, decoded into memory so that decode errors surface here rather than in the
+    /// 8-bit sRGB (from its ICC profile, or a PNG's colour chunks), decoded into memory so that decode errors surface here rather than in the
     /// encoder.
     func shrinkOnLoad(_ file: ImageFile, to size: PixelSize, fill: Bool) throws(ImagingError) -> VipsImageHandle {
         let failure = file.decodeError
@@ -30,7 +30,7 @@ extension VipsRenderer {
                     : thumbs_vips_thumbnail_descriptor(file.descriptor, out, width, height, interesting, sizing)
             }
         }
-        return try Self.srgb(shrunk, failure).inMemory(failure)
+        return try Self.srgb(Self.describingPngColour(shrunk, of: file, failure), failure).inMemory(failure)
     }
 
     /// The picture decoded outside libvips' loaders for a thumbnail of `target` (covering it

@@ -135,14 +135,14 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
     ) throws(ImagingError) -> T {
         let file = try OpenedFile.open(location)
         // Sniffed here too, for the libraries the worker must have opened.
-        let mediaType =
-            (try? ImageSource(file: file, fileName: location.displayName, expectedFingerprint: nil))?.mediaType
-            ?? .unsupported
+        let sniffed = try? ImageSource(file: file, fileName: location.displayName, expectedFingerprint: nil)
         let request = WorkerRequest(
             work: work, fileName: location.displayName, expectedFingerprint: location.expectedFingerprint)
         return try withExtendedLifetime(file) { () throws(ImagingError) -> T in
             try slots.perform(
-                request, file: file.descriptor, needing: DecodingLibrary.needed(for: mediaType),
+                request, file: file.descriptor,
+                needing: DecodingLibrary.needed(
+                    for: sniffed?.mediaType ?? .unsupported, isAVIFSequence: sniffed?.isAVIFSequence ?? false),
                 limit: configuration.decodeTimeLimit,
                 largestReply: ReplyCheck.largestReply(to: work, pixelLimit: configuration.pixelLimit)
             ) { reply throws(ReplyError) in

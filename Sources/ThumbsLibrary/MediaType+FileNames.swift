@@ -4,6 +4,7 @@ import ThumbsImaging
 extension MediaType {
     private static let imageExtensions: Set = [
         "jpg", "jpeg", "jpe", "png", "gif", "webp", "tif", "tiff", "heic", "heif", "hif", "avif",
+        "jxl",
     ]
     private static let otherMediaExtensions: Set = [
         "mp4", "m4v", "mov", "mkv", "webm", "avi", "dng", "nef", "cr2", "cr3", "crw", "arw", "orf", "rw2", "raf",

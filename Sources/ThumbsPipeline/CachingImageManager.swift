@@ -66,10 +66,19 @@ public final class CachingImageManager: Sendable {
             assetID: asset.id, fingerprint: asset.fingerprint, rendition: spec(targetSize, contentMode, options))
     }
 
+    /// What a request for a `targetSize` box asks for: the configured rendition of that box and
+    /// mode when `options` name no format or quality (``PipelineConfiguration/renditions``),
+    /// else the box with `options`' format and quality, or the configuration's.
     func spec(_ targetSize: PixelSize, _ contentMode: ContentMode, _ options: ImageRequestOptions) -> RenditionSpec {
-        RenditionSpec(
+        let requested = RenditionSpec(
             size: targetSize, contentMode: contentMode, format: options.format ?? configuration.format,
             quality: options.quality ?? configuration.quality)
+        guard options.format == nil, options.quality == nil,
+            let rendition = configuration.renditions.first(where: {
+                $0.size == requested.size && $0.contentMode == contentMode
+            })
+        else { return requested }
+        return rendition
     }
 
     /// Requests an image of `asset` for a `targetSize` box, as `requestImage(for:targetSize:

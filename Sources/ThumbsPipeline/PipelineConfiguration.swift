@@ -19,6 +19,12 @@ public struct PipelineConfiguration: Sendable, Hashable {
     /// Quality of requested images unless a request says otherwise. Default:
     /// ``/ThumbsCore/RenditionSpec/defaultQuality``.
     public var quality: Int
+    /// The configured renditions (a warm's ladder). A request by size and content mode that
+    /// matches one of them, and names neither a format nor a quality of its own, is that
+    /// rendition, with its format and quality: it finds what a warm stored for it rather than
+    /// rendering the same box again at the default quality. `ThumbsConfiguration` sets it to its
+    /// renditions. Default: none.
+    public var renditions: [RenditionSpec] = []
 
     /// ``DeliveryMode/opportunistic``: a degraded image first when a cheap one exists.
     public static let defaultDeliveryMode = DeliveryMode.opportunistic

@@ -106,7 +106,8 @@ enum FuzzSeeds {
         "\0\0\0\u{18}ftypheic\0\0\0\0mif1heic", "\0\0\0\u{1C}ftypavif\0\0\0\0avifmif1miaf",
         "\0\0\0\u{18}ftypisom\0\0\0\0isommp41", "\0\0\0\u{14}ftypqt  \0\0\0\0qt  ",
         "\0\0\0\u{18}ftypcrx \0\0\0\u{1}crx ",
-        "\0\0\0\u{8}moov",
+        "\0\0\0\u{8}moov", "\0\0\0\u{1C}ftypavis\0\0\0\0avifavismsf1", "\u{FF}\n\u{F}\u{7}",
+        "\0\0\0\u{C}JXL \r\n\u{87}\n\0\0\0\u{14}ftypjxl \0\0\0\0jxl ",
     ]
 
     private static let created = Date(timeIntervalSince1970: 1_645_012_541)

@@ -32,6 +32,25 @@ import ThumbsTesting
         #expect(try ThumbsProcess.run(["evict", "--to", "lots", "--cache", cache]).status == 2)
     }
 
+    /// After a warm, a request of the grid rendition's box and mode (at no quality of its own) is
+    /// the grid rendition: it comes from the cache, and nothing new is stored.
+    @Test func getOfAWarmedRenditionsBoxComesFromTheCache() throws {
+        let photo = try folder.write(
+            try SyntheticImage(width: 900, height: 600).encoded(as: .jpeg), to: "library/p.jpg")
+        #expect(try ThumbsProcess.run(["warm", folder.path + "/library", "--cache", cache, "--json"]).status == 0)
+        let got = try ThumbsProcess.run(
+            [
+                "get", photo, "--size", "256x256", "--mode", "fill", "--delivery", "highQualityFormat", "-o",
+                folder.path + "/got.jpg", "--cache", cache, "--json",
+            ])
+        #expect(got.status == 0, "\(got.standardError)")
+        let lines = got.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(lines.count == 1 && lines.first?["source"] as? String == "store", "\(got.standardOutput)")
+        #expect(try json(["stats"])["thumbnails"] as? Int == 2)
+    }
+
     @Test func aDamagedCacheIsExitThreeWithTheRemedyAndResetStartsANewOne() throws {
         for index in 0..<4 {
             try folder.write(

@@ -13,7 +13,9 @@ import ThumbsTesting
     let folder = TemporaryFolder()
 
     /// The shared objects of the decoding libraries, by the names they are loaded under.
-    private static let decodingObjects = ["libvips.so", "libavformat.so", "libavcodec.so", "libheif.so", "libraw_r.so"]
+    private static let decodingObjects = [
+        "libvips.so", "libavformat.so", "libavcodec.so", "libheif.so", "libraw_r.so", "libavif.so", "libjxl.so",
+    ]
 
     private func loadedDecodingObjects(_ arguments: [String], environment: [String: String] = [:]) throws -> [String] {
         let log = folder.path + "/ld-\(UUID().uuidString)"
@@ -49,6 +51,8 @@ import ThumbsTesting
         #expect((document["builtAgainst"] as? [String: String])?["LibRaw"] == DecodingLibrary.libRaw.headerVersion)
         #expect((document["libraw"] as? String)?.isEmpty == false)
         #expect(document["heicDecoder"] is String)
+        #expect(document["jpegXLLoader"] as? String == "jxlload")
+        #expect((document["libavif"] as? String)?.isEmpty == false)
     }
 
     /// A JPEG is rendered without FFmpeg, libheif or LibRaw. (A render worker opens them all

@@ -27,6 +27,28 @@ import ThumbsCore
         #expect(MediaType(sniffing: ftyp("M4V ", "\0\0\0\0", "M4V ")) == .mp4)
     }
 
+    /// JPEG XL as a bare codestream and in its container, whose signature box comes first.
+    @Test func recognisesJPEGXLInBothForms() {
+        #expect(MediaType(sniffing: [0xFF, 0x0A, 0x0F, 0x07, 0x01]) == .jpegXL)
+        let signature: [UInt8] = [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]
+        #expect(MediaType(sniffing: signature + [0, 0, 0, 20] + Array("ftypjxl ".utf8)) == .jpegXL)
+        #expect(MediaType.jpegXL.isImage && MediaType.jpegXL.isAsset)
+        #expect(MediaType.jpegXL.mimeType == "image/jxl" && MediaType(rawValue: "jxl") == .jpegXL)
+        // A JPEG's start of image is not JPEG XL's.
+        #expect(MediaType(sniffing: [0xFF, 0xD8, 0xFF, 0x0A]) == .jpeg)
+    }
+
+    /// An AVIF image sequence is an AVIF whose major brand is `avis`; a still that lists `avis`
+    /// among its compatible brands is not one.
+    @Test func tellsAVIFSequencesByTheirMajorBrand() {
+        let sequence = ftyp("avis", "\0\0\0\0", "avif", "avis", "msf1", "miaf")
+        #expect(MediaType(sniffing: sequence) == .avif && MediaType.isAVIFSequence(sequence))
+        let still = ftyp("avif", "\0\0\0\0", "avif", "avis", "mif1")
+        #expect(MediaType(sniffing: still) == .avif && !MediaType.isAVIFSequence(still))
+        #expect(!MediaType.isAVIFSequence(ftyp("heic", "\0\0\0\0", "mif1")))
+        #expect(!MediaType.isAVIFSequence(Array("ftypavis".utf8)))
+    }
+
     @Test func recognisesMatroskaAndWebM() {
         let header: [UInt8] = [0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]
         #expect(MediaType(sniffing: header + Array("webm".utf8)) == .webm)

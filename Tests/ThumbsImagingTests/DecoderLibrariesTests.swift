@@ -64,6 +64,21 @@ import ThumbsTestSupport
         try Self.expectHeifConvertsPixels(of: avifs, in: folder)
     }
 
+    /// JPEG XL is read by libvips' jxlload, from the module the `vips` command loads too.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: vips), "the vips command is absent"))
+    func jpegXLIsReadByLibvipsJxlload() throws {
+        let operations = try ThumbsProcess.run(["-l"], executablePath: Self.vips).standardOutput
+        #expect(try DecoderLibraries.linked().jpegXLLoader == (operations.contains("jxlload") ? "jxlload" : "none"))
+    }
+
+    /// libavif's version is the one `avifenc` (the same library) reports ("Version: 0.11.1 (dav1d…").
+    @Test(.enabled(if: GeneratedMedia.hasAvifenc, GeneratedMedia.avifencSkipReason))
+    func libavifVersionMatchesAvifenc() throws {
+        let libraries = try DecoderLibraries.linked()
+        let banner = try ThumbsProcess.run(["--version"], executablePath: GeneratedMedia.avifenc)
+        #expect((banner.standardOutput + banner.standardError).contains("Version: \(libraries.libavif) "))
+    }
+
     @Test func libRawNamesItsRelease() throws {
         let libraries = try DecoderLibraries.linked()
         #expect(libraries.libRaw.first?.isNumber == true && libraries.libRaw.contains("."))

@@ -9,7 +9,8 @@ import ThumbsImaging
         try library.open()
         try library.open()
         #expect(library.isOpen)
-        #expect(library.headerVersion.isEmpty == false)
+        // libjxl is reached only through libvips' module, built against nothing of Thumbs'.
+        #expect(library.headerVersion.isEmpty == (library == .libjxl))
     }
 
     /// The trampolines reach the library the headers describe: libvips says the version its
@@ -21,6 +22,13 @@ import ThumbsImaging
     }
 
     /// libvips' HEIF loader is a module, loaded with libheif when a HEIF file first needs it.
+    /// An AVIF image sequence needs libavif and nothing of libheif; a still AVIF the reverse.
+    @Test func avifSequencesNeedLibavifAndStillsLibheif() {
+        #expect(DecodingLibrary.needed(for: .avif, isAVIFSequence: true) == [.libvips, .libavif])
+        #expect(DecodingLibrary.needed(for: .avif) == [.libvips, .libheif, .ffmpeg])
+        #expect(DecodingLibrary.needed(for: .jpegXL) == [.libvips, .libjxl])
+    }
+
     @Test func heifStartLoadsLibvipsHeifLoader() throws {
         try HeifRuntime.ensureStarted()
         #expect(DecodingLibrary.libheif.isOpen)

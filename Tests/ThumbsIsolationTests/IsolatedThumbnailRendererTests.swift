@@ -90,6 +90,26 @@ import ThumbsTesting
         #expect(isolated.workerProcessIDs == [second])
     }
 
+    /// A JPEG XL still (libvips' module, loaded before the worker confines itself) and an
+    /// animated AVIF (libavif) render in a worker as in this process.
+    @Test(
+        .enabled(if: GeneratedMedia.hasVips, GeneratedMedia.vipsSkipReason),
+        .enabled(if: GeneratedMedia.hasAvifenc, GeneratedMedia.avifencSkipReason))
+    func workersRenderJPEGXLAndAnimatedAVIF() async throws {
+        _ = try photo("source.png", width: 320, height: 240, as: .png)
+        try GeneratedMedia.jpegXL(at: folder.path + "/still.jxl", from: folder.path + "/source.png")
+        try GeneratedMedia.animatedAVIF(
+            at: folder.path + "/animated.avif", frames: [folder.path + "/source.png", folder.path + "/source.png"])
+        let isolated = try renderer()
+        for name in ["still.jxl", "animated.avif"] {
+            let location = ImageLocation(root: FilePath(folder.path), relativePath: FilePath(name))
+            let inProcess = try await ThumbnailRenderer().render(
+                location, specs: [spec], ticket: PriorityTicket(.interactive))
+            #expect(try await render(location, with: isolated) == inProcess[0], "\(name)")
+            #expect(try await isolated.inspect(location) == (try await ThumbnailRenderer().inspect(location)))
+        }
+    }
+
     @Test(.disabled(if: Sanitizer.isActive, "under a sanitizer a worker takes no seccomp filter, Landlock or limit"))
     func workersAreConfinedBeforeTheyReadInput() async throws {
         let isolated = try renderer(workers: 2)

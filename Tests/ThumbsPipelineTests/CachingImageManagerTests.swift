@@ -105,6 +105,32 @@ import ThumbsTesting
         #expect(fromMemory.map(\.source) == [.memory])
     }
 
+    /// A request of a configured rendition's box and mode is that rendition (its quality and
+    /// format), and finds what was stored for it; one naming its own quality is not.
+    @Test func aRequestOfAConfiguredRenditionsBoxIsThatRendition() async throws {
+        let fixture = try PipelineFixture()
+        let asset = try await fixture.photo("p.jpg")
+        let cell = RenditionSpec(size: grid, contentMode: .aspectFill, format: .webp, quality: 80)
+        _ = try await fixture.manager.image(for: asset, rendition: cell)
+        await fixture.manager.persisted()
+        var configuration = PipelineConfiguration()
+        configuration.renditions = [RenditionSpec(size: PixelSize(width: 1024, height: 1024)), cell]
+        let manager = CachingImageManager(
+            renderer: fixture.renderer, store: fixture.store, configuration: configuration)
+        #expect(manager.key(for: asset, targetSize: grid, contentMode: .aspectFill).rendition == cell)
+        let found = await manager.requestImage(for: asset, targetSize: grid, contentMode: .aspectFill).collect()
+        #expect(found.results.map(\.source) == [.store] && found.results.map(\.format) == [.webp])
+
+        let ownQuality = ImageRequestOptions(quality: 90)
+        #expect(
+            manager.key(for: asset, targetSize: grid, contentMode: .aspectFill, options: ownQuality).rendition
+                == RenditionSpec(size: grid, contentMode: .aspectFill, quality: 90))
+        let fit = manager.key(for: asset, targetSize: grid, contentMode: .aspectFit).rendition
+        #expect(fit == RenditionSpec(size: grid, contentMode: .aspectFit), "no rendition of that mode: the defaults")
+        let unconfigured = fixture.manager.key(for: asset, targetSize: grid, contentMode: .aspectFill).rendition
+        #expect(unconfigured.quality == RenditionSpec.defaultQuality && unconfigured.format == .jpeg)
+    }
+
     @Test func anotherCachedRenditionIsTheDegradedStandIn() async throws {
         let fixture = try PipelineFixture()
         let asset = try await fixture.photo("p.jpg")

@@ -24,16 +24,23 @@ package enum SharedMedia {
     }
 }
 
-/// Media made for a test by the real tools: videos by the `ffmpeg` command, DNG files by
-/// scripts/make-test-dng.py (numpy and tifffile, in the Python `$THUMBS_TEST_PYTHON` names;
-/// scripts/test sets one up).
+/// Media made for a test by the real tools: videos by the `ffmpeg` command, AVIF pictures and
+/// sequences by `avifenc` (Debian's libavif-bin), JPEG XL by the `vips` command, DNG files by
+/// scripts/make-test-dng.py and HDR test patterns by scripts/make-test-hdr.py (numpy, tifffile,
+/// in the Python `$THUMBS_TEST_PYTHON` names; scripts/test sets these up).
 package enum GeneratedMedia {
     package static let ffmpegSkipReason: Comment = "the ffmpeg command is absent: generated-video tests skipped"
+    package static let avifencSkipReason: Comment =
+        "the avifenc command (Debian's libavif-bin) is absent: generated-AVIF tests skipped"
     package static let dngSkipReason: Comment =
         "no Python with numpy and tifffile ($THUMBS_TEST_PYTHON, set by scripts/test): generated-DNG tests skipped"
+    package static let hdrSkipReason: Comment =
+        "no Python with numpy ($THUMBS_TEST_PYTHON, set by scripts/test): generated-HDR tests skipped"
 
     package static let ffmpeg = "/usr/bin/ffmpeg"
     package static var hasFFmpeg: Bool { FileManager.default.isExecutableFile(atPath: ffmpeg) }
+    package static let avifenc = "/usr/bin/avifenc"
+    package static var hasAvifenc: Bool { FileManager.default.isExecutableFile(atPath: avifenc) }
 
     package static var python: String? {
         ProcessInfo.processInfo.environment["THUMBS_TEST_PYTHON"].flatMap {
@@ -48,16 +55,45 @@ package enum GeneratedMedia {
         guard outcome.status == 0 else { throw GenerationFailure(tool: "ffmpeg", message: outcome.standardError) }
     }
 
+    package static let vipsSkipReason: Comment =
+        "the vips command (Debian's libvips-tools) is absent: JPEG XL tests skipped"
+
+    package static let vips = "/usr/bin/vips"
+    package static var hasVips: Bool { FileManager.default.isExecutableFile(atPath: vips) }
+
+    /// Runs `avifenc` quietly with `arguments`, failing the test on a non-zero status.
+    package static func avifenc(_ arguments: [String]) throws {
+        let outcome = try ThumbsProcess.run(arguments, executablePath: avifenc)
+        guard outcome.status == 0 else { throw GenerationFailure(tool: "avifenc", message: outcome.standardError) }
+    }
+
+    /// Writes the PNG files `frames` as an AVIF image sequence (major brand `avis`) at `path`,
+    /// ten frames a second, nearly lossless, with libavif's `avifenc`.
+    package static func animatedAVIF(at path: String, frames: [String]) throws {
+        try avifenc(["--speed", "10", "--min", "0", "--max", "4", "--fps", "10"] + frames + [path])
+    }
+
+    /// Writes `image` (a file libvips reads) as a lossless JPEG XL codestream at `path`, with
+    /// libvips' `jxlsave` (the `vips` command).
+    package static func jpegXL(at path: String, from image: String) throws {
+        let outcome = try ThumbsProcess.run(["copy", image, path + "[lossless]"], executablePath: vips)
+        guard outcome.status == 0 else { throw GenerationFailure(tool: "vips", message: outcome.standardError) }
+    }
+
     /// Writes a DNG with scripts/make-test-dng.py (`arguments` as its own, after the output).
     package static func dng(at path: String, _ arguments: [String]) throws {
+        _ = try script("make-test-dng.py", [path] + arguments)
+    }
+
+    /// Runs scripts/`name` with `$THUMBS_TEST_PYTHON`, returning what it printed.
+    package static func script(_ name: String, _ arguments: [String]) throws -> String {
         guard let python else { throw GenerationFailure(tool: "python", message: "no THUMBS_TEST_PYTHON") }
         let script = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/make-test-dng.py").path
-        let outcome = try ThumbsProcess.run([script, path] + arguments, executablePath: python)
-        guard outcome.status == 0 else {
-            throw GenerationFailure(tool: "make-test-dng.py", message: outcome.standardError)
-        }
+            .appendingPathComponent("scripts/\(name)").path
+        let outcome = try ThumbsProcess.run([script] + arguments, executablePath: python)
+        guard outcome.status == 0 else { throw GenerationFailure(tool: name, message: outcome.standardError) }
+        return outcome.standardOutput
     }
 
     package struct GenerationFailure: Error, CustomStringConvertible {

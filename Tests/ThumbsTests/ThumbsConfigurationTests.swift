@@ -86,6 +86,17 @@ import ThumbsTestSupport
         #expect(empty.library == ThumbsConfiguration.Library() && empty.cache == ThumbsConfiguration.Cache())
     }
 
+    /// The manager's renditions are the ladder's, so that a request of a rung's box is that rung.
+    @Test func thePipelinesRenditionsFollowTheLadder() throws {
+        #expect(ThumbsConfiguration().pipeline.renditions == ThumbsConfiguration().renditions.map(\.spec))
+        var configuration = try load(#"{"renditions": [{"name": "small", "size": "64x64", "quality": 70}]}"#)
+        #expect(
+            configuration.pipeline.renditions == [RenditionSpec(size: PixelSize(width: 64, height: 64), quality: 70)])
+        configuration.renditions.append(
+            Rendition(name: "big", spec: RenditionSpec(size: PixelSize(width: 2048, height: 2048))))
+        #expect(configuration.pipeline.renditions == configuration.renditions.map(\.spec))
+    }
+
     @Test func valuesAreDecodedToTheirTypes() throws {
         let configuration = try load(#"{"deliveryMode": "highQualityFormat", "cache": {"budget": 1048576}}"#)
         #expect(configuration.deliveryMode == .highQualityFormat)

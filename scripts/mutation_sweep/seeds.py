@@ -91,6 +91,11 @@ class Seeds:
                 lambda out: self._ffmpeg(out, [*CLIP, "-c:v", "libvpx-vp9", "-deadline", "realtime", "-b:v", "200k"]),
             ),
             "dng": ("dng", self._dng),
+            "jxl": ("jxl", lambda out: self._vips("source-640.png", out, "[Q=75]")),
+            "avif-sequence": (
+                "avif",
+                lambda out: self._ffmpeg(out, [*CLIP, "-c:v", "libaom-av1", "-cpu-used", "8", "-pix_fmt", "yuv420p"]),
+            ),
             # Only for recipes: 100000 x 1000 RGBA, exactly at the default pixelLimit, a few
             # hundred KB that once took 927 MB to render.
             "png-wide": (

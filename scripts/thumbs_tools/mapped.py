@@ -33,6 +33,7 @@ DECODING_LIBRARIES = {
     "FFmpeg": ("libavcodec.", "libavformat.", "libavutil.", "libswscale."),
     "LibRaw": ("libraw.", "libraw_r."),
     "libheif": ("libheif.",),
+    "libavif": ("libavif.",),
 }
 _VIPS_MODULE = re.compile(r"/vips-modules-[^/]+/vips-(?P<name>[^/]+)\.so$")
 

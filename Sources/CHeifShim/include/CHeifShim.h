@@ -28,7 +28,9 @@ const char *thumbs_heif_av1_decoder_name(void);
 
 /* A HEIF picture (HEIC or AVIF) decoded by libheif without its transformations, to planar RGB,
  * and averaged down here: for thumbnails, what libvips' loader gives, without libheif turning
- * the whole picture and interleaving it first. */
+ * the whole picture and interleaving it first. An HDR picture (PQ or HLG transfer in its nclx
+ * colour description, any depth) is averaged in linear light and tone-mapped to SDR sRGB
+ * (CToneMap), where libvips' loader would show its code values as sRGB. */
 typedef struct {
     /* 8-bit RGB, rows packed, as stored (not yet turned upright); from malloc, the caller's. */
     unsigned char *pixels;
@@ -36,23 +38,24 @@ typedef struct {
     int height;
     /* The EXIF orientation (1...8) that turns it upright: the file's rotation and mirroring. */
     int orientation;
-    /* The ICC profile of the file, or NULL; from malloc, the caller's. */
+    /* The ICC profile of the file, or NULL (always for an HDR picture, now sRGB); from malloc,
+     * the caller's. */
     unsigned char *icc;
     size_t icc_length;
 } thumbs_heif_picture;
 
 enum {
     THUMBS_HEIF_DECODED = 0,
-    /* For libvips' loader: alpha, more than 8 bits, a crop, a stored thumbnail libvips would
-     * use, a file over 256 MB, or one libheif cannot read (whose error libvips' loader then
-     * reports). */
+    /* For libvips' loader: alpha, a crop, a file over 256 MB, one libheif cannot read (whose
+     * error libvips' loader then reports), and SDR pictures of more than 8 bits or with a
+     * stored thumbnail libvips would use. */
     THUMBS_HEIF_NOT_HANDLED = 1,
 };
 
 /* Decodes the primary image of the HEIF file read from `descriptor` (with pread: its offset is
  * left alone) to 1/`shrink` of its size (each pixel the mean of a `shrink`-square block, the
  * last ones of partial blocks). `target_width` × `target_height` (upright) and `cover` (fill
- * rather than fit) are the thumbnail's: a file whose first stored thumbnail libvips would
+ * rather than fit) are the thumbnail's: an SDR file whose first stored thumbnail libvips would
  * shrink to it is not handled, so that libvips' choice stands. Only a decoded picture holds
  * memory. */
 int thumbs_heif_decode(int descriptor, int shrink, int target_width, int target_height, int cover,

@@ -19,6 +19,8 @@ typedef enum thumbs_library {
     THUMBS_LIBRARY_HEIF = 2,
     /// LibRaw's thread-safe build (libraw_r).
     THUMBS_LIBRARY_LIBRAW = 3,
+    /// libavif (AVIF image sequences, which libheif does not read).
+    THUMBS_LIBRARY_AVIF = 4,
 } thumbs_library;
 
 /// Opens `library` by the sonames the build's headers name and resolves every function Thumbs

@@ -118,6 +118,17 @@ int thumbs_icc_is_srgb(const unsigned char *data, size_t length);
 /// thumbs_icc_is_srgb() of the image's embedded ICC profile; 0 when it has none.
 int thumbs_vips_profile_is_srgb(VipsImage *image);
 
+/// The ICC profile of the colour described by the chunks of the PNG open at `descriptor`, for
+/// a PNG without one of its own (no iCCP, or one libvips could not read): NULL when they leave
+/// it sRGB (an sRGB chunk, no usable cHRM or gAMA, or values that are sRGB's), else a profile
+/// from malloc, `*length` bytes, of cHRM's primaries and white point (else sRGB's) and gAMA's
+/// gamma (else sRGB's curve); a grey one when `grey`, from gAMA alone. The chunks are read
+/// before PLTE and IDAT; damaged ones are ignored (PngColourChunks.c).
+unsigned char *thumbs_png_colour_profile(int descriptor, int grey, size_t *length);
+
+/// A copy of `in` (sharing its pixels) with `icc` as its ICC profile.
+int thumbs_vips_with_profile(VipsImage *in, VipsImage **out, const unsigned char *icc, size_t icc_length);
+
 /// A transform from an embedded ICC profile to libvips' sRGB profile, kept per profile and shared
 /// by the threads (see SrgbTransform.c).
 typedef struct thumbs_srgb_transform thumbs_srgb_transform;

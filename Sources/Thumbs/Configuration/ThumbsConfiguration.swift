@@ -60,6 +60,7 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     public var library = Library()
     public var cache = Cache()
     /// The rendition ladder. Default: a 256×256 fill grid cell and a 1024×1024 fit preview.
+    /// ``pipeline``'s renditions follow it: a request of a rung's box and mode is that rung.
     public var renditions: [Rendition] = [
         Rendition(
             name: "grid",
@@ -72,6 +73,9 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
                 size: PixelSize(width: 1024, height: 1024),
                 contentMode: .aspectFit, quality: 85)),
     ]
+    {
+        didSet { pipeline.renditions = renditions.map(\.spec) }
+    }
     /// The imaging layer's settings: `workers`, `pixelLimit`, `decodeMemoryBudget` and
     /// `decodeTimeLimit` in `config.json`, defaults from ``/ThumbsImaging/ImagingConfiguration``.
     public var imaging = ImagingConfiguration()
@@ -79,13 +83,15 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     /// runaway decoder costs one file; `"none"`, in the process that asked (no worker to start,
     /// and nothing to contain a fault). Default: process.
     public var isolation: RenderIsolation = .process
-    /// The manager's settings: `deliveryMode` in `config.json`, defaults from
-    /// ``/ThumbsPipeline/PipelineConfiguration``.
+    /// The manager's settings: `deliveryMode` in `config.json`, the renditions of ``renditions``,
+    /// defaults from ``/ThumbsPipeline/PipelineConfiguration``.
     public var pipeline = PipelineConfiguration()
     /// What `thumbs serve` listens on, and its limits.
     public var serve = ServeConfiguration()
 
-    public init() {}
+    public init() {
+        pipeline.renditions = renditions.map(\.spec)
+    }
 
     enum CodingKeys: String, KnownKeys {
         case library, cache, renditions, workers, pixelLimit, decodeMemoryBudget, decodeTimeLimit, isolation,
@@ -103,6 +109,7 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         library = try container.decodeIfPresent(Library.self, forKey: .library) ?? defaults.library
         cache = try container.decodeIfPresent(Cache.self, forKey: .cache) ?? defaults.cache
         renditions = try Self.decodeRenditions(container) ?? defaults.renditions
+        pipeline.renditions = renditions.map(\.spec)
         if let workers = try container.decodeInteger(.workers, in: 0...ImagingConfiguration.maximumWorkers) {
             self.workers = workers
         }

@@ -8,10 +8,11 @@ struct VersionCommand: ParsableCommand {
         abstract:
             "Print the decoding libraries this build was compiled against, and how the processes that decode are confined.",
         discussion: """
-            The decoding libraries (libvips, FFmpeg, libheif, LibRaw) are opened when a file \
-            first needs one, so this opens none of them. With --libraries it opens each and \
-            prints the versions loaded at run time (which may differ from the headers'), which \
-            ones read camera RAW files and HEIC pictures, and why a library that cannot be opened \
+            The decoding libraries (libvips, FFmpeg, libheif, LibRaw, libavif, and libjxl through \
+            libvips' JPEG XL module) are opened when a file first needs one, so this opens none \
+            of them. With --libraries it opens each and prints the versions loaded at run time \
+            (which may differ from the headers'), which ones read camera RAW files, HEIC and \
+            AVIF pictures, animated AVIF and JPEG XL, and why a library that cannot be opened \
             could not (naming the Debian package to install).
 
             The confinement is what this kernel lets a render worker put itself under (isolation \
@@ -34,8 +35,9 @@ struct VersionCommand: ParsableCommand {
     func run() throws {
         let isolation = try options.load().isolation
         let confinement = isolation == .process ? WorkerConfinement.available.names : []
-        let headers = Dictionary(
-            uniqueKeysWithValues: DecodingLibrary.allCases.map { ($0.name, $0.headerVersion) })
+        // libjxl has no header version: Thumbs reaches it only through libvips' module.
+        let builtAgainst = DecodingLibrary.allCases.filter { !$0.headerVersion.isEmpty }
+        let headers = Dictionary(uniqueKeysWithValues: builtAgainst.map { ($0.name, $0.headerVersion) })
         let loaded = libraries ? try DecoderLibraries.linked() : nil
         guard !json else {
             let encoder = JSONEncoder()
@@ -43,11 +45,11 @@ struct VersionCommand: ParsableCommand {
             let document = Document(
                 builtAgainst: headers, libvips: loaded?.libvips, ffmpeg: loaded?.ffmpeg, libraw: loaded?.libRaw,
                 libvipsRawLoader: loaded.map { $0.libvipsReadsRaw ? "dcrawload" : "none" },
-                heicDecoder: loaded?.heicDecoder, avifDecoder: loaded?.avifDecoder,
-                isolation: isolation.rawValue, confinement: confinement)
+                heicDecoder: loaded?.heicDecoder, avifDecoder: loaded?.avifDecoder, libavif: loaded?.libavif,
+                jpegXLLoader: loaded?.jpegXLLoader, isolation: isolation.rawValue, confinement: confinement)
             return print(String(decoding: try encoder.encode(document), as: UTF8.self))
         }
-        let built = DecodingLibrary.allCases.map { "\($0.name) \($0.headerVersion)" }
+        let built = builtAgainst.map { "\($0.name) \($0.headerVersion)" }
         print("built against \(built.joined(separator: ", ")), each opened when a file first needs it")
         if let loaded { printLoaded(loaded) }
         print(
@@ -65,14 +67,22 @@ struct VersionCommand: ParsableCommand {
         print("camera RAW: LibRaw, embedded preview else half-size decode (\(vipsLoader))")
         print("HEIC: libheif, its HEVC pictures decoded by \(loaded.heicDecoder)")
         print("AVIF: libheif, its AV1 pictures decoded by \(loaded.avifDecoder)")
+        print("animated AVIF: libavif \(loaded.libavif), its first frame")
+        print(
+            loaded.jpegXLLoader == "none"
+                ? "JPEG XL: none (libvips' module vips-jxl.so cannot be loaded)"
+                : "JPEG XL: libvips' \(loaded.jpegXLLoader), from its module vips-jxl.so (libjxl)")
     }
 
     /// `thumbs version --json`; the libraries loaded only with `--libraries`.
     private struct Document: Encodable {
-        /// Each decoding library's header version, by name ("libvips", "FFmpeg", "libheif", "LibRaw").
+        /// Each decoding library's header version, by name ("libvips", "FFmpeg", "libheif", "LibRaw",
+        /// "libavif").
         let builtAgainst: [String: String]
         let libvips: String?, ffmpeg: String?, libraw: String?, libvipsRawLoader: String?
-        let heicDecoder: String?, avifDecoder: String?
+        let heicDecoder: String?, avifDecoder: String?, libavif: String?
+        /// "jxlload", or "none" when libvips' JPEG XL module cannot be loaded.
+        let jpegXLLoader: String?
         /// "process" or "none" (config.json's `isolation`).
         let isolation: String
         /// The measures a render worker is under, by name; empty when files are decoded in-process.

@@ -1,0 +1,4 @@
+#ifndef THUMBS_CAVIF_H
+#define THUMBS_CAVIF_H
+#include <avif/avif.h>
+#endif

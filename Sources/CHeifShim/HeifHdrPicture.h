@@ -1,0 +1,22 @@
+/* HDR HEIF pictures (PQ or HLG by their nclx colour description) decoded and tone-mapped to SDR
+ * sRGB (HeifHdrPicture.c). */
+#ifndef THUMBS_HEIF_HDR_PICTURE_H
+#define THUMBS_HEIF_HDR_PICTURE_H
+
+#include "CHeifShim.h"
+
+#include <CToneMap.h>
+#include <libheif/heif.h>
+
+/* Whether the image's nclx colour description has PQ or HLG transfer; if so, `map` is set up
+ * for it (its primaries) and 1 is returned. 0 for every other picture, which is left as it is. */
+int heif_hdr_tone_map(const struct heif_image_handle *handle, thumbs_tone_map *map);
+
+/* Decodes `handle` (to planar RGB of its own depth, libheif converting from YCbCr by the nclx
+ * matrix and range) and fills `picture` with 8-bit sRGB at 1/`shrink`: each pixel the mean of
+ * a block in linear light, then tone-mapped. Returns 1, or 0 when libheif fails or gives
+ * another layout (the caller leaves the file to libvips' loader). */
+int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding_options *options,
+    const thumbs_tone_map *map, int shrink, thumbs_heif_picture *picture);
+
+#endif

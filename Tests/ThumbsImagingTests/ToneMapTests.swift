@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
+import ThumbsImaging
+import ThumbsTestSupport
+
+/// HDR pictures and videos (PQ, HLG) as SDR sRGB thumbnails (`CToneMap`): patterns of known code
+/// values, encoded by avifenc and ffmpeg, against the pixels scripts/make-test-hdr.py computes
+/// from the standards' formulas; the shared PQ AVIF and HLG iPhone clip; SDR left as it was.
+@Suite("CToneMap: PQ and HLG pictures and videos as SDR sRGB")
+struct ToneMapTests {
+    private let folder = TemporaryFolder()
+    /// PNG, so that the comparison measures the tone map and not an encoder; the patterns are
+    /// 256 × 128, so the thumbnail is the picture at its own size.
+    private static let spec = RenditionSpec(size: PixelSize(width: 256, height: 256), format: .png)
+
+    /// The tolerance: on average within 6 levels per channel, and within 3 on the grey ramp.
+    private static func expectClose(_ comparison: HDRPattern.Comparison, _ label: String) {
+        #expect(comparison.meanDifference.allSatisfy { $0 <= 6 }, "\(label): \(comparison)")
+        #expect(comparison.largestGreyDifference <= 3, "\(label): \(comparison)")
+    }
+
+    /// The pattern as a 10-bit 4:4:4 AVIF with the nclx `cicp` (primaries/transfer/matrix),
+    /// losslessly coded, so that only the colour conversion and the tone map are measured.
+    private func avif(transfer: String, primaries: String, cicp: String) throws -> (String, HDRPattern) {
+        let png = folder.path + "/\(transfer)-\(primaries).png", path = folder.path + "/\(transfer)-\(primaries).avif"
+        let pattern = try HDRPattern.write(to: png, transfer: transfer, primaries: primaries)
+        try GeneratedMedia.avifenc(
+            ["-d", "10", "-y", "444", "--min", "0", "--max", "0", "-s", "8", "--cicp", cicp, png, path])
+        return (path, pattern)
+    }
+
+    /// The `pattern` ("pq" or "hlg") as a 2-second 10-bit HEVC clip in BT.2020, labelled with
+    /// `transfer` (ffmpeg's name; none when nil), losslessly coded.
+    private func video(transfer: String?, pattern name: String, file: String? = nil) throws -> (String, HDRPattern) {
+        let png = folder.path + "/\(name).png", path = folder.path + "/\(file ?? name).mp4"
+        let pattern = try HDRPattern.write(to: png, transfer: name)
+        try GeneratedMedia.ffmpeg(
+            [
+                "-loop", "1", "-i", png, "-t", "2", "-r", "25",
+                "-vf", "scale=out_color_matrix=bt2020:out_range=tv,format=yuv444p10le",
+                "-c:v", "libx265", "-x265-params", "lossless=1:log-level=error",
+            ] + (transfer.map { ["-color_trc", $0] } ?? [])
+                + ["-color_primaries", "bt2020", "-colorspace", "bt2020nc", "-color_range", "tv", path])
+        return (path, pattern)
+    }
+
+    private func rendered(_ path: String) async throws -> DecodedPixels {
+        try DecodedPixels(try await ThumbnailRenderer().render(path, spec: Self.spec))
+    }
+
+    @Test(
+        .enabled(if: GeneratedMedia.hasAvifenc, GeneratedMedia.avifencSkipReason),
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
+    func pqAVIFInBT2020IsToneMappedAsTheFormulasSay() async throws {
+        let (path, pattern) = try avif(transfer: "pq", primaries: "bt2020", cicp: "9/16/9")
+        Self.expectClose(pattern.compared(with: try await rendered(path)), "PQ BT.2020")
+    }
+
+    @Test(
+        .enabled(if: GeneratedMedia.hasAvifenc, GeneratedMedia.avifencSkipReason),
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
+    func hlgAVIFInBT2020IsToneMappedAsTheFormulasSay() async throws {
+        let (path, pattern) = try avif(transfer: "hlg", primaries: "bt2020", cicp: "9/18/9")
+        Self.expectClose(pattern.compared(with: try await rendered(path)), "HLG BT.2020")
+    }
+
+    @Test(
+        .enabled(if: GeneratedMedia.hasAvifenc, GeneratedMedia.avifencSkipReason),
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
+    func pqAVIFInDisplayP3IsToneMappedAsTheFormulasSay() async throws {
+        let (path, pattern) = try avif(transfer: "pq", primaries: "p3", cicp: "12/16/9")
+        Self.expectClose(pattern.compared(with: try await rendered(path)), "PQ P3")
+    }
+
+    @Test(
+        .enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason),
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
+    func pqVideoPosterIsToneMappedAsTheFormulasSay() async throws {
+        let (path, pattern) = try video(transfer: "smpte2084", pattern: "pq")
+        Self.expectClose(pattern.compared(with: try await rendered(path)), "PQ video")
+    }
+
+    @Test(
+        .enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason),
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
+    func hlgVideoPosterIsToneMappedAsTheFormulasSay() async throws {
+        let (path, pattern) = try video(transfer: "arib-std-b67", pattern: "hlg")
+        Self.expectClose(pattern.compared(with: try await rendered(path)), "HLG video")
+    }
+
+    /// The HLG pattern's clip labelled as SDR (BT.709's transfer) has the poster it has
+    /// unlabelled, code values shown as they are, pixel for pixel; only HDR is tone-mapped.
+    @Test(
+        .enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason),
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
+    func sdrVideoIsNotToneMapped() async throws {
+        let (hlg, _) = try video(transfer: "arib-std-b67", pattern: "hlg")
+        let (sdr, _) = try video(transfer: "bt709", pattern: "hlg", file: "bt709")
+        let (unlabelled, _) = try video(transfer: nil, pattern: "hlg", file: "unlabelled")
+        let sdrPoster = try await rendered(sdr)
+        #expect(sdrPoster.bytes == (try await rendered(unlabelled)).bytes)
+        #expect(try await rendered(hlg).bytes != sdrPoster.bytes)
+    }
+
+    /// libavif's PQ AVIF (BT.709 primaries) against the SDR picture the photographer exported
+    /// from the same raw: shown as code values it was 37 levels darker on average.
+    @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
+    func sharedPQAVIFLooksLikeItsSDRExport() async throws {
+        let hdr = try await rendered(SharedPhotos.root.appendingPathComponent("exports/seine_hdr_srgb.avif").path)
+        let sdr = try await rendered(
+            SharedPhotos.root.appendingPathComponent("exports/seine_sdr_gainmap_srgb.jpg").path)
+        #expect(hdr.size == sdr.size)
+        #expect(hdr.meanAbsoluteDifference(to: sdr) < 16)
+    }
+
+    /// The iPhone's HLG clip (BT.2020): its poster against ffmpeg's decode of the same frame,
+    /// upright and at the thumbnail's size, tone-mapped by scripts/make-test-hdr.py.
+    @Test(
+        .enabled(if: SharedMedia.isPresent, SharedMedia.skipReason),
+        .enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason),
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
+    func sharedHLGClipIsToneMappedAsTheFormulasSay() async throws {
+        let clip = SharedMedia.path("video/dolbyVision-hdr.MOV")
+        let poster = try await rendered(clip)
+        #expect(poster.size == PixelSize(width: 144, height: 256))
+        let codes = folder.path + "/frame.rgb48", expected = folder.path + "/frame.rgb"
+        try GeneratedMedia.ffmpeg([
+            "-i", clip, "-frames:v", "1",
+            "-vf", "scale=w=144:h=256:in_color_matrix=bt2020:in_range=tv,format=rgb48le", "-f", "rawvideo", codes,
+        ])
+        _ = try GeneratedMedia.script("make-test-hdr.py", ["frame", codes, expected, "--transfer", "hlg"])
+        let reference = Array(try Data(contentsOf: URL(fileURLWithPath: expected)))
+        #expect(reference.count == 144 * 256 * 3)
+        var sums = [0, 0, 0]
+        for pixel in 0..<(144 * 256) {
+            for band in 0..<3 {
+                sums[band] += abs(Int(poster.bytes[pixel * poster.bands + band]) - Int(reference[pixel * 3 + band]))
+            }
+        }
+        let means = sums.map { Double($0) / Double(144 * 256) }
+        #expect(means.allSatisfy { $0 <= 6 }, "mean difference per channel \(means)")
+    }
+}

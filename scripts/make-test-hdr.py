@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Writes an HDR test pattern and the SDR sRGB pixels its tone-mapped thumbnail should have.
+
+The pattern is a 16-bit RGB PNG of flat 32 × 32 patches, eight across: two rows of a grey ramp
+(code values 0 to 1 in 16 even steps) and two rows of colours, as code values of the transfer
+and primaries named. avifenc and ffmpeg encode it as a PQ or HLG AVIF or video; the tests
+compare the centre of each patch of Thumbs' thumbnail with what this prints.
+
+The expected pixels are computed here from the standards' formulas, apart from Thumbs' C code
+(Sources/CToneMap), in double precision:
+
+- PQ: ITU-R BT.2100's EOTF, to cd/m².
+- HLG: BT.2100's inverse OETF, then its OOTF for a 1000 cd/m² display (gamma 1.2), with the
+  luminance of the picture's primaries.
+- Primaries to BT.709 in linear light, through XYZ (the normalised primary matrices of SMPTE RP
+  177 from ITU-T H.273's chromaticities, D65), negative components clipped.
+- BT.2390's EETF from 0...1000 cd/m² to 0...203 cd/m² (BT.2408's HDR reference white, taken as
+  SDR white), on the largest component, the pixel scaled by its ratio.
+- The sRGB encoding (IEC 61966-2-1), rounded to 8 bits.
+
+    scripts/make-test-hdr.py pattern pattern.png --transfer pq --primaries bt2020
+
+prints JSON: {"patch": 32, "patches": [{"x": 16, "y": 16, "grey": true, "expected": [r, g, b]}, ...]},
+(x, y) the centre of each patch.
+
+    scripts/make-test-hdr.py frame codes.rgb48 expected.rgb --transfer hlg --primaries bt2020
+
+reads a picture's code values as ffmpeg writes them (rawvideo, rgb48le) and writes the 8-bit
+sRGB pixels (rawvideo, rgb24) their tone mapping should give: for real HDR videos. Needs numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import struct
+import zlib
+from typing import Any, TypeAlias
+
+import numpy
+
+# A numpy array: numpy is not typed here (scripts/pyproject.toml's mypy overrides).
+Array: TypeAlias = Any
+
+PATCH = 32
+ACROSS = 8
+# Code values are multiples of 1/1023: what a 10-bit AVIF or video stores, so that the pattern
+# survives its encoding exactly.
+LEVELS = 1023
+
+# ITU-T H.273's chromaticities (red, green, blue), all with the D65 white point.
+PRIMARIES = {
+    "bt709": ((0.640, 0.330), (0.300, 0.600), (0.150, 0.060)),
+    "bt2020": ((0.708, 0.292), (0.170, 0.797), (0.131, 0.046)),
+    "p3": ((0.680, 0.320), (0.265, 0.690), (0.150, 0.060)),
+}
+D65 = (0.3127, 0.3290)
+
+# Colour patches as code values (0...1023): saturated primaries and secondaries at two levels,
+# skin, sky, foliage, a highlight.
+COLOURS = [
+    (700, 0, 0),
+    (0, 700, 0),
+    (0, 0, 700),
+    (500, 0, 0),
+    (0, 500, 0),
+    (0, 0, 500),
+    (600, 600, 0),
+    (0, 600, 600),
+    (600, 0, 600),
+    (560, 470, 420),
+    (420, 480, 590),
+    (380, 470, 300),
+    (750, 720, 650),
+    (300, 310, 330),
+    (640, 540, 200),
+    (200, 260, 450),
+]
+
+
+def pq_eotf(code: Array) -> Array:
+    """BT.2100 PQ: non-linear signal (0...1) to displayed luminance, cd/m²."""
+    m1, m2 = 2610 / 16384, 2523 / 4096 * 128
+    c1, c2, c3 = 3424 / 4096, 2413 / 4096 * 32, 2392 / 4096 * 32
+    power = numpy.power(numpy.clip(code, 0, 1), 1 / m2)
+    return 10000 * numpy.power(numpy.maximum(power - c1, 0) / (c2 - c3 * power), 1 / m1)
+
+
+def pq_inverse_eotf(luminance: Array) -> Array:
+    """BT.2100 PQ: luminance in cd/m² to the non-linear signal."""
+    m1, m2 = 2610 / 16384, 2523 / 4096 * 128
+    c1, c2, c3 = 3424 / 4096, 2413 / 4096 * 32, 2392 / 4096 * 32
+    power = numpy.power(numpy.clip(luminance, 0, 10000) / 10000, m1)
+    return numpy.power((c1 + c2 * power) / (1 + c3 * power), m2)
+
+
+def hlg_inverse_oetf(code: Array) -> Array:
+    """BT.2100 HLG: non-linear signal (0...1) to normalised scene light (0...1)."""
+    a = 0.17883277
+    b = 1 - 4 * a
+    c = 0.5 - a * numpy.log(4 * a)
+    code = numpy.clip(code, 0, 1)
+    high = (numpy.exp((numpy.maximum(code, 0.5) - c) / a) + b) / 12
+    return numpy.where(code <= 0.5, code * code / 3, high)
+
+
+def rgb_to_xyz(name: str) -> Array:
+    """SMPTE RP 177's normalised primary matrix of the named primaries."""
+    columns = numpy.array([[x / y, 1.0, (1 - x - y) / y] for x, y in PRIMARIES[name]]).T
+    white = numpy.array([D65[0] / D65[1], 1.0, (1 - D65[0] - D65[1]) / D65[1]])
+    return columns * numpy.linalg.solve(columns, white)
+
+
+def eetf(luminance: Array, source_peak: float = 1000, target_peak: float = 203) -> Array:
+    """BT.2390's EETF, both blacks at 0: cd/m² on a source_peak display to a target_peak one."""
+    source = pq_inverse_eotf(source_peak)
+    maximum = pq_inverse_eotf(target_peak) / source
+    knee = 1.5 * maximum - 0.5
+    e1 = numpy.minimum(pq_inverse_eotf(luminance) / source, 1)
+    t = (e1 - knee) / (1 - knee)
+    spline = (2 * t**3 - 3 * t**2 + 1) * knee + (t**3 - 2 * t**2 + t) * (1 - knee) + (-2 * t**3 + 3 * t**2) * maximum
+    return pq_eotf(numpy.where(e1 > knee, spline, e1) * source)
+
+
+def srgb_encode(linear: Array) -> Array:
+    """IEC 61966-2-1: linear light (0...1) to the sRGB signal."""
+    linear = numpy.clip(linear, 0, 1)
+    return numpy.where(linear <= 0.0031308, 12.92 * linear, 1.055 * numpy.power(linear, 1 / 2.4) - 0.055)
+
+
+def tone_mapped(codes: Array, transfer: str, primaries: str) -> Array:
+    """Rows of code-value triples (0...1) to 8-bit sRGB."""
+    to_xyz = rgb_to_xyz(primaries)
+    if transfer == "pq":
+        display = pq_eotf(codes)
+    else:
+        scene = hlg_inverse_oetf(codes)
+        luminance = scene @ to_xyz[1]
+        display = 1000 * numpy.power(luminance, 0.2)[:, None] * scene
+    bt709 = numpy.maximum(display @ (numpy.linalg.inv(rgb_to_xyz("bt709")) @ to_xyz).T, 0)
+    largest = bt709.max(axis=1)
+    ratio = numpy.divide(eetf(largest), largest * 203, out=numpy.zeros_like(largest), where=largest > 0)
+    return numpy.rint(255 * srgb_encode(bt709 * ratio[:, None])).astype(int)
+
+
+def write_png(path: str, pixels: Array) -> None:
+    """A 16-bit RGB PNG of `pixels` (rows × columns × 3, 0...65535), unfiltered."""
+    height, width, _ = pixels.shape
+    rows = b"".join(b"\0" + row.astype(">u2").tobytes() for row in pixels)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 16, 2, 0, 0, 0)
+    with open(path, "wb") as file:
+        file.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)))
+        file.write(chunk(b"IEND", b""))
+
+
+def write_pattern(path: str, transfer: str, primaries: str) -> None:
+    """The pattern as a PNG at `path`; its patches and their expected pixels as JSON on stdout."""
+    greys = [(round(i * LEVELS / 15),) * 3 for i in range(16)]
+    patches = greys + COLOURS
+    codes = numpy.array(patches, dtype=float) / LEVELS
+    expected = tone_mapped(codes, transfer, primaries)
+
+    rows = (len(patches) + ACROSS - 1) // ACROSS
+    pixels = numpy.zeros((rows * PATCH, ACROSS * PATCH, 3), dtype=numpy.uint16)
+    described = []
+    for index, code in enumerate(patches):
+        top, left = index // ACROSS * PATCH, index % ACROSS * PATCH
+        pixels[top : top + PATCH, left : left + PATCH] = [round(value * 65535 / LEVELS) for value in code]
+        described.append(
+            {
+                "x": left + PATCH // 2,
+                "y": top + PATCH // 2,
+                "grey": index < len(greys),
+                "expected": [int(value) for value in expected[index]],
+            }
+        )
+    write_png(path, pixels)
+    print(json.dumps({"patch": PATCH, "patches": described}))
+
+
+def write_frame(codes_path: str, output: str, transfer: str, primaries: str) -> None:
+    """16-bit code values (rgb48le) from `codes_path` tone-mapped to 8-bit sRGB (rgb24) in `output`."""
+    codes = numpy.fromfile(codes_path, dtype="<u2").reshape(-1, 3).astype(float) / 65535
+    tone_mapped(codes, transfer, primaries).astype(numpy.uint8).tofile(output)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    pattern = commands.add_parser("pattern", help="write the test pattern and print its expected pixels")
+    pattern.add_argument("output", help="the pattern, a 16-bit PNG")
+    frame = commands.add_parser("frame", help="tone map a picture's code values")
+    frame.add_argument("codes", help="code values, rawvideo rgb48le")
+    frame.add_argument("output", help="8-bit sRGB, rawvideo rgb24")
+    for command in (pattern, frame):
+        command.add_argument("--transfer", choices=["pq", "hlg"], required=True)
+        command.add_argument("--primaries", choices=sorted(PRIMARIES), default="bt2020")
+    arguments = parser.parse_args()
+    if arguments.command == "pattern":
+        write_pattern(arguments.output, arguments.transfer, arguments.primaries)
+    else:
+        write_frame(arguments.codes, arguments.output, arguments.transfer, arguments.primaries)
+
+
+if __name__ == "__main__":
+    main()
