@@ -23,6 +23,11 @@ public struct ImageProperties: Sendable, Hashable, Codable {
     public var fingerprint: FileFingerprint
     /// What only a video has (nil for photos): codec, duration, frame rate, sound.
     public var video: VideoProperties?
+    /// Apple's content identifier, which ties a Live Photo's still (its MakerNote) to its movie
+    /// (`com.apple.quicktime.content.identifier`); nil when the file has none.
+    public var contentIdentifier: String?
+    /// The movie a motion photo carries after its picture; nil for any other file.
+    public var embeddedMovie: EmbeddedMovie?
 
     public init(
         mediaType: MediaType, pixelSize: PixelSize, exifOrientation: Int? = nil,
