@@ -15,6 +15,9 @@ public struct AssetMetadata: Sendable, Hashable {
     /// The photo's placeholder, made from one of its thumbnails of this ``fingerprint``; nil
     /// until one is made (see ``ThumbnailStore/setPlaceholder(_:for:fingerprint:)``).
     public var placeholder: ThumbHash?
+    /// Whether the file's decode ended early at this ``fingerprint`` (a truncated or damaged
+    /// file that was not still being written): its thumbnails show what decoded.
+    public var isPartial = false
 
     public init(fingerprint: FileFingerprint, mediaType: MediaType, properties: ImageProperties? = nil) {
         self.fingerprint = fingerprint
@@ -29,13 +32,15 @@ public struct AssetMetadata: Sendable, Hashable {
 
     public var fileSize: UInt64 { fingerprint.size }
 
-    /// Version 2 added the placeholder, version 3 the video properties. Older records are still
-    /// read; those of files that were not libvips images then are ``predatesMedia``.
-    static let formatVersion: UInt8 = 3
+    /// Version 2 added the placeholder, version 3 the video properties, version 4 Live Photos'
+    /// content identifiers, motion photos' movies and the partial flag. Older records are still
+    /// read; those that say too little of their file are ``isOutdated``.
+    static let formatVersion: UInt8 = 4
 
-    /// Whether the record was written before videos, camera RAW and AVI were probed: its
-    /// type and properties say too little, and the file is to be inspected again.
-    package var predatesMedia = false
+    /// Whether the record was written before the probe read what it reads now (videos, camera
+    /// RAW and AVI before version 3; a JPEG's, HEIF's or movie's Live Photo link before version
+    /// 4): the file is to be inspected again.
+    package var isOutdated = false
 
     package func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 128)
@@ -63,11 +68,17 @@ public struct AssetMetadata: Sendable, Hashable {
                 writer.f64(video.frameRate ?? 0)
                 writer.u8(video.hasAudio ? 1 : 0)
             }
+            writer.optionalString(properties.contentIdentifier)
+            writer.u8(properties.embeddedMovie == nil ? 0 : 1)
+            writer.u64(properties.embeddedMovie?.offset ?? 0)
+            writer.u64(properties.embeddedMovie?.length ?? 0)
+            writer.f64(properties.embeddedMovie?.duration ?? -1)
         } else {
             writer.u8(0)
         }
         writer.u8(placeholder == nil ? 0 : 1)
         if let placeholder { writer.lengthPrefixed(placeholder.bytes) }
+        writer.u8(isPartial ? 1 : 0)
         return writer.bytes
     }
 
@@ -83,11 +94,20 @@ public struct AssetMetadata: Sendable, Hashable {
             throw .store("unknown media type \(typeName)", "decode metadata")
         }
         mediaType = type
-        predatesMedia = version < 3 && !type.isImage
+        isOutdated = version < 3 && !type.isImage || version < 4 && Self.mayBeLivePhotoHalf(type)
         properties = try reader.u8() == 1 ? try Self.properties(&reader, type, fingerprint, version: version) : nil
-        guard version >= 2, try reader.u8() == 1 else { return }
-        // Bytes that are not a whole hash cost the placeholder only: the next warm makes another.
-        placeholder = ThumbHash(bytes: Array(try reader.lengthPrefixed()))
+        guard version >= 2 else { return }
+        if try reader.u8() == 1 {
+            // Bytes that are not a whole hash cost the placeholder only: the next warm makes another.
+            placeholder = ThumbHash(bytes: Array(try reader.lengthPrefixed()))
+        }
+        guard version >= 4 else { return }
+        isPartial = try reader.u8() == 1
+    }
+
+    /// Types whose files may be half of a Live Photo or a motion photo.
+    private static func mayBeLivePhotoHalf(_ type: MediaType) -> Bool {
+        [.jpeg, .heif, .mp4, .quickTime].contains(type)
     }
 
     /// A picture size as ``encoded()`` wrote it. No probe reports more pixels than the largest
@@ -123,10 +143,22 @@ public struct AssetMetadata: Sendable, Hashable {
                 container: container, codec: codec, duration: duration.isFinite && duration >= 0 ? duration : nil,
                 frameRate: frameRate.isFinite && frameRate > 0 ? frameRate : nil, hasAudio: try reader.u8() == 1)
         }
-        return ImageProperties(
+        var properties = ImageProperties(
             mediaType: type, pixelSize: size, exifOrientation: orientation == 0 ? nil : orientation,
             captureDate: date, cameraMake: make, cameraModel: model,
             embeddedPreviewSize: hasPreview ? preview : nil, pageCount: pageCount,
             fingerprint: fingerprint, video: video)
+        if version >= 4 {
+            properties.contentIdentifier = try reader.optionalString()
+            let hasMovie = try reader.u8() == 1
+            let offset = try reader.u64(), length = try reader.u64(), duration = try reader.f64()
+            // A damaged record's range is kept as read: whoever serves the movie checks it
+            // against the file, as it does a probe's.
+            if hasMovie {
+                properties.embeddedMovie = EmbeddedMovie(
+                    offset: offset, length: length, duration: duration.isFinite && duration >= 0 ? duration : nil)
+            }
+        }
+        return properties
     }
 }

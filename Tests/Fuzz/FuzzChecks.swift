@@ -85,11 +85,12 @@ enum FuzzChecks {
         guard let metadata = try? AssetMetadata(decoding: bytes) else { return }
         // A rescan writes the cache's metadata into the library's snapshot, unchanged; a record
         // that predates media is inspected again instead, and what is written then is new.
-        if !metadata.predatesMedia {
+        if !metadata.isOutdated {
             let again = metadata.encoded().withUnsafeBytes { try? AssetMetadata(decoding: $0) }
             let video = metadata.properties?.video
             let strings = [
                 metadata.properties?.cameraMake, metadata.properties?.cameraModel, video?.container, video?.codec,
+                metadata.properties?.contentIdentifier,
             ]
             expectRewrite(again, metadata, strings: strings.compactMap { $0 }) {
                 $0.encoded().withUnsafeBytes { try? AssetMetadata(decoding: $0) }

@@ -34,7 +34,7 @@ import ThumbsSupport
             ))
         for metadata in [photo, withPlaceholder, video, probedVideo] {
             let record = metadata.encoded()
-            #expect(record[0] == 3)
+            #expect(record[0] == 4)
             #expect(try decoded(record) == metadata)
         }
         video.placeholder = placeholder
@@ -52,26 +52,48 @@ import ThumbsSupport
         let video = try decoded(writer.bytes)
         #expect(video.mediaType == .mp4 && video.properties == nil && video.placeholder == nil)
         // Written before videos were probed: the file is to be inspected again.
-        #expect(video.predatesMedia)
+        #expect(video.isOutdated)
 
-        // Version 1 of a photo: version 3 without its video flag and placeholder flag, as 1.
-        var photoRecord = Array(photo.encoded().dropLast(2))
+        // Version 1 of a photo: version 4 without its video flag, Live Photo fields (1 + 1 + 24
+        // bytes), placeholder flag and partial flag.
+        var photoRecord = Array(photo.encoded().dropLast(28))
         photoRecord[0] = 1
-        let read = try decoded(photoRecord)
-        #expect(read == photo && read.placeholder == nil && !read.predatesMedia)
+        var read = try decoded(photoRecord)
+        // A JPEG written before Live Photos were read is inspected again.
+        #expect(read.isOutdated)
+        read.isOutdated = false
+        #expect(read == photo && read.placeholder == nil)
+        var png = photo
+        png.mediaType = .png
+        png.properties?.mediaType = .png
+        var pngRecord = Array(png.encoded().dropLast(28))
+        pngRecord[0] = 1
+        #expect(try !decoded(pngRecord).isOutdated)
+    }
+
+    @Test func liveFieldsAndThePartialFlagRoundTrip() throws {
+        var live = photo
+        live.properties?.contentIdentifier = "1EA799FF-8384-4BC4-87AA-139A814D9125"
+        live.properties?.embeddedMovie = EmbeddedMovie(offset: 452_284, length: 3_226_469, duration: 2.9)
+        live.isPartial = true
+        #expect(try decoded(live.encoded()) == live)
+        // A damaged duration reads as unknown, as a video's does.
+        live.properties?.embeddedMovie?.duration = .nan
+        #expect(try decoded(live.encoded()).properties?.embeddedMovie?.duration == nil)
     }
 
     @Test func aDamagedPlaceholderCostsOnlyThePlaceholder() throws {
         var metadata = photo
         metadata.placeholder = placeholder
         var record = metadata.encoded()
-        // The hash's fourth byte says how many terms follow: 0 is none, which no hash has.
-        record[record.count - placeholder.bytes.count + 3] &= ~7
+        // The hash's fourth byte says how many terms follow: 0 is none, which no hash has. The
+        // partial flag is the record's last byte.
+        record[record.count - 1 - placeholder.bytes.count + 3] &= ~7
         #expect(try decoded(record) == photo)
         // Cut short, the record is damaged: an error, as for any other field.
         #expect(throws: StoreError.self) { try decoded(Array(metadata.encoded().dropLast(3))) }
         var future = metadata.encoded()
-        future[0] = 4
+        future[0] = 5
         #expect(throws: StoreError.self) { try decoded(future) }
     }
 
