@@ -51,7 +51,7 @@ extension ThumbnailSource {
         let nanoseconds = asset.fingerprint.modificationTimeNanoseconds
         let seconds = nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds + 1) / 1_000_000_000 - 1
         self.init(
-            uri: uri, modificationTime: seconds, fileSize: asset.fileSize, mimeType: Self.mimeType(of: asset),
+            uri: uri, modificationTime: seconds, fileSize: asset.fingerprint.size, mimeType: Self.mimeType(of: asset),
             pixelSize: asset.pixelSize)
     }
 

@@ -34,6 +34,8 @@ public struct Asset: Sendable, Hashable, Identifiable {
     /// asset was enumerated (for this ``fingerprint`` only); nil until a warm, or a render
     /// through `CachingImageManager`, has made one.
     public var placeholder: ThumbHash?
+    /// A Live Photo's movie, when this still has one beside it (see ``motion``).
+    public internal(set) var pairedMovie: PairedMovie?
 
     public init(
         root: String, relativePath: String, mediaType: MediaType, fingerprint: FileFingerprint,
@@ -64,7 +66,8 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public var location: ImageLocation {
         ImageLocation(root: FilePath(root), relativePath: relativeFilePath, expectedFingerprint: fingerprint)
     }
-    public var fileSize: UInt64 { fingerprint.size }
+    /// The bytes of the asset's files: the still's and, for a Live Photo, its movie's.
+    public var fileSize: UInt64 { fingerprint.size + (pairedMovie?.fingerprint.size ?? 0) }
     public var pixelSize: PixelSize? { properties?.pixelSize }
     public var isVideo: Bool { mediaType.isVideo }
 

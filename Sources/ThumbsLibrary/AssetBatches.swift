@@ -20,6 +20,7 @@ public struct AssetBatches: AsyncSequence, Sendable {
         /// Files that changed while they were read: read again once the walk is over.
         private var changing: [PhotoLibrary.ChangingFile] = []
         private var retried = false
+        private var livePhotos = LivePhotoPairing()
 
         init(library: PhotoLibrary, batchSize: Int) {
             self.library = library
@@ -54,6 +55,10 @@ public struct AssetBatches: AsyncSequence, Sendable {
                     batch.estimatedByFolder[LibraryBatch.Folder(root: root, path: folder), default: 0] += 1
                 }
                 changing += try await library.resolve(files, root: root, into: &batch)
+                batch.assets = livePhotos.admit(batch.assets)
+                for folder in step.finishedFolders {
+                    batch.assets += livePhotos.release(root: root, folder: folder)
+                }
                 for index in batch.issues.indices where batch.issues[index].root == nil {
                     batch.issues[index].root = root
                 }
@@ -64,15 +69,17 @@ public struct AssetBatches: AsyncSequence, Sendable {
         /// Files that changed while read get one more read at the end. One still changing (being
         /// copied in, say) is listed as an asset with the walk's fingerprint and no properties, when
         /// its first bytes say photo or video, so that a file being rewritten is never reported
-        /// removed; nothing of it is cached, and once it settles a rescan reports it changed.
+        /// removed; nothing of it is cached, and once it settles a rescan reports it changed. Live
+        /// Photos' halves still waiting for a partner are listed on their own.
         private mutating func retryChanging() async throws -> LibraryBatch? {
-            guard !changing.isEmpty, !retried else { return nil }
+            guard !retried else { return nil }
             retried = true
             var batch = LibraryBatch()
             for (root, files) in Dictionary(grouping: changing, by: \.root) {
                 var resolved = LibraryBatch()
                 let stillChanging = try await library.resolve(files.map(\.file), root: root, into: &resolved)
                 for index in resolved.issues.indices { resolved.issues[index].root = root }
+                resolved.assets = livePhotos.admit(resolved.assets)
                 batch.append(resolved)
                 for changing in stillChanging {
                     let file = changing.file
@@ -86,6 +93,7 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 }
             }
             changing = []
+            batch.assets += livePhotos.releaseAll()
             return batch.assets.isEmpty && batch.issues.isEmpty ? nil : batch
         }
     }

@@ -13,8 +13,8 @@ public struct ChangeDetails: Sendable, Hashable, CustomStringConvertible {
     public var removedIndexes: [Int]
     /// Indexes, in ``after``, of assets that were not there.
     public var insertedIndexes: [Int]
-    /// Indexes, in ``after``, of assets still there whose file changed (same id, new
-    /// fingerprint).
+    /// Indexes, in ``after``, of assets still there whose files changed (same id, new
+    /// fingerprint; for a Live Photo, of either half, or a movie found or lost).
     public var changedIndexes: [Int]
     public var before: FetchResult
     public var after: FetchResult
@@ -22,16 +22,16 @@ public struct ChangeDetails: Sendable, Hashable, CustomStringConvertible {
     /// The changes from `old` to `new`, or nil when there are none: callers are told only when
     /// something happened. A renamed file is one removal and one insertion.
     public static func between(_ old: FetchResult, _ new: FetchResult) -> ChangeDetails? {
-        var oldFingerprints: [String: FileFingerprint] = [:]
-        oldFingerprints.reserveCapacity(old.count)
-        for asset in old { oldFingerprints[asset.id] = asset.fingerprint }
+        var oldAssets: [String: Asset] = [:]
+        oldAssets.reserveCapacity(old.count)
+        for asset in old { oldAssets[asset.id] = asset }
         var newIDs = Set<String>(minimumCapacity: new.count)
         var inserted: [Int] = [], changed: [Int] = []
         for (index, asset) in new.enumerated() {
             newIDs.insert(asset.id)
-            switch oldFingerprints[asset.id] {
+            switch oldAssets[asset.id] {
             case nil: inserted.append(index)
-            case let fingerprint? where fingerprint != asset.fingerprint: changed.append(index)
+            case let before? where !before.hasSameFiles(as: asset): changed.append(index)
             default: break
             }
         }

@@ -8,11 +8,12 @@ import ThumbsSupport
 extension FetchResult {
     /// Layout version, the record's first byte. A record of another version reads as no cursor:
     /// the next rescan then reports every asset as inserted, which loses nothing.
-    static let cursorVersion: UInt8 = 2
+    static let cursorVersion: UInt8 = 3
 
     /// Version, the roots (each asset names its root by index), then per asset its root,
     /// relative path and metadata record (fingerprint, media type, header properties,
-    /// placeholder; a record of the metadata cache's version 1 reads without a placeholder).
+    /// placeholder; a record of the metadata cache's version 1 reads without a placeholder), and
+    /// a Live Photo's movie: its path, metadata record and duration.
     package var cursorRecord: [UInt8] {
         var roots: [String: UInt32] = [:]
         for asset in self where roots[asset.root] == nil { roots[asset.root] = UInt32(roots.count) }
@@ -31,6 +32,14 @@ extension FetchResult {
             let metadata = record.encoded()
             writer.u32(UInt32(metadata.count))
             writer.raw(metadata)
+            writer.u8(asset.pairedMovie == nil ? 0 : 1)
+            if let movie = asset.pairedMovie {
+                writer.lengthPrefixed(movie.relativeFilePath.bytes.prefix(Int(UInt16.max)))
+                let movieRecord = AssetMetadata(fingerprint: movie.fingerprint, mediaType: movie.mediaType).encoded()
+                writer.u32(UInt32(movieRecord.count))
+                writer.raw(movieRecord)
+                writer.f64(movie.duration ?? -1)
+            }
         }
         return writer.bytes
     }
@@ -53,16 +62,28 @@ extension FetchResult {
             guard rootIndex < roots.count else {
                 throw .store("root \(rootIndex) of \(roots.count)", "decode fetch result")
             }
-            let pathBytes = try reader.lengthPrefixed()
-            guard !pathBytes.contains(0) else { throw .store("a path holds a NUL byte", "decode fetch result") }
-            let relativePath = FilePath(bytes: pathBytes)
+            let relativePath = try Self.path(&reader)
             let metadata = try AssetMetadata(decoding: try reader.bytes(Int(try reader.u32())))
             var asset = Asset(
                 root: roots[rootIndex], relativeFilePath: relativePath, mediaType: metadata.mediaType,
                 fingerprint: metadata.fingerprint, properties: metadata.properties)
             asset.placeholder = metadata.placeholder
+            if try reader.u8() == 1 {
+                let moviePath = try Self.path(&reader)
+                let movie = try AssetMetadata(decoding: try reader.bytes(Int(try reader.u32())))
+                let duration = try reader.f64()
+                asset.pairedMovie = PairedMovie(
+                    relativeFilePath: moviePath, mediaType: movie.mediaType, fingerprint: movie.fingerprint,
+                    duration: duration.isFinite && duration >= 0 ? duration : nil)
+            }
             assets.append(asset)
         }
         self.init(ordered: assets)
+    }
+
+    private static func path(_ reader: inout ByteReader) throws(StoreError) -> FilePath {
+        let bytes = try reader.lengthPrefixed()
+        guard !bytes.contains(0) else { throw .store("a path holds a NUL byte", "decode fetch result") }
+        return FilePath(bytes: bytes)
     }
 }

@@ -28,6 +28,8 @@ final class LibraryWalker: @unchecked Sendable {
     struct Step: Sendable {
         var files: [File] = []
         var issues: [LibraryIssue] = []
+        /// Folders the walk has left: every file of theirs is in this step or an earlier one.
+        var finishedFolders: [FilePath] = []
         var finished = false
     }
 
@@ -75,6 +77,7 @@ final class LibraryWalker: @unchecked Sendable {
             guard let entry = readdir(top.handle) else {
                 closedir(top.handle)
                 stack.removeLast()
+                step.finishedFolders.append(top.relative)
                 continue
             }
             guard let name = FilePath.Component(directoryEntry: entry), includeHidden || !name.isHidden else {

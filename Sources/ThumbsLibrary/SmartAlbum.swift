@@ -6,6 +6,7 @@ public enum SmartAlbum: String, Sendable, Hashable, CaseIterable {
     case videos = "Videos"
     case recentlyAdded = "Recently Added"
     case panoramas = "Panoramas"
+    case livePhotos = "Live Photos"
 
     /// How recent "recently added" is (by the file's modification time).
     public static let recentInterval: TimeInterval = 30 * 24 * 3600
@@ -17,6 +18,7 @@ public enum SmartAlbum: String, Sendable, Hashable, CaseIterable {
         case .recentlyAdded: now.timeIntervalSince(asset.modificationDate) <= Self.recentInterval
         case .panoramas:
             asset.pixelSize.map { max($0.width, $0.height) >= 2 * min($0.width, $0.height) } ?? false
+        case .livePhotos: asset.mediaSubtypes.contains(.photoLive)
         }
     }
 }

@@ -177,8 +177,9 @@ public final class CachingImageManager: Sendable {
     /// Bytes of the assets' files, from the metadata cache where it knows them (what a
     /// photo picker keeps as a file-size dictionary), else from the sizes the assets were enumerated with.
     public func totalFileSize(of assets: [Asset]) throws(StoreError) -> UInt64 {
-        let known = try store.totalFileSize(of: assets.map(\.id))
+        let files = assets.flatMap(\.storedFiles)
+        let known = try store.totalFileSize(of: files.map(\.id))
         let unknown = Set(known.unknownAssetIDs)
-        return known.bytes + assets.filter { unknown.contains($0.id) }.reduce(0) { $0 + $1.fileSize }
+        return known.bytes + files.filter { unknown.contains($0.id) }.reduce(0) { $0 + $1.size }
     }
 }

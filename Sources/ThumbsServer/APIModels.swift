@@ -21,6 +21,10 @@ struct AssetJSON: Encodable, Sendable {
     var fileSize: UInt64
     /// The ThumbHash, base64, once a thumbnail was rendered.
     var placeholder: String?
+    /// PhotoKit's subtypes by name ("live"); empty for most assets.
+    var mediaSubtypes: [String]
+    /// A Live Photo's or a motion photo's movie.
+    var motion: MotionJSON?
 
     init(_ asset: Asset, placeholder: String?) {
         id = asset.id
@@ -34,9 +38,33 @@ struct AssetJSON: Encodable, Sendable {
         version = asset.fingerprint.version
         fileSize = asset.fileSize
         self.placeholder = placeholder
+        mediaSubtypes = asset.mediaSubtypes.names
+        motion = asset.motion.map { MotionJSON($0, of: asset) }
     }
 
     private static let dateFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: false)
+}
+
+/// Where a Live Photo's movie is played from: `url` serves it with byte ranges.
+struct MotionJSON: Encodable, Sendable {
+    var url: String
+    /// Seconds, when the movie says.
+    var duration: Double?
+    var contentType: String
+
+    init(_ motion: Asset.Motion, of asset: Asset) {
+        let version: String
+        switch motion {
+        case .paired(let movie):
+            version = movie.fingerprint.version
+            contentType = movie.mediaType.mimeType ?? "video/quicktime"
+        case .embedded:
+            version = asset.fingerprint.version
+            contentType = "video/mp4"
+        }
+        url = "/api/assets/\(asset.id)/motion?v=\(version)"
+        duration = motion.duration
+    }
 }
 
 struct AssetPage: Encodable, Sendable {

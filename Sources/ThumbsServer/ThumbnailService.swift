@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Thumbs
+import ThumbsSupport
 
 /// What the routes answer from: the library index, the manager and its store, the renditions
 /// by name, and the bounds. One per server.
@@ -21,6 +22,8 @@ final class ThumbnailService: Sendable {
     /// middleware, and the fast path's (``MemoryHitHandler``).
     let middleware: ServerMiddleware
     let logger: Logger
+    /// Reads of original files (a Live Photo's movie): they block, on a NAS for milliseconds.
+    let fileReads = BlockingThreadPool(name: "thumbs-serve-files", threadCount: 2)
     /// Library roots, longest first, taken out of failure messages: a path is never sent.
     private let roots: [String]
 

@@ -32,6 +32,29 @@ import ThumbsTesting
         #expect(changes.insertedAndChangedAssets == [asset("d"), asset("c", 2)])
     }
 
+    /// A Live Photo is one asset of two files: a change to either is a change of the asset, and
+    /// the movie's path and fingerprint are kept in the cursor.
+    @Test func aLivePhotosMovieIsPartOfTheAsset() throws {
+        func live(_ movieVersion: Int64?) -> Asset {
+            var still = asset("IMG_1.HEIC")
+            still.pairedMovie = movieVersion.map {
+                PairedMovie(
+                    relativeFilePath: "IMG_1.MOV", mediaType: .quickTime,
+                    fingerprint: FileFingerprint(size: 5, modificationTimeNanoseconds: $0), duration: 2.5)
+            }
+            return still
+        }
+        let before = FetchResult(ordered: [live(1)])
+        #expect(ChangeDetails.between(before, FetchResult(ordered: [live(1)])) == nil)
+        for after in [live(2), live(nil)] {
+            #expect(try #require(ChangeDetails.between(before, FetchResult(ordered: [after]))).changedIndexes == [0])
+        }
+        let read = try before.cursorRecord.withUnsafeBytes { bytes throws(StoreError) in
+            try FetchResult(cursorRecord: bytes)
+        }
+        #expect(read?.first?.pairedMovie == live(1).pairedMovie && read?.first?.fileSize == 6)
+    }
+
     @Test func rescansAgainstThePersistedCursor() async throws {
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
         let library = L.library(folder, store: store)

@@ -9,7 +9,10 @@ struct ProbeCommand: AsyncParsableCommand, DecodesFiles {
         discussion: """
             One JSON document per file: media type (from the content), upright size, EXIF \
             orientation, capture date, camera, embedded preview size, fingerprint; for a video \
-            also its container, codec, duration, frame rate and whether it has sound.
+            also its container, codec, duration, frame rate and whether it has sound. A Live \
+            Photo's still names its movie (the file beside it with its content identifier) and a \
+            motion photo the movie inside it (offset, length, duration); both have the subtype \
+            "live".
 
             Examples:
               thumbs probe IMG_0001.HEIC
@@ -33,7 +36,14 @@ struct ProbeCommand: AsyncParsableCommand, DecodesFiles {
                 guard let properties = inspection.properties else {
                     throw inspection.problem ?? .unsupportedFormat("not an image or a video")
                 }
-                print(String(decoding: try encoder.encode(properties), as: UTF8.self))
+                var document = ProbeDocument(properties: properties)
+                if let identifier = properties.contentIdentifier, properties.mediaType.isImage,
+                    properties.embeddedMovie == nil
+                {
+                    document.pairedMovie = await PairedMovie.beside(
+                        stillAt: file, identifier: identifier, renderer: renderer)
+                }
+                print(String(decoding: try encoder.encode(document), as: UTF8.self))
             } catch {
                 failures += 1
                 printError("\(file): \(error)")

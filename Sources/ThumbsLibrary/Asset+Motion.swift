@@ -1,0 +1,49 @@
+import ThumbsCore
+
+extension Asset {
+    /// Where a Live Photo's or a motion photo's movie is.
+    public enum Motion: Sendable, Hashable {
+        /// A file of its own beside the still.
+        case paired(PairedMovie)
+        /// A byte range of the still's own file.
+        case embedded(EmbeddedMovie)
+
+        /// Seconds, when the movie says.
+        public var duration: Double? {
+            switch self {
+            case .paired(let movie): movie.duration
+            case .embedded(let movie): movie.duration
+            }
+        }
+    }
+
+    /// The movie that plays when the photo is pressed or hovered, for a Live Photo or a motion
+    /// photo; nil for any other asset.
+    public var motion: Motion? {
+        if let pairedMovie { return .paired(pairedMovie) }
+        return properties?.embeddedMovie.map(Motion.embedded)
+    }
+
+    /// What kind of photo or video it is beyond its media type.
+    public var mediaSubtypes: MediaSubtypes {
+        motion == nil ? [] : .photoLive
+    }
+
+    /// The asset's files as the metadata cache keys them, with the sizes they were enumerated
+    /// with: the still, and a Live Photo's movie.
+    package var storedFiles: [(id: String, size: UInt64)] {
+        var files = [(id, fingerprint.size)]
+        if let pairedMovie {
+            files.append(
+                (AssetID.make(root: root, relativeFilePath: pairedMovie.relativeFilePath), pairedMovie.fingerprint.size)
+            )
+        }
+        return files
+    }
+
+    /// Whether `other` is this asset with the same content: the same files at the same
+    /// fingerprints (a Live Photo's movie included).
+    func hasSameFiles(as other: Asset) -> Bool {
+        fingerprint == other.fingerprint && pairedMovie == other.pairedMovie
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import SystemPackage
+import ThumbsCore
+import ThumbsImaging
+import ThumbsSupport
+
+/// A Live Photo's movie: a file of its own in the still's folder, with the still's content
+/// identifier. It is part of the still's asset, never an asset of its own.
+public struct PairedMovie: Sendable, Hashable {
+    /// The path inside the asset's root, as the file system has it.
+    public let relativeFilePath: FilePath
+    /// The same, for people.
+    public let relativePath: String
+    public let mediaType: MediaType
+    /// Size and modification time when it was enumerated.
+    public let fingerprint: FileFingerprint
+    /// Seconds, when the movie's container says.
+    public let duration: Double?
+
+    public init(
+        relativeFilePath: FilePath, mediaType: MediaType, fingerprint: FileFingerprint, duration: Double?
+    ) {
+        self.relativeFilePath = relativeFilePath
+        self.relativePath = relativeFilePath.displayString
+        self.mediaType = mediaType
+        self.fingerprint = fingerprint
+        self.duration = duration
+    }
+
+    /// The movie half `movie` was listed as before it was paired.
+    init(_ movie: Asset) {
+        self.init(
+            relativeFilePath: movie.relativeFilePath, mediaType: movie.mediaType, fingerprint: movie.fingerprint,
+            duration: movie.properties?.video?.duration)
+    }
+}
+
+extension PairedMovie {
+    /// The Live Photo movie of the still at `path`, whose content identifier is `identifier`: a
+    /// movie beside it under the same name (IMG_0001.HEIC and IMG_0001.MOV, as phones and
+    /// exports name them) with the same identifier. What a walk of the folder pairs, found
+    /// without walking it (`thumbs probe` of one file); nil when there is none.
+    public static func beside(
+        stillAt path: String, identifier: String, renderer: any ThumbnailRendering
+    ) async -> PairedMovie? {
+        let still = URL(fileURLWithPath: path).standardizedFileURL
+        let folder = still.deletingLastPathComponent().path
+        let stem = still.deletingPathExtension().lastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names.sorted() where name != still.lastPathComponent && Self.isMovieName(name, of: stem) {
+            let location = ImageLocation(root: FilePath(folder), relativePath: FilePath(name))
+            guard let inspection = try? await renderer.inspect(location), inspection.mediaType.isVideo,
+                inspection.properties?.contentIdentifier == identifier
+            else { continue }
+            return PairedMovie(
+                relativeFilePath: FilePath(name), mediaType: inspection.mediaType, fingerprint: inspection.fingerprint,
+                duration: inspection.properties?.video?.duration)
+        }
+        return nil
+    }
+
+    private static func isMovieName(_ name: String, of stem: String) -> Bool {
+        guard let dot = name.lastIndex(of: "."), name[..<dot] == stem else { return false }
+        return ["mov", "mp4"].contains(name[name.index(after: dot)...].lowercased())
+    }
+}
