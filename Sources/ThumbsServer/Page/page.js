@@ -167,6 +167,7 @@ function render() {
   for (const [key, element] of nodes) {
     if (keep.has(key)) continue;
     dropImage(element);
+    stopMotion(element);
     element.remove();
     nodes.delete(key);
   }
@@ -181,10 +182,12 @@ function fill(element, asset) {
   const version = String(asset?.version ?? "");
   if (!asset || element.dataset.version === version) return; // details not loaded yet, or done
   dropImage(element);
+  stopMotion(element);
   Object.assign(element.dataset, { version, placeholderPainted: "0" });
   ["imageLoaded", "placeholderAt"].forEach((key) => delete element.dataset[key]);
   element.title = asset.name;
   element.classList.toggle("video", Boolean(asset.isVideo));
+  element.classList.toggle("live", Boolean(asset.motion));
   element.classList.remove("failed");
   const placeholder = asset.placeholder ? placeholderURL(asset.placeholder) : null;
   element.style.backgroundImage = placeholder ? `url("${placeholder}")` : "";
@@ -211,6 +214,26 @@ function fill(element, asset) {
   pending.add(image);
   image.src = url;
   element.append(image);
+}
+
+// A Live Photo plays its movie while the pointer is over it, as Photos does on a long press: a
+// muted <video> over the still, asking the server for byte ranges as it plays; it is dropped on
+// leaving, and the connection with it.
+function playMotion(element) {
+  const asset = model.assets.get(element.dataset.id);
+  if (!asset?.motion || element.querySelector("video")) return;
+  const video = Object.assign(document.createElement("video"), { muted: true, loop: true, playsInline: true });
+  video.addEventListener("playing", () => (element.dataset.motionPlaying ??= "1"));
+  video.src = asset.motion.url;
+  element.append(video);
+  video.play().catch(() => {}); // a pointer already gone: the video is being dropped
+}
+function stopMotion(element) {
+  const video = element.querySelector("video");
+  if (!video) return;
+  video.removeAttribute("src");
+  video.load();
+  video.remove();
 }
 
 // Without a source the browser drops the image, and with it the still-open multipart answer:
@@ -415,6 +438,14 @@ function markCurrent() {
 }
 
 scroller.addEventListener("scroll", onNextFrame(render));
+grid.addEventListener("pointerover", (event) => {
+  const cell = event.target.closest?.(".cell.live");
+  if (cell) playMotion(cell);
+});
+grid.addEventListener("pointerout", (event) => {
+  const cell = event.target.closest?.(".cell.live");
+  if (cell && !cell.contains(event.relatedTarget)) stopMotion(cell);
+});
 // The grid's width sets the columns: laid out again whenever it changes, the sidebar's too.
 let gridWidth = 0;
 new ResizeObserver(() => {
