@@ -28,6 +28,12 @@ public struct ImageProperties: Sendable, Hashable, Codable {
     public var contentIdentifier: String?
     /// The movie a motion photo carries after its picture; nil for any other file.
     public var embeddedMovie: EmbeddedMovie?
+    /// What the file itself says of its kind (a screenshot, slow motion, a portrait…). An
+    /// asset adds what takes more than its file (a Live Photo's pair) or a rule (a panorama's
+    /// shape): see `Asset.mediaSubtypes`.
+    public var mediaSubtypes: MediaSubtypes = []
+    /// The burst the photo is a frame of; nil for most photos.
+    public var burst: BurstMembership?
 
     public init(
         mediaType: MediaType, pixelSize: PixelSize, exifOrientation: Int? = nil,

@@ -24,9 +24,22 @@ extension Asset {
         return properties?.embeddedMovie.map(Motion.embedded)
     }
 
-    /// What kind of photo or video it is beyond its media type.
+    /// What kind of photo or video it is beyond its media type: what its file says, with a
+    /// Live Photo's pair or motion photo's movie, and the shape of a panorama.
     public var mediaSubtypes: MediaSubtypes {
-        motion == nil ? [] : .photoLive
+        properties.map { Self.mediaSubtypes(of: $0, hasPairedMovie: pairedMovie != nil) } ?? []
+    }
+
+    /// The subtypes of an asset whose file has `properties`, with or without a Live Photo's
+    /// movie beside it.
+    public static func mediaSubtypes(of properties: ImageProperties, hasPairedMovie: Bool) -> MediaSubtypes {
+        var subtypes = properties.mediaSubtypes
+        if hasPairedMovie || properties.embeddedMovie != nil { subtypes.insert(.photoLive) }
+        let size = properties.pixelSize
+        if properties.video == nil, max(size.width, size.height) >= 2 * min(size.width, size.height) {
+            subtypes.insert(.photoPanorama)
+        }
+        return subtypes
     }
 
     /// The asset's files as the metadata cache keys them, with the sizes they were enumerated

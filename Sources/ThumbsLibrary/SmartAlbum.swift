@@ -16,8 +16,7 @@ public enum SmartAlbum: String, Sendable, Hashable, CaseIterable {
         case .allPhotos: !asset.isVideo
         case .videos: asset.isVideo
         case .recentlyAdded: now.timeIntervalSince(asset.modificationDate) <= Self.recentInterval
-        case .panoramas:
-            asset.pixelSize.map { max($0.width, $0.height) >= 2 * min($0.width, $0.height) } ?? false
+        case .panoramas: asset.mediaSubtypes.contains(.photoPanorama)
         case .livePhotos: asset.mediaSubtypes.contains(.photoLive)
         }
     }

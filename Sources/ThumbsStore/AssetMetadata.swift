@@ -33,7 +33,7 @@ public struct AssetMetadata: Sendable, Hashable {
     public var fileSize: UInt64 { fingerprint.size }
 
     /// Version 2 added the placeholder, version 3 the video properties, version 4 Live Photos'
-    /// content identifiers, motion photos' movies and the partial flag. Older records are still
+    /// content identifiers, motion photos' movies, media subtypes, bursts and the partial flag. Older records are still
     /// read; those that say too little of their file are ``isOutdated``.
     static let formatVersion: UInt8 = 4
 
@@ -73,6 +73,9 @@ public struct AssetMetadata: Sendable, Hashable {
             writer.u64(properties.embeddedMovie?.offset ?? 0)
             writer.u64(properties.embeddedMovie?.length ?? 0)
             writer.f64(properties.embeddedMovie?.duration ?? -1)
+            writer.u32(properties.mediaSubtypes.rawValue)
+            writer.optionalString(properties.burst?.identifier)
+            writer.u8(properties.burst?.isCover == true ? 1 : 0)
         } else {
             writer.u8(0)
         }
@@ -158,6 +161,10 @@ public struct AssetMetadata: Sendable, Hashable {
                 properties.embeddedMovie = EmbeddedMovie(
                     offset: offset, length: length, duration: duration.isFinite && duration >= 0 ? duration : nil)
             }
+            properties.mediaSubtypes = MediaSubtypes(rawValue: try reader.u32())
+            let burst = try reader.optionalString()
+            let isCover = try reader.u8() == 1
+            properties.burst = burst.map { BurstMembership(identifier: $0, isCover: isCover) }
         }
         return properties
     }

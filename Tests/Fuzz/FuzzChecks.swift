@@ -90,7 +90,7 @@ enum FuzzChecks {
             let video = metadata.properties?.video
             let strings = [
                 metadata.properties?.cameraMake, metadata.properties?.cameraModel, video?.container, video?.codec,
-                metadata.properties?.contentIdentifier,
+                metadata.properties?.contentIdentifier, metadata.properties?.burst?.identifier,
             ]
             expectRewrite(again, metadata, strings: strings.compactMap { $0 }) {
                 $0.encoded().withUnsafeBytes { try? AssetMetadata(decoding: $0) }

@@ -55,8 +55,8 @@ import ThumbsSupport
         #expect(video.isOutdated)
 
         // Version 1 of a photo: version 4 without its video flag, Live Photo fields (1 + 1 + 24
-        // bytes), placeholder flag and partial flag.
-        var photoRecord = Array(photo.encoded().dropLast(28))
+        // bytes), subtypes and burst (4 + 1 + 1), placeholder flag and partial flag.
+        var photoRecord = Array(photo.encoded().dropLast(34))
         photoRecord[0] = 1
         var read = try decoded(photoRecord)
         // A JPEG written before Live Photos were read is inspected again.
@@ -66,16 +66,18 @@ import ThumbsSupport
         var png = photo
         png.mediaType = .png
         png.properties?.mediaType = .png
-        var pngRecord = Array(png.encoded().dropLast(28))
+        var pngRecord = Array(png.encoded().dropLast(34))
         pngRecord[0] = 1
         #expect(try !decoded(pngRecord).isOutdated)
     }
 
-    @Test func liveFieldsAndThePartialFlagRoundTrip() throws {
+    @Test func liveFieldsSubtypesBurstsAndThePartialFlagRoundTrip() throws {
         var live = photo
         live.properties?.contentIdentifier = "1EA799FF-8384-4BC4-87AA-139A814D9125"
         live.properties?.embeddedMovie = EmbeddedMovie(offset: 452_284, length: 3_226_469, duration: 2.9)
         live.isPartial = true
+        live.properties?.mediaSubtypes = [.photoScreenshot, .photoDepthEffect]
+        live.properties?.burst = BurstMembership(identifier: "8E4C2B7A-burst", isCover: true)
         #expect(try decoded(live.encoded()) == live)
         // A damaged duration reads as unknown, as a video's does.
         live.properties?.embeddedMovie?.duration = .nan

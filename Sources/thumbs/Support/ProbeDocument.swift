@@ -1,13 +1,13 @@
 import Thumbs
 
-/// What `thumbs probe` prints of one file: the header's properties, and for a Live Photo's
-/// still or a motion photo its subtype and where its movie is.
+/// What `thumbs probe` prints of one file: the header's properties, its subtypes, and for a
+/// Live Photo's still the movie beside it.
 struct ProbeDocument: Encodable {
     var properties: ImageProperties
     var pairedMovie: PairedMovie?
 
     private enum Keys: String, CodingKey {
-        case mediaSubtypes, pairedMovie
+        case pairedMovie
     }
 
     private struct MovieJSON: Encodable {
@@ -18,10 +18,10 @@ struct ProbeDocument: Encodable {
     }
 
     func encode(to encoder: any Encoder) throws {
-        try properties.encode(to: encoder)
+        var shown = properties
+        shown.mediaSubtypes = Asset.mediaSubtypes(of: properties, hasPairedMovie: pairedMovie != nil)
+        try shown.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
-        let subtypes: MediaSubtypes = pairedMovie != nil || properties.embeddedMovie != nil ? .photoLive : []
-        try container.encode(subtypes.names, forKey: .mediaSubtypes)
         if let pairedMovie {
             let movie = MovieJSON(
                 path: pairedMovie.relativePath, mediaType: pairedMovie.mediaType.rawValue,
