@@ -33,8 +33,12 @@ public struct AlbumBuilder: Sendable {
         folders.values.filter { $0.count(of: .all) > 0 }.sorted { $0.sortKey < $1.sortKey }
     }
 
+    /// The smart albums holding assets, the library's own ("All Photos") always.
     public var smartAlbums: [AssetCollection] {
-        SmartAlbum.allCases.compactMap { smart[$0] }
+        SmartAlbum.allCases.compactMap { smart[$0] }.filter { album in
+            guard case .smartAlbum(let kind) = album.kind, !kind.isListedEmpty else { return true }
+            return album.count(of: .all) > 0
+        }
     }
 
     private static func album(_ folder: LibraryBatch.Folder) -> AssetCollection {

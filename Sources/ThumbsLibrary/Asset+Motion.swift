@@ -54,9 +54,10 @@ extension Asset {
         return files
     }
 
-    /// Whether `other` is this asset with the same content: the same files at the same
-    /// fingerprints (a Live Photo's movie included).
-    func hasSameFiles(as other: Asset) -> Bool {
+    /// Whether `other` is this asset unchanged: the same files at the same fingerprints (a
+    /// Live Photo's movie included), standing for its burst or not as before.
+    func isUnchanged(from other: Asset) -> Bool {
         fingerprint == other.fingerprint && pairedMovie == other.pairedMovie
+            && representsBurst == other.representsBurst && burstFrameCount == other.burstFrameCount
     }
 }

@@ -36,6 +36,11 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public var placeholder: ThumbHash?
     /// A Live Photo's movie, when this still has one beside it (see ``motion``).
     public internal(set) var pairedMovie: PairedMovie?
+    /// Whether this frame stands for its burst: the one a fetch lists unless it asks for every
+    /// frame (see ``burstIdentifier``).
+    public internal(set) var representsBurst = false
+    /// How many frames the burst this frame stands for has (0 for any other asset).
+    public internal(set) var burstFrameCount = 0
 
     public init(
         root: String, relativePath: String, mediaType: MediaType, fingerprint: FileFingerprint,

@@ -20,7 +20,7 @@ public struct AssetBatches: AsyncSequence, Sendable {
         /// Files that changed while they were read: read again once the walk is over.
         private var changing: [PhotoLibrary.ChangingFile] = []
         private var retried = false
-        private var livePhotos = LivePhotoPairing()
+        private var grouping = FolderGrouping()
 
         init(library: PhotoLibrary, batchSize: Int) {
             self.library = library
@@ -55,9 +55,9 @@ public struct AssetBatches: AsyncSequence, Sendable {
                     batch.estimatedByFolder[LibraryBatch.Folder(root: root, path: folder), default: 0] += 1
                 }
                 changing += try await library.resolve(files, root: root, into: &batch)
-                batch.assets = livePhotos.admit(batch.assets)
+                batch.assets = grouping.admit(batch.assets)
                 for folder in step.finishedFolders {
-                    batch.assets += livePhotos.release(root: root, folder: folder)
+                    batch.assets += grouping.release(root: root, folder: folder)
                 }
                 for index in batch.issues.indices where batch.issues[index].root == nil {
                     batch.issues[index].root = root
@@ -69,8 +69,8 @@ public struct AssetBatches: AsyncSequence, Sendable {
         /// Files that changed while read get one more read at the end. One still changing (being
         /// copied in, say) is listed as an asset with the walk's fingerprint and no properties, when
         /// its first bytes say photo or video, so that a file being rewritten is never reported
-        /// removed; nothing of it is cached, and once it settles a rescan reports it changed. Live
-        /// Photos' halves still waiting for a partner are listed on their own.
+        /// removed; nothing of it is cached, and once it settles a rescan reports it changed. What
+        /// still waits for its group (a Live Photo's half, a burst's frames) is listed then.
         private mutating func retryChanging() async throws -> LibraryBatch? {
             guard !retried else { return nil }
             retried = true
@@ -79,7 +79,7 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 var resolved = LibraryBatch()
                 let stillChanging = try await library.resolve(files.map(\.file), root: root, into: &resolved)
                 for index in resolved.issues.indices { resolved.issues[index].root = root }
-                resolved.assets = livePhotos.admit(resolved.assets)
+                resolved.assets = grouping.admit(resolved.assets)
                 batch.append(resolved)
                 for changing in stillChanging {
                     let file = changing.file
@@ -93,7 +93,7 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 }
             }
             changing = []
-            batch.assets += livePhotos.releaseAll()
+            batch.assets += grouping.releaseAll()
             return batch.assets.isEmpty && batch.issues.isEmpty ? nil : batch
         }
     }

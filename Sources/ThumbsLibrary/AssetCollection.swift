@@ -16,10 +16,11 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     /// Files whose names say photo or video, counted by the walk without reading them: cheap,
     /// and known before any file is read (it may count a text file named ".jpg").
     public var estimatedCount = 0
-    /// Assets by type, from their content.
+    /// Assets by type, from their content; a burst counts once, as PhotoKit counts it.
     public var photoCount = 0
     public var videoCount = 0
-    /// Bytes of the assets' files (from the metadata cache when it is warm).
+    /// Bytes of the assets' files (from the metadata cache when it is warm), every burst
+    /// frame's included.
     public var totalBytes: UInt64 = 0
     /// Up to three assets for a poster: newest first, those whose header could be read (and so
     /// can be drawn) before those whose could not.
@@ -52,7 +53,8 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
         }
     }
 
-    /// Whether `asset` belongs to the collection (`now` decides what "recently added" means).
+    /// Whether `asset` belongs to the collection (`now` decides what "recently added" means),
+    /// a burst's every frame included.
     public func contains(_ asset: Asset, now: Date = Date()) -> Bool {
         switch kind {
         case .folder(let root, let path): asset.root == root && asset.folder == path
@@ -61,8 +63,9 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     }
 
     mutating func add(_ asset: Asset) {
-        if asset.isVideo { videoCount += 1 } else { photoCount += 1 }
         totalBytes += asset.fileSize
+        guard !asset.isHiddenBurstFrame else { return }
+        if asset.isVideo { videoCount += 1 } else { photoCount += 1 }
         let position = keyAssets.firstIndex { Self.isBetterKey(asset, than: $0) } ?? keyAssets.count
         if position < 3 {
             keyAssets.insert(asset, at: position)

@@ -14,7 +14,8 @@ public struct ChangeDetails: Sendable, Hashable, CustomStringConvertible {
     /// Indexes, in ``after``, of assets that were not there.
     public var insertedIndexes: [Int]
     /// Indexes, in ``after``, of assets still there whose files changed (same id, new
-    /// fingerprint; for a Live Photo, of either half, or a movie found or lost).
+    /// fingerprint; for a Live Photo, of either half, or a movie found or lost; a burst frame
+    /// that now stands for its burst, or no longer does).
     public var changedIndexes: [Int]
     public var before: FetchResult
     public var after: FetchResult
@@ -31,7 +32,7 @@ public struct ChangeDetails: Sendable, Hashable, CustomStringConvertible {
             newIDs.insert(asset.id)
             switch oldAssets[asset.id] {
             case nil: inserted.append(index)
-            case let before? where !before.hasSameFiles(as: asset): changed.append(index)
+            case let before? where !asset.isUnchanged(from: before): changed.append(index)
             default: break
             }
         }

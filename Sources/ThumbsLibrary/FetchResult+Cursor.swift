@@ -13,7 +13,8 @@ extension FetchResult {
     /// Version, the roots (each asset names its root by index), then per asset its root,
     /// relative path and metadata record (fingerprint, media type, header properties,
     /// placeholder; a record of the metadata cache's version 1 reads without a placeholder), and
-    /// a Live Photo's movie: its path, metadata record and duration.
+    /// a Live Photo's movie: its path, metadata record and duration, and whether it stands for
+    /// its burst (with the burst's frame count).
     package var cursorRecord: [UInt8] {
         var roots: [String: UInt32] = [:]
         for asset in self where roots[asset.root] == nil { roots[asset.root] = UInt32(roots.count) }
@@ -40,6 +41,8 @@ extension FetchResult {
                 writer.raw(movieRecord)
                 writer.f64(movie.duration ?? -1)
             }
+            writer.u8(asset.representsBurst ? 1 : 0)
+            writer.u32(UInt32(clamping: asset.burstFrameCount))
         }
         return writer.bytes
     }
@@ -76,6 +79,8 @@ extension FetchResult {
                     relativeFilePath: moviePath, mediaType: movie.mediaType, fingerprint: movie.fingerprint,
                     duration: duration.isFinite && duration >= 0 ? duration : nil)
             }
+            asset.representsBurst = try reader.u8() == 1
+            asset.burstFrameCount = Int(try reader.u32())
             assets.append(asset)
         }
         self.init(ordered: assets)

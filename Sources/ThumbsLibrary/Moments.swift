@@ -6,7 +6,7 @@ import ThumbsSupport
 /// Day sections, newest first, kept sorted as assets arrive: each new asset is inserted in place
 /// (binary search on days, then on dates) instead of re-sorting everything: a library of
 /// 100,000 photos is never sorted again batch after batch. The result always equals a full sort
-/// of the same assets.
+/// of the same assets. A burst is one item, the frame that stands for it, as PhotoKit counts it.
 public struct Moments: Sendable, Hashable {
     public private(set) var sections: [Moment] = []
     public private(set) var assetCount = 0
@@ -20,15 +20,15 @@ public struct Moments: Sendable, Hashable {
     /// equal.
     public init(sorting assets: [Asset], timeZone: TimeZone = .current) {
         self.timeZone = timeZone
-        let byDay = Dictionary(grouping: assets) { $0.day(in: timeZone) }
+        let byDay = Dictionary(grouping: assets.filter { !$0.isHiddenBurstFrame }) { $0.day(in: timeZone) }
         sections = byDay.keys.sorted(by: >).map { day in
             Moment(day: day, items: byDay[day]!.map(Self.item).sorted(by: Self.precedes))
         }
-        assetCount = assets.count
+        assetCount = byDay.values.reduce(0) { $0 + $1.count }
     }
 
     public mutating func merge(_ assets: [Asset]) {
-        for asset in assets { insert(asset) }
+        for asset in assets where !asset.isHiddenBurstFrame { insert(asset) }
     }
 
     private mutating func insert(_ asset: Asset) {

@@ -58,15 +58,34 @@ public final class PhotoLibrary: Sendable {
         return all
     }
 
-    /// Every asset, newest first, as `PHAsset.fetchAssets(with:)`.
+    /// Every asset, newest first, a burst as the frame that stands for it, as
+    /// `PHAsset.fetchAssets(with:)`.
     public func fetchAssets() async throws -> FetchResult {
-        FetchResult(assets: try await allAssets().assets)
+        try await fetchAssets(options: FetchOptions())
     }
 
-    /// The assets of `collection`, newest first, as `PHAsset.fetchAssets(in:options:)`.
+    /// Every asset `options` chooses, newest first.
+    public func fetchAssets(options: FetchOptions) async throws -> FetchResult {
+        FetchResult(assets: try await allAssets().assets.filter(options.includes))
+    }
+
+    /// The assets of `collection`, newest first, a burst as the frame that stands for it, as
+    /// `PHAsset.fetchAssets(in:options:)`.
     public func fetchAssets(in collection: AssetCollection) async throws -> FetchResult {
+        try await fetchAssets(in: collection, options: FetchOptions())
+    }
+
+    /// The assets of `collection` that `options` chooses, newest first.
+    public func fetchAssets(in collection: AssetCollection, options: FetchOptions) async throws -> FetchResult {
         let now = Date()
-        return FetchResult(assets: try await allAssets().assets.filter { collection.contains($0, now: now) })
+        return FetchResult(
+            assets: try await allAssets().assets.filter { options.includes($0) && collection.contains($0, now: now) })
+    }
+
+    /// Every frame of the burst `identifier`, newest first, as
+    /// `PHAsset.fetchAssets(withBurstIdentifier:options:)`.
+    public func fetchAssets(withBurstIdentifier identifier: String) async throws -> FetchResult {
+        FetchResult(assets: try await allAssets().assets.filter { $0.burstIdentifier == identifier })
     }
 
     /// The smart albums, then the folder albums holding media, by path, as

@@ -25,6 +25,9 @@ struct AssetJSON: Encodable, Sendable {
     var mediaSubtypes: [String]
     /// A Live Photo's or a motion photo's movie.
     var motion: MotionJSON?
+    /// For a frame of a burst: the burst's identifier, whether this frame stands for it, and
+    /// (for the one that does) how many frames it has.
+    var burst: BurstJSON?
 
     init(_ asset: Asset, placeholder: String?) {
         id = asset.id
@@ -40,9 +43,22 @@ struct AssetJSON: Encodable, Sendable {
         self.placeholder = placeholder
         mediaSubtypes = asset.mediaSubtypes.names
         motion = asset.motion.map { MotionJSON($0, of: asset) }
+        burst = asset.burstIdentifier.map {
+            BurstJSON(
+                identifier: $0, representsBurst: asset.representsBurst,
+                count: asset.representsBurst ? asset.burstFrameCount : nil, frames: "/api/assets/\(asset.id)/burst")
+        }
     }
 
     private static let dateFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: false)
+}
+
+struct BurstJSON: Encodable, Sendable {
+    var identifier: String
+    var representsBurst: Bool
+    var count: Int?
+    /// Lists the burst's frames.
+    var frames: String
 }
 
 /// Where a Live Photo's movie is played from: `url` serves it with byte ranges.
@@ -78,6 +94,8 @@ struct AlbumJSON: Encodable, Sendable {
     var id: String
     var title: String
     var kind: String
+    /// A smart album's name in PhotoKit (`smartAlbumBursts`); absent for a folder.
+    var subtype: String?
     var count: Int
     var photoCount: Int
     var videoCount: Int
@@ -87,7 +105,9 @@ struct AlbumJSON: Encodable, Sendable {
         title = album.title
         switch album.kind {
         case .folder: kind = "folder"
-        case .smartAlbum: kind = "smart"
+        case .smartAlbum(let album):
+            kind = "smart"
+            subtype = album.photoKitName
         }
         count = album.count(of: .all)
         photoCount = album.photoCount

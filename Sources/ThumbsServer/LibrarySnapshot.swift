@@ -2,14 +2,21 @@ import Foundation
 import ThumbsLibrary
 
 /// The library as the server answers it at one moment: assets newest first, where each id is,
-/// albums with their members, moments. Immutable: a change builds a new one beside it, so a
-/// listing never sees half a change.
+/// albums with their members, bursts with their frames, moments. Immutable: a change builds a
+/// new one beside it, so a listing never sees half a change.
 struct LibrarySnapshot: Sendable {
+    /// Every asset, each burst's every frame included.
     let assets: FetchResult
     let positions: [String: Int]
+    /// Positions in ``assets`` of what a listing shows: all but the burst frames another frame
+    /// stands for, as PhotoKit fetches.
+    let listed: [Int]
     let albums: [AssetCollection]
-    /// Positions in ``assets`` of each album's members, by the album's URL id, in listing order.
+    /// Positions in ``assets`` of each album's members, by the album's URL id, in listing order
+    /// (a burst as the frame that stands for it).
     let albumMembers: [String: [Int]]
+    /// Positions in ``assets`` of each burst's frames, by burst identifier, in listing order.
+    let burstFrames: [String: [Int]]
     let moments: Moments
 
     init(_ assets: FetchResult, now: Date = Date(), timeZone: TimeZone = .current) {
@@ -27,7 +34,12 @@ struct LibrarySnapshot: Sendable {
         // smart albums are few.
         let smartAlbums = builder.smartAlbums
         var members: [String: [Int]] = [:]
+        var listed: [Int] = []
+        var bursts: [String: [Int]] = [:]
         for (position, asset) in assets.enumerated() {
+            if let burst = asset.burstIdentifier { bursts[burst, default: []].append(position) }
+            guard !asset.isHiddenBurstFrame else { continue }
+            listed.append(position)
             members[
                 AssetCollection.urlID(collectionID: AssetCollection.folderID(root: asset.root, path: asset.folder)),
                 default: []
@@ -37,6 +49,8 @@ struct LibrarySnapshot: Sendable {
             }
         }
         albumMembers = members
+        self.listed = listed
+        burstFrames = bursts
         moments = Moments(sorting: Array(assets), timeZone: timeZone)
     }
 

@@ -107,6 +107,9 @@ public struct ThumbnailServer: Sendable {
         router.get("/metrics") { _, _ in service.metricsResponse() }
         router.get("/api/renditions") { _, _ in try service.renditionList() }
         router.get("/api/assets") { request, _ in try service.assets(request, album: nil) }
+        router.get("/api/assets/:id/burst") { request, context in
+            try service.burstFrames(request, id: context.parameters.get("id"))
+        }
         router.get("/api/assets/:id/motion") { request, context in try await service.motion(request, context: context) }
         router.get("/api/albums") { _, _ in try service.albums() }
         router.get("/api/albums/:id/assets") { request, context in

@@ -2,18 +2,38 @@ import Hummingbird
 import Thumbs
 
 extension ThumbnailService {
-    /// `GET /api/assets` and `GET /api/albums/{id}/assets`: a page of assets, newest first.
+    /// `GET /api/assets` and `GET /api/albums/{id}/assets`: a page of assets, newest first, a
+    /// burst as the frame that stands for it (each of its frames with
+    /// `includeAllBurstAssets=true`, for the library's listing).
     func assets(_ request: Request, album: String?) throws -> Response {
-        let (snapshot, token) = index.current
-        let positions: [Int]
-        if let album {
-            guard let members = snapshot.albumMembers[album] else {
-                throw APIError.notFound("unknown-album", "no album \(album)")
+        try assets(request) { snapshot throws(APIError) in
+            if let album {
+                guard let members = snapshot.albumMembers[album] else {
+                    throw APIError.notFound("unknown-album", "no album \(album)")
+                }
+                return members
             }
-            positions = members
-        } else {
-            positions = Array(snapshot.assets.indices)
+            let all = request.uri.queryParameters["includeAllBurstAssets"].map { $0 == "true" || $0 == "1" } ?? false
+            return all ? Array(snapshot.assets.indices) : snapshot.listed
         }
+    }
+
+    /// `GET /api/assets/{id}/burst`: the frames of the burst the asset is a frame of, newest
+    /// first, a page at a time.
+    func burstFrames(_ request: Request, id: String?) throws -> Response {
+        let asset = try asset(id)
+        guard let burst = asset.burstIdentifier else {
+            throw APIError.notFound("no-burst", "\(asset.relativePath) is not a frame of a burst")
+        }
+        return try assets(request) { snapshot in snapshot.burstFrames[burst] ?? [] }
+    }
+
+    /// A page of the assets at the positions `members` gives in the current snapshot.
+    private func assets(
+        _ request: Request, members: (LibrarySnapshot) throws(APIError) -> [Int]
+    ) throws -> Response {
+        let (snapshot, token) = index.current
+        let positions = try members(snapshot)
         let limit = try pageSize(request)
         var start = 0
         if let text = request.uri.queryParameters["cursor"].map(String.init), !text.isEmpty {
@@ -65,12 +85,17 @@ extension ThumbnailService {
                 status: .gone, kind: "expired-token",
                 message: "the token is older than the changes kept, or of another run: list again")
         case .merged(let merged):
+            // A burst frame another frame now stands for has left the listing.
+            let hidden = (merged.inserted + merged.changed).filter {
+                snapshot.asset(id: $0)?.isHiddenBurstFrame == true
+            }
             let assets = { (ids: [String]) in
-                ids.compactMap(snapshot.asset(id:)).map { AssetJSON($0, placeholder: self.placeholder(of: $0)) }
+                ids.compactMap(snapshot.asset(id:)).filter { !$0.isHiddenBurstFrame }
+                    .map { AssetJSON($0, placeholder: self.placeholder(of: $0)) }
             }
             return try json(
                 ChangeList(
-                    changeToken: token, removed: merged.removed, inserted: assets(merged.inserted),
+                    changeToken: token, removed: merged.removed + hidden, inserted: assets(merged.inserted),
                     changed: assets(merged.changed)))
         }
     }

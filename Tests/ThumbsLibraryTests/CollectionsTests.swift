@@ -31,7 +31,7 @@ import ThumbsTesting
         #expect(broken.keyAssets.count == 3)
         let smart = Dictionary(uniqueKeysWithValues: builder.smartAlbums.map { ($0.title, $0) })
         #expect(smart["All Photos"]?.photoCount == media.count)
-        #expect(smart["Videos"]?.count(of: .all) == 0)
+        #expect(smart["Videos"] == nil, "an empty smart album is not listed")
         #expect(smart["Panoramas"]?.keyAssets.map(\.relativePath) == ["phone/HMD_Nokia_8.3_5G.jpg"])
         let bytes = media.map { UInt64($0.fileSize) }.reduce(0, +)
         #expect(smart["All Photos"]?.totalBytes == bytes)
@@ -51,7 +51,7 @@ import ThumbsTesting
         // are only enough to tell an MP4): a poster of it could not be drawn, so it comes last.
         #expect(trip.keyAssets.map(\.relativePath) == ["trip/p1.jpg", "trip/p3.jpg", "trip/p2.jpg"])
         #expect(trip.count(of: .photos) == 4 && trip.count(of: .videos) == 1 && trip.count(of: .all) == 5)
-        #expect(builder.smartAlbums.first { $0.title == "Recently Added" }?.count(of: .all) == 0)
+        #expect(!builder.smartAlbums.contains { $0.title == "Recently Added" }, "empty, so not listed")
     }
 
     @Test func albumsAndTheirAssetsWithoutAnAlbumBuilder() async throws {
@@ -61,7 +61,7 @@ import ThumbsTesting
         try folder.write(L.mp4, to: "library/trip/clip.mp4")
         let library = L.library(folder)
         let albums = try await library.albums()
-        #expect(albums.map(\.title) == SmartAlbum.allCases.map(\.rawValue) + ["library", "trip"])
+        #expect(albums.map(\.title) == ["All Photos", "Videos", "Recently Added", "Panoramas", "library", "trip"])
         let trip = try #require(albums.first { $0.title == "trip" })
         let tripAssets = try await library.fetchAssets(in: trip)
         #expect(tripAssets.count == 3 && tripAssets.map(\.relativePath).contains("trip/clip.mp4"))
