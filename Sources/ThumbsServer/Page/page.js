@@ -36,7 +36,7 @@ const stats = { blank: 0, shown: 0, inFlight: 0, count: 0, loaded: 0, failed: 0,
 window.thumbsStats = stats;
 const model = {
   rendition: null, // {name, width, height, ...}: the one the grid asks for
-  view: { kind: "library" }, // or {kind: "album", id, title}
+  view: { kind: "library" }, // or {kind: "album", id, title}, or {kind: "burst", id (a frame's), title}
   sections: [], // [{key, title, ids}] in display order
   assets: new Map(), // id → asset, as the listings and the changes report it
   changeToken: null, // where polling resumes; null while a listing is loading
@@ -179,6 +179,7 @@ function render() {
 // `delivery=opportunistic` replaces a degraded image with the final one in the same <img>. The
 // data attributes record when each was there, for the browser test to check their order.
 function fill(element, asset) {
+  if (asset) markBurst(element, asset);
   const version = String(asset?.version ?? "");
   if (!asset || element.dataset.version === version) return; // details not loaded yet, or done
   dropImage(element);
@@ -214,6 +215,15 @@ function fill(element, asset) {
   pending.add(image);
   image.src = url;
   element.append(image);
+}
+
+// A burst is one cell, the frame that stands for it, with a stack badge and its count; among the
+// burst's own frames it is a frame like the others.
+function markBurst(element, asset) {
+  const count = asset.burst?.count ?? 0, shown = count > 0 && model.view.kind !== "burst";
+  element.classList.toggle("burst", shown);
+  if (shown) element.dataset.burstCount = count;
+  else delete element.dataset.burstCount;
 }
 
 // A Live Photo plays its movie while the pointer is over it, as Photos does on a long press: a
@@ -324,8 +334,11 @@ async function show(view, { keepScroll = false } = {}) {
       window.thumbsReady = true;
       return await loadPages("api/assets", generation);
     }
-    const section = { key: `album:${view.id}`, title: view.title, ids: [] };
-    const complete = await loadPages(`api/albums/${encodeURIComponent(view.id)}/assets`, generation, (page) => {
+    const section = { key: `${view.kind}:${view.id}`, title: view.title, ids: [] };
+    const path = view.kind === "burst"
+      ? `api/assets/${encodeURIComponent(view.id)}/burst`
+      : `api/albums/${encodeURIComponent(view.id)}/assets`;
+    const complete = await loadPages(path, generation, (page) => {
       model.changeToken ??= page.changeToken;
       section.ids.push(...page.assets.map((asset) => asset.id));
       if (!keepScroll) publish([section]);
@@ -431,13 +444,20 @@ async function loadCollections() {
   }
 }
 
-const keyOf = (view) => (view.kind === "library" ? "library" : `album:${view.id}`);
+const keyOf = (view) => (view.kind === "library" ? "library" : `${view.kind}:${view.id}`);
 function markCurrent() {
   for (const button of document.querySelectorAll("#collections button"))
     button.setAttribute("aria-current", String(button.dataset.key === keyOf(model.view)));
 }
 
 scroller.addEventListener("scroll", onNextFrame(render));
+// A burst's cell opens its frames, as an album of their own.
+grid.addEventListener("click", (event) => {
+  const cell = event.target.closest?.(".cell.burst");
+  if (!cell) return;
+  const count = Number(cell.dataset.burstCount);
+  show({ kind: "burst", id: cell.dataset.id, title: `Burst (${count} photos)` });
+});
 grid.addEventListener("pointerover", (event) => {
   const cell = event.target.closest?.(".cell.live");
   if (cell) playMotion(cell);
