@@ -43,13 +43,13 @@ package struct VipsRenderer: Sendable {
         if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
             return media.properties
         }
-        return try VipsCallGate.run { () throws(ImagingError) in
+        let (probed, xmp) = try VipsCallGate.run { () throws(ImagingError) in
             let file = try ImageFile(source, pixelLimit: pixelLimit)
             let header = file.header
             let orientationTag = header.exifString("exif-ifd0-Orientation")
                 .flatMap { $0.split(separator: " ").first.flatMap { Int($0) } }
                 .flatMap { (1...8).contains($0) ? $0 : nil }
-            return ImageProperties(
+            var properties = ImageProperties(
                 mediaType: file.mediaType,
                 pixelSize: file.uprightSize,
                 exifOrientation: header.has("orientation") ? header.orientation : orientationTag,
@@ -61,7 +61,18 @@ package struct VipsRenderer: Sendable {
                 embeddedPreviewSize: try? embeddedPreviewImage(of: file)?.size,
                 pageCount: max(1, header.pageCount),
                 fingerprint: file.fingerprint)
+            properties.contentIdentifier =
+                header.blob("exif-data").flatMap(AppleMakerNote.init(exif:))?
+                .contentIdentifier
+            return (properties, header.blob("xmp-data"))
         }
+        var properties = probed
+        // Read after libvips' call: a few box headers through the descriptor already open.
+        if source.mediaType == .jpeg || source.mediaType == .heif {
+            properties.embeddedMovie = EmbeddedMovie(
+                in: FileBytes(source.file, size: source.fingerprint.size), xmp: xmp)
+        }
+        return properties
     }
 
     /// Renders one rendition straight from the file, with shrink-on-load.
