@@ -5,6 +5,9 @@
 package struct AppleMakerNote: Sendable {
     /// ContentIdentifier: the UUID a Live Photo's still shares with its movie.
     package static let contentIdentifierTag: UInt16 = 0x0011
+    /// The longest content identifier taken, in UTF-8 bytes: Apple's are UUIDs (36 characters);
+    /// a longer one is a damaged file's, and no identifier.
+    package static let longestContentIdentifier = 256
 
     package let directory: TIFFDirectory
 
@@ -34,5 +37,7 @@ package struct AppleMakerNote: Sendable {
         directory[tag]?.integer
     }
 
-    package var contentIdentifier: String? { string(Self.contentIdentifierTag) }
+    package var contentIdentifier: String? {
+        string(Self.contentIdentifierTag).flatMap { $0.utf8.count <= Self.longestContentIdentifier ? $0 : nil }
+    }
 }
