@@ -10,8 +10,6 @@ package struct BoundedBytes: Sendable {
         self.bigEndian = bigEndian
     }
 
-    package var count: Int { bytes.count }
-
     /// The indices of `count` bytes at `offset`, when they lie within the bytes.
     package func range(at offset: Int, count: Int) -> Range<Int>? {
         guard offset >= 0, count >= 0, count <= bytes.count, offset <= bytes.count - count else { return nil }

@@ -1,13 +1,12 @@
 /// One image file directory of a TIFF structure (EXIF's IFD0 and Exif IFD, a MakerNote's own),
-/// read from untrusted bytes: each entry's value is taken only when it lies wholly within them,
-/// and nothing else is followed, so a directory pointing at itself or past the end gives fewer
-/// entries, never a loop or a trap.
+/// its entries by tag number, read from untrusted bytes: an entry is kept only when its value
+/// lies wholly within them. A pointer to another directory is a value like any other;
+/// ``makerNote(inEXIF:)`` follows exactly two, so a structure pointing at itself costs no loop.
 package struct TIFFDirectory: Sendable {
-    /// An entry's type (TIFF's field type number: 2 ASCII, 3 SHORT, 4 LONG…), its count of
-    /// values, and its value's bytes, in the structure's byte order.
+    /// An entry's type (TIFF's field type number: 2 ASCII, 3 SHORT, 4 LONG…) and its value's
+    /// bytes (all its values), in the structure's byte order.
     package struct Entry: Sendable {
         package let type: UInt16
-        package let count: Int
         package let value: BoundedBytes
 
         /// An ASCII value up to its first NUL; nil for other types.
@@ -49,7 +48,7 @@ package struct TIFFDirectory: Sendable {
             let valueOffset = length <= 4 ? start + 8 : bytes.uint32(at: start + 8).map(Int.init)
             guard let valueOffset, let value = bytes.slice(at: valueOffset, count: length) else { continue }
             entries[tag] = Entry(
-                type: type, count: count, value: BoundedBytes(Array(value), bigEndian: bytes.bigEndian))
+                type: type, value: BoundedBytes(Array(value), bigEndian: bytes.bigEndian))
         }
         self.entries = entries
     }
