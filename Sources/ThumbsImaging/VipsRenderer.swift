@@ -67,7 +67,8 @@ package struct VipsRenderer: Sendable {
             return (properties, header.blob("xmp-data"))
         }
         var properties = probed
-        // Read after libvips' call: a few box headers through the descriptor already open.
+        // Outside the gate, as it is no libvips call: box headers read through the descriptor
+        // already open (a render worker opens no path).
         if source.mediaType == .jpeg || source.mediaType == .heif {
             properties.embeddedMovie = EmbeddedMovie(
                 in: FileBytes(source.file, size: source.fingerprint.size), xmp: xmp)
