@@ -116,6 +116,8 @@ static void thumbs_fill_info(const video_input *input, thumbs_video_info *info) 
     video_copy(info->creation_time, sizeof info->creation_time, creation);
     video_copy(info->creation_date, sizeof info->creation_date,
         thumbs_tag(format->metadata, "com.apple.quicktime.creationdate"));
+    video_copy(info->content_identifier, sizeof info->content_identifier,
+        thumbs_tag(format->metadata, "com.apple.quicktime.content.identifier"));
 }
 
 thumbs_video_status thumbs_video_probe(int descriptor, double time_limit_seconds,

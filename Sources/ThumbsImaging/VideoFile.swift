@@ -34,7 +34,7 @@ struct VideoFile {
         self.rotation = rotation
         isMirrored = info.mirrored != 0
         let upright = rotation % 180 == 0 ? storedSize : storedSize.transposed
-        properties = ImageProperties(
+        var properties = ImageProperties(
             mediaType: source.mediaType, pixelSize: upright,
             captureDate: CaptureDate(
                 quickTimeCreationDate: String(fixedCString: info.creation_date),
@@ -44,6 +44,8 @@ struct VideoFile {
                 container: String(fixedCString: info.container) ?? "", codec: String(fixedCString: info.codec) ?? "",
                 duration: info.duration >= 0 ? info.duration : nil,
                 frameRate: info.frame_rate > 0 ? info.frame_rate : nil, hasAudio: info.has_audio != 0))
+        properties.contentIdentifier = String(fixedCString: info.content_identifier)
+        self.properties = properties
     }
 
     /// The poster frame, at least `covering` (upright) where the frame is that large, to be

@@ -43,13 +43,13 @@ package struct VipsRenderer: Sendable {
         if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
             return media.properties
         }
-        return try VipsCallGate.run { () throws(ImagingError) in
+        let (probed, xmp) = try VipsCallGate.run { () throws(ImagingError) in
             let file = try ImageFile(source, pixelLimit: pixelLimit)
             let header = file.header
             let orientationTag = header.exifString("exif-ifd0-Orientation")
                 .flatMap { $0.split(separator: " ").first.flatMap { Int($0) } }
                 .flatMap { (1...8).contains($0) ? $0 : nil }
-            return ImageProperties(
+            var properties = ImageProperties(
                 mediaType: file.mediaType,
                 pixelSize: file.uprightSize,
                 exifOrientation: header.has("orientation") ? header.orientation : orientationTag,
@@ -61,7 +61,19 @@ package struct VipsRenderer: Sendable {
                 embeddedPreviewSize: try? embeddedPreviewImage(of: file)?.size,
                 pageCount: max(1, header.pageCount),
                 fingerprint: file.fingerprint)
+            properties.contentIdentifier =
+                header.blob("exif-data").flatMap(AppleMakerNote.init(exif:))?
+                .contentIdentifier
+            return (properties, header.blob("xmp-data"))
         }
+        var properties = probed
+        // Outside the gate, as it is no libvips call: box headers read through the descriptor
+        // already open (a render worker opens no path).
+        if source.mediaType == .jpeg || source.mediaType == .heif {
+            properties.embeddedMovie = EmbeddedMovie(
+                in: FileBytes(source.file, size: source.fingerprint.size), xmp: xmp)
+        }
+        return properties
     }
 
     /// Renders one rendition straight from the file, with shrink-on-load.

@@ -46,9 +46,18 @@ enum ReplyCheck {
             + [properties.embeddedPreviewSize?.width ?? 1, properties.embeddedPreviewSize?.height ?? 1]
         guard sides.allSatisfy({ (0...largestSide).contains($0) }),
             (1...8).contains(properties.exifOrientation ?? 1), (1...Int(UInt32.max)).contains(properties.pageCount),
-            properties.mediaType == inspection.mediaType
+            properties.mediaType == inspection.mediaType,
+            properties.contentIdentifier.map({ $0.utf8.count <= AppleMakerNote.longestContentIdentifier }) ?? true,
+            properties.embeddedMovie.map({ isWithin($0, fileSize: sniffed.fingerprint.size) }) ?? true
         else { throw .unexpected("an inspection out of range: \(properties)") }
         return checked
+    }
+
+    /// Whether `movie` lies within a file of `fileSize` bytes and its duration is a number of
+    /// seconds: its range is what a download of the movie reads.
+    private static func isWithin(_ movie: EmbeddedMovie, fileSize: UInt64) -> Bool {
+        movie.offset <= fileSize && movie.length <= fileSize - movie.offset
+            && (movie.duration.map { $0.isFinite && $0 >= 0 } ?? true)
     }
 
     /// The most bytes a reply to `work` may hold: for thumbnails, four bytes a pixel of every box

@@ -166,6 +166,44 @@ enum FuzzChecks {
         _ = profile.withUnsafeBufferPointer { thumbs_icc_is_srgb($0.baseAddress, $0.count) }
     }
 
+    // MARK: Live Photos and motion photos
+
+    static func appleMakerNote(_ bytes: UnsafeRawBufferPointer) {
+        let block = Array(bytes)
+        for note in [AppleMakerNote(exif: block), AppleMakerNote(makerNote: block)] {
+            // The probe reads the identifier; the worker's reply check bounds its length.
+            if let identifier = note?.contentIdentifier {
+                expect(
+                    !identifier.isEmpty && identifier.utf8.count <= AppleMakerNote.longestContentIdentifier,
+                    "identifier \(identifier)")
+            }
+        }
+    }
+
+    static func motionPhotoXMP(_ bytes: UnsafeRawBufferPointer) {
+        let packet = Array(bytes)
+        guard let length = MotionPhotoXMP(packet).trailingMovieLength else { return }
+        expect(length > 0, "a movie of no bytes")
+        // The packet's claim, checked against a file of the packet and nothing after it.
+        let movie = EmbeddedMovie(in: FileBytes(packet), xmp: packet)
+        expect(movie.map { $0.offset + $0.length == UInt64(packet.count) } ?? true, "\(String(describing: movie))")
+    }
+
+    static func embeddedMovie(_ bytes: UnsafeRawBufferPointer) {
+        let file = FileBytes(Array(bytes))
+        var end: UInt64 = 0
+        for box in ISOBox.boxes(in: file, range: 0..<file.size) {
+            expect(box.start == end && box.contentStart <= box.end && box.end <= file.size, "\(box)")
+            end = box.end
+        }
+        for movie in [EmbeddedMovie(in: file, xmp: nil), EmbeddedMovie(in: file, range: 0..<file.size)] {
+            guard let movie else { continue }
+            // What the API streams: a range of the file.
+            expect(movie.offset <= file.size && movie.length <= file.size - movie.offset, "\(movie) past the file")
+            expect(movie.duration.map { $0.isFinite && $0 >= 0 } ?? true, "\(movie): its duration")
+        }
+    }
+
     // MARK: The desktop's thumbnails
 
     static func desktopThumbnail(_ bytes: UnsafeRawBufferPointer) {

@@ -28,6 +28,12 @@ enum FuzzedParser: UInt8, CaseIterable {
     /// `PNGText.fields(of:)` and `FileURI`: a thumbnail of the desktop's cache, which any
     /// program may have written.
     case desktopThumbnail = 10
+    /// `AppleMakerNote(exif:)` and `(makerNote:)`: a photo's EXIF block, a MakerNote.
+    case appleMakerNote = 11
+    /// `MotionPhotoXMP`: a photo's XMP packet.
+    case motionPhotoXMP = 12
+    /// `ISOBox` and `EmbeddedMovie(in:)`: a HEIF file's or a motion photo's movie's boxes.
+    case embeddedMovie = 13
 
     init(selector: UInt8) {
         self = Self.allCases[Int(selector) % Self.allCases.count]
@@ -48,6 +54,9 @@ enum FuzzedParser: UInt8, CaseIterable {
         case .lmdbFile: FuzzChecks.lmdbFile(bytes)
         case .iccProfile: FuzzChecks.iccProfile(bytes)
         case .desktopThumbnail: FuzzChecks.desktopThumbnail(bytes)
+        case .appleMakerNote: FuzzChecks.appleMakerNote(bytes)
+        case .motionPhotoXMP: FuzzChecks.motionPhotoXMP(bytes)
+        case .embeddedMovie: FuzzChecks.embeddedMovie(bytes)
         }
     }
 }

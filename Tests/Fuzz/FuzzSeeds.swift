@@ -43,7 +43,43 @@ enum FuzzSeeds {
             (.lmdbFile, cacheFile().map { [$0] } ?? []),
             (.iccProfile, ["srgb", "p3", "cmyk"].compactMap(profile)),
             (.desktopThumbnail, desktopThumbnails()),
+            (.appleMakerNote, [appleEXIF, Array(appleEXIF.dropFirst(makerNoteOffset))]),
+            (.motionPhotoXMP, motionPhotoPackets.map { Array($0.utf8) }),
+            (.embeddedMovie, [movie, box("ftyp", Array("heic".utf8)) + box("mpvd", movie)]),
         ]
+    }
+
+    /// Big-endian EXIF (IFD0: Make, the Exif IFD; the Exif IFD: the MakerNote), its Apple
+    /// MakerNote holding MakerNoteVersion and ContentIdentifier.
+    private static let appleEXIF: [UInt8] = {
+        let identifier = Array("5C1E9B0A-7D6E-4F1A-9E44-1D2C3B4A5F60\0".utf8)
+        let makerNote =
+            Array("Apple iOS\0".utf8) + [0, 1] + Array("MM".utf8) + [0, 2] + [0, 1, 0, 9, 0, 0, 0, 1, 0, 0, 0, 14]
+            + [0, 0x11, 0, 2, 0, 0, 0, UInt8(identifier.count), 0, 0, 0, 44] + [0, 0, 0, 0] + identifier
+        return Array("MM".utf8) + [0, 42, 0, 0, 0, 8] + [0, 2] + [0x01, 0x0F, 0, 2, 0, 0, 0, 6, 0, 0, 0, 38]
+            + [0x87, 0x69, 0, 4, 0, 0, 0, 1, 0, 0, 0, 44] + [0, 0, 0, 0] + Array("Apple\0".utf8)
+            + [0, 1] + [0x92, 0x7C, 0, 7, 0, 0, 0, UInt8(makerNote.count), 0, 0, 0, 62] + [0, 0, 0, 0] + makerNote
+    }()
+    private static let makerNoteOffset = 62
+
+    private static let motionPhotoPackets = [
+        #"<rdf:Description xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MotionPhoto="1">"#
+            + #"<Container:Directory><rdf:Seq><rdf:li><Container:Item Item:Semantic="MotionPhoto" Item:Length="80"/>"#
+            + "</rdf:li></rdf:Seq></Container:Directory></rdf:Description>",
+        "<GCamera:MotionPhoto>1</GCamera:MotionPhoto><Container:Item><Item:Semantic>MotionPhoto</Item:Semantic>"
+            + "<Item:Length>64</Item:Length></Container:Item>",
+        #"<x GCamera:MicroVideo="1" GCamera:MicroVideoOffset="40"/>"#,
+    ]
+
+    /// An MP4's skeleton: `ftyp`, then `moov` with a version-0 `mvhd` of 3 s (timescale 1000).
+    private static let movie: [UInt8] =
+        box("ftyp", Array("isom".utf8) + [0, 0, 2, 0])
+        + box("moov", box("mvhd", [0, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0x03, 0xE8, 0, 0, 0x0B, 0xB8]))
+
+    private static func box(_ type: String, _ contents: [UInt8]) -> [UInt8] {
+        let size = contents.count + 8
+        return [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+            + Array(type.utf8) + contents
     }
 
     /// The ICC profile libvips ships as `name` ("srgb", "p3", "cmyk"), as a photo would embed it:

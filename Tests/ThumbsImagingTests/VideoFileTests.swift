@@ -209,4 +209,22 @@ struct VideoFileTests {
             #expect(error.kind == .truncated)
         }
     }
+
+    @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason))
+    func aLivePhotosMovieHasItsContentIdentifier() throws {
+        let folder = TemporaryFolder()
+        let identifier = "9D8C7B6A-5F4E-4D3C-8B2A-1F0E9D8C7B6A"
+        let tagged = folder.path + "/live.mov"
+        try LivePhotoFiles.liveMovie(at: tagged, contentIdentifier: identifier)
+        #expect(try VipsRenderer().probe(tagged).contentIdentifier == identifier)
+        let plain = try Self.quadrantClip(in: folder, name: "plain.mov")
+        #expect(try VipsRenderer().probe(plain).contentIdentifier == nil)
+    }
+
+    @Test(.enabled(if: SharedMedia.isPresent, SharedMedia.skipReason))
+    func aRealIPhoneMovieHasItsContentIdentifier() throws {
+        let probed = try VipsRenderer().probe(SharedMedia.path("video/iPhone_XR_IMG_3589.mov"))
+        #expect(probed.contentIdentifier == "1EA799FF-8384-4BC4-87AA-139A814D9125")
+        #expect(probed.embeddedMovie == nil)
+    }
 }

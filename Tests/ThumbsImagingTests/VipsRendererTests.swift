@@ -280,4 +280,25 @@ import ThumbsTesting
         #expect(try renderer.embeddedPreview(path) == nil)
         #expect(try renderer.render(path, spec: spec(100, 100)).pixelSize == PixelSize(width: 100, height: 75))
     }
+
+    @Test func probeReadsALivePhotoStillsContentIdentifier() throws {
+        let identifier = "0F6F6C3E-4C5B-4B8E-9B0C-2D1E0A9F8E7D"
+        let still = try folder.write(try LivePhotoFiles.iPhoneStill(contentIdentifier: identifier), to: "live.jpg")
+        let probed = try VipsRenderer().probe(still)
+        #expect(probed.contentIdentifier == identifier && probed.cameraMake == "Apple")
+        #expect(probed.embeddedMovie == nil)
+        let plain = try folder.write(try SyntheticImage(width: 64, height: 48).encoded(as: .jpeg), to: "plain.jpg")
+        #expect(try VipsRenderer().probe(plain).contentIdentifier == nil)
+    }
+
+    @Test(
+        .enabled(if: GeneratedMedia.hasVips, GeneratedMedia.vipsSkipReason),
+        .enabled(if: LivePhotoFiles.hasExiftool, LivePhotoFiles.exiftoolSkipReason))
+    func probeReadsALivePhotoHEICsContentIdentifier() throws {
+        let identifier = "6A1B2C3D-4E5F-4A6B-8C7D-9E0F1A2B3C4D"
+        let path = folder.path + "/live.heic"
+        try LivePhotoFiles.iPhoneHEIC(at: path, contentIdentifier: identifier)
+        let probed = try VipsRenderer().probe(path)
+        #expect(probed.mediaType == .heif && probed.contentIdentifier == identifier)
+    }
 }

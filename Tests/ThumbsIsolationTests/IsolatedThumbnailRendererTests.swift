@@ -110,6 +110,28 @@ import ThumbsTesting
         }
     }
 
+    /// A Live Photo's still and a motion photo: the content identifier and the embedded movie,
+    /// read in a confined worker through the descriptor it was handed, reach the renderer.
+    @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason))
+    func workersReadLivePhotosAndMotionPhotos() async throws {
+        let identifier = "3E2D1C0B-9A8F-4E7D-8C6B-5A4F3E2D1C0B"
+        _ = try folder.write(try LivePhotoFiles.iPhoneStill(contentIdentifier: identifier), to: "live.jpg")
+        let movie = try LivePhotoFiles.movie(in: folder)
+        _ = try folder.write(
+            try LivePhotoFiles.motionPhoto(
+                xmp: LivePhotoFiles.motionPhotoXMP(movieLength: movie.count, form: .attributes), movie: movie),
+            to: "motion.jpg")
+        let isolated = try renderer()
+        for name in ["live.jpg", "motion.jpg"] {
+            let location = ImageLocation(root: FilePath(folder.path), relativePath: FilePath(name))
+            let inspection = try await isolated.inspect(location)
+            #expect(inspection == (try await ThumbnailRenderer().inspect(location)))
+            let properties = try #require(inspection.properties)
+            #expect(properties.contentIdentifier == (name == "live.jpg" ? identifier : nil))
+            #expect((properties.embeddedMovie?.length).map(Int.init) == (name == "motion.jpg" ? movie.count : nil))
+        }
+    }
+
     @Test(.disabled(if: Sanitizer.isActive, "under a sanitizer a worker takes no seccomp filter, Landlock or limit"))
     func workersAreConfinedBeforeTheyReadInput() async throws {
         let isolated = try renderer(workers: 2)

@@ -29,6 +29,7 @@ import ThumbsCoreTestSupport
 
     @Test(arguments: [
         "another type", "a negative width", "a width past any image", "orientation 300", "no pages",
+        "a movie past the file", "a movie at the end of time", "an endless identifier",
     ])
     func anInspectionOutOfRangeIsRefused(lie: String) throws {
         var (source, inspection) = try sniffed()
@@ -38,6 +39,10 @@ import ThumbsCoreTestSupport
         case "a negative width": properties.pixelSize = PixelSize(width: -1, height: 48)
         case "a width past any image": properties.pixelSize = PixelSize(width: Int.max, height: 48)
         case "orientation 300": properties.exifOrientation = 300
+        case "a movie past the file": properties.embeddedMovie = EmbeddedMovie(offset: 10, length: .max)
+        case "a movie at the end of time":
+            properties.embeddedMovie = EmbeddedMovie(offset: 0, length: 8, duration: .nan)
+        case "an endless identifier": properties.contentIdentifier = String(repeating: "A", count: 10_000)
         default: properties.pageCount = 0
         }
         inspection.properties = properties

@@ -70,6 +70,9 @@ typedef struct {
     /// The "com.apple.quicktime.creationdate" tag (local time with its UTC offset, e.g.
     /// "2020-04-17T10:03:47-0600"); "" when there is none.
     char creation_date[64];
+    /// The "com.apple.quicktime.content.identifier" tag: the UUID a Live Photo's movie shares
+    /// with its still; "" when there is none.
+    char content_identifier[64];
 } thumbs_video_info;
 
 typedef struct {
