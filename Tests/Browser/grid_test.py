@@ -34,6 +34,8 @@ from typing import IO, Any, TypeVar
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 
 ROOT = Path(__file__).resolve().parents[2]
 PHOTOS, DAYS = 120, 6
@@ -89,6 +91,53 @@ def make_library(binary: Path, work: Path) -> tuple[Path, Path]:
         stamp = noon - (day + 1) * 86400 - within * 60
         os.utime(target, (stamp, stamp))
     return library, good[0]
+
+
+def motion_photo(still: Path, work: Path) -> bytes:
+    """A Google motion photo: `still` with the XMP packet of the Motion Photo format and two
+    seconds of H.264 appended (made by the ffmpeg command)."""
+    movie = work / "motion.mp4"
+    subprocess.run(
+        [
+            "ffmpeg",
+            "-v",
+            "error",
+            "-y",
+            "-f",
+            "lavfi",
+            "-i",
+            "testsrc=size=320x240:rate=15",
+            "-t",
+            "2",
+            "-c:v",
+            "libx264",
+            "-pix_fmt",
+            "yuv420p",
+            "-movflags",
+            "+faststart",
+            movie,
+        ],
+        check=True,
+        timeout=60,
+    )
+    length = movie.stat().st_size
+    packet = (
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+        '<rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/"'
+        ' xmlns:Container="http://ns.google.com/photos/1.0/container/"'
+        ' xmlns:Item="http://ns.google.com/photos/1.0/container/item/"'
+        ' GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1" GCamera:MotionPhotoPresentationTimestampUs="0">'
+        "<Container:Directory><rdf:Seq>"
+        '<rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/jpeg" Item:Semantic="Primary"'
+        ' Item:Length="0" Item:Padding="0"/></rdf:li>'
+        '<rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto"'
+        f' Item:Length="{length}"/></rdf:li>'
+        "</rdf:Seq></Container:Directory></rdf:Description></rdf:RDF></x:xmpmeta>"
+    ).encode()
+    payload = b"http://ns.adobe.com/xap/1.0/\0" + packet
+    jpeg = still.read_bytes()
+    segment = b"\xff\xe1" + (len(payload) + 2).to_bytes(2, "big") + payload
+    return jpeg[:2] + segment + jpeg[2:] + movie.read_bytes()
 
 
 def free_port() -> int:
@@ -361,6 +410,30 @@ class GridCheck:
             raise CheckError("the page reloaded to show the new photo")
         self.settle("the first screen after the new photo")
         print("the new photo appeared without a reload")
+
+        # A motion photo is marked LIVE, and its movie plays while the pointer is over it: the
+        # browser asks the server for it by byte ranges.
+        staged = library.parent / "PXL_9998.MP.jpg"
+        staged.write_bytes(motion_photo(spare, library.parent))
+        staged.replace(library / staged.name)
+        wait_for(
+            "the page to count the motion photo", lambda: self.js("return window.thumbsStats.count") == PHOTOS + 2, 15
+        )
+        live = [
+            asset for asset in get_json(self.base + f"api/assets?limit={PHOTOS + 10}")["assets"] if asset.get("motion")
+        ]
+        if [asset["name"] for asset in live] != [f"{staged.name}"] or live[0]["mediaSubtypes"] != ["live"]:
+            raise CheckError(f"the API's Live Photos are {[asset['name'] for asset in live]}, not the motion photo")
+        selector = f'#grid .cell.live[data-id="{live[0]["id"]}"]'
+        cell = wait_for(
+            "the motion photo's LIVE cell", lambda: self.driver.find_elements(By.CSS_SELECTOR, selector), 15
+        )[0]
+        ActionChains(self.driver).move_to_element(cell).perform()
+        wait_for("its movie to play under the pointer", lambda: cell.get_attribute("data-motion-playing") == "1", 20)
+        ActionChains(self.driver).move_to_element(self.driver.find_element(By.ID, "collections")).perform()
+        wait_for("its movie to stop when the pointer leaves", lambda: not cell.find_elements(By.TAG_NAME, "video"), 5)
+        self.collect_console()
+        print("the motion photo played its movie on hover")
 
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         self.driver.save_screenshot(str(screenshot))
