@@ -56,6 +56,17 @@ package struct ImageSource: Sendable {
         guard now == fingerprint else { throw .changedWhileRendering }
     }
 
+    /// Whether the file was last modified at least ``ImagingConfiguration/settlingTime`` from
+    /// now, either way (a modification time ahead of the clock may be a copy under way on a
+    /// machine whose clock is ahead): a decode of it that ends early is the file's damage, not
+    /// a copy still under way.
+    var hasSettled: Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let age = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - fingerprint.modificationTimeNanoseconds
+        return age.magnitude >= UInt64(ImagingConfiguration.settlingTime.components.seconds) * 1_000_000_000
+    }
+
     static func readPrefix(of file: OpenedFile, count: Int) throws(ImagingError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let got = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, count, 0) }
