@@ -85,6 +85,10 @@ struct WarmRun {
         case .success(let thumbnails)?:
             progress.done += 1
             progress.rendered += 1
+            if thumbnails.values.contains(where: \.isPartial) {
+                progress.partial += 1
+                events(.partial(asset))
+            }
             for index in lacking {
                 let output = outputs[index]
                 try await output.write(thumbnails, of: asset)

@@ -21,8 +21,11 @@ struct AssetJSON: Encodable, Sendable {
     var fileSize: UInt64
     /// The ThumbHash, base64, once a thumbnail was rendered.
     var placeholder: String?
+    /// True when the thumbnails show what decoded of a damaged file (the metadata cache's
+    /// partial flag); absent otherwise.
+    var partial: Bool?
 
-    init(_ asset: Asset, placeholder: String?) {
+    init(_ asset: Asset, placeholder: String?, isPartial: Bool = false) {
         id = asset.id
         name = asset.relativePath
         mediaType = asset.mediaType.rawValue
@@ -34,6 +37,7 @@ struct AssetJSON: Encodable, Sendable {
         version = asset.fingerprint.version
         fileSize = asset.fileSize
         self.placeholder = placeholder
+        partial = isPartial ? true : nil
     }
 
     private static let dateFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: false)

@@ -27,7 +27,7 @@ extension ThumbnailService {
         let next = end < positions.count ? page.last.map { PageCursor(after: $0).text } : nil
         return try json(
             AssetPage(
-                assets: page.map { AssetJSON($0, placeholder: placeholder(of: $0)) }, nextCursor: next,
+                assets: page.map(listed), nextCursor: next,
                 count: positions.count, changeToken: token))
     }
 
@@ -66,7 +66,7 @@ extension ThumbnailService {
                 message: "the token is older than the changes kept, or of another run: list again")
         case .merged(let merged):
             let assets = { (ids: [String]) in
-                ids.compactMap(snapshot.asset(id:)).map { AssetJSON($0, placeholder: self.placeholder(of: $0)) }
+                ids.compactMap(snapshot.asset(id:)).map(self.listed)
             }
             return try json(
                 ChangeList(

@@ -118,6 +118,8 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles {
             case .failed(let failure) where json: print(JSONEvent.failed(failure).line)
             case .failed(let failure):
                 print("failed \(failure.path): \(failure.error.kind.rawValue): \(failure.error)".escapedForTerminal)
+            case .partial(let asset) where json: print(JSONEvent.partial(path: asset.path).line)
+            case .partial(let asset): printError(ProgressDisplay.partialWarning(asset.path))
             case .issue(let issue): printError("\(issue)")
             case .progress: break
             }
