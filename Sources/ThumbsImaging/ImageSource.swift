@@ -56,15 +56,15 @@ package struct ImageSource: Sendable {
         guard now == fingerprint else { throw .changedWhileRendering }
     }
 
-    /// Whether the file was last modified at least ``ImagingConfiguration/settlingTime`` from
-    /// now, either way (a modification time ahead of the clock may be a copy under way on a
-    /// machine whose clock is ahead): a decode of it that ends early is the file's damage, not
-    /// a copy still under way.
+    /// Whether the file was last modified at least ``ImagingConfiguration/settlingTime`` ago:
+    /// a decode of it that ends early is the file's damage, not a copy still under way. A
+    /// modification time ahead of the clock is not settled (a copy from a machine whose clock
+    /// is ahead may still be under way).
     var hasSettled: Bool {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let age = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - fingerprint.modificationTimeNanoseconds
-        return age.magnitude >= UInt64(ImagingConfiguration.settlingTime.components.seconds) * 1_000_000_000
+        return age >= ImagingConfiguration.settlingTime.components.seconds * 1_000_000_000
     }
 
     static func readPrefix(of file: OpenedFile, count: Int) throws(ImagingError) -> [UInt8] {

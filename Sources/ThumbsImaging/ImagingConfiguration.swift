@@ -46,12 +46,12 @@ public struct ImagingConfiguration: Sendable, Hashable {
     public static let defaultDecodeTimeLimit = Duration.seconds(30)
     /// The smallest decode memory budget: below it ordinary photos would be refused.
     public static let minimumDecodeMemoryBudget = 64 << 20
-    /// How long a file must have gone unmodified (its modification time that far from the
-    /// clock) before a decode of it that ends early (a truncated file, a bad restart marker)
-    /// is taken as damage and rendered as far as it decoded, a partial thumbnail
-    /// (``/ThumbsCore/Thumbnail/isPartial``). A file modified more recently may still be
-    /// being copied in, and fails as truncated or corrupt, to be rendered whole once it has
-    /// changed. 5 seconds: the longest burst `PhotoLibrary.watch()` coalesces (ten times its
+    /// How long a file must have gone unmodified before a decode of it that ends early (a
+    /// truncated file, a bad restart marker) is taken as damage and rendered as far as it
+    /// decoded, a partial thumbnail (``/ThumbsCore/Thumbnail/isPartial``). A file modified more
+    /// recently (or dated ahead of the clock) may still be being copied in, and fails as
+    /// truncated or corrupt, as any damaged file did: remembered until it changes, then
+    /// rendered again. 5 seconds: the longest burst `PhotoLibrary.watch()` coalesces (ten times its
     /// 500 ms debounce), so a file a watch hands over mid-copy is still within it.
     public static let settlingTime = Duration.seconds(5)
 

@@ -10,7 +10,8 @@ import ThumbsTesting
 
 /// Files whose decode ends early: rendered as far as they decoded, and marked partial, once
 /// they have gone unmodified for `ImagingConfiguration.settlingTime`; failing as before while
-/// they may still be being copied in.
+/// they may still be being copied in (dated ahead of the clock here, so that however long a
+/// loaded machine takes to reach the render, the file counts as being written).
 @Suite struct VipsRendererPartialTests {
     let renderer = VipsRenderer()
     let folder = TemporaryFolder()
@@ -22,9 +23,11 @@ import ThumbsTesting
             [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: path)
     }
 
-    /// The first half of `bytes` written to `name`, just modified.
+    /// The first half of `bytes` written to `name`, as a copy under way.
     func cut(_ bytes: [UInt8], to name: String) throws -> String {
-        try folder.write(Array(bytes.prefix(bytes.count / 2)), to: name)
+        let path = try folder.write(Array(bytes.prefix(bytes.count / 2)), to: name)
+        try FileAge.markBeingWritten(path)
+        return path
     }
 
     /// `image` as a PNG written without compression: its rows in many IDAT chunks, so that the
@@ -46,20 +49,22 @@ import ThumbsTesting
         }
     }
 
-    /// A copy of the shared file at `relativePath`, just modified.
+    /// A copy of the shared file at `relativePath`, as a copy under way.
     func copy(shared relativePath: String) throws -> String {
         let bytes = try Data(contentsOf: SharedPhotos.root.appendingPathComponent(relativePath))
-        return try folder.write(Array(bytes), to: URL(fileURLWithPath: relativePath).lastPathComponent)
+        let path = try folder.write(Array(bytes), to: URL(fileURLWithPath: relativePath).lastPathComponent)
+        try FileAge.markBeingWritten(path)
+        return path
     }
 
-    /// The file at `path` just modified fails as one of `kinds`; settled, it renders a partial
+    /// The file at `path` being written fails as one of `kinds`; settled, it renders a partial
     /// thumbnail of the whole picture's size (`upright`, as displayed).
     func expectPartialWhenSettled(
         _ path: String, upright: PixelSize, failingAs kinds: Set<ImagingError.Kind>
     ) throws -> Thumbnail {
         let error = try #require(throws: ImagingError.self) { try renderer.render(path, spec: fit) }
-        #expect(kinds.contains(error.kind), "just modified: \(error)")
-        try Self.settle(path)
+        #expect(kinds.contains(error.kind), "being written: \(error)")
+        try FileAge.settle(path)
         let thumbnail = try renderer.render(path, spec: fit)
         #expect(thumbnail.isPartial)
         #expect(thumbnail.pixelSize == RenditionGeometry.outputSize(source: upright, spec: fit))
@@ -96,7 +101,7 @@ import ThumbsTesting
 
     @Test func severalRenditionsOfASettledDamagedFileAreAllPartial() throws {
         let path = try cut(try Self.uncompressedPNG(SyntheticImage(width: 600, height: 400)), to: "cut.png")
-        try Self.settle(path)
+        try FileAge.settle(path)
         let specs = [fit, RenditionSpec(size: PixelSize(width: 64, height: 64), contentMode: .aspectFill)]
         let thumbnails = try renderer.render(path, specs: specs)
         #expect(thumbnails.map(\.isPartial) == [true, true])
@@ -105,7 +110,7 @@ import ThumbsTesting
 
     @Test func aWholeFileIsNotPartial() throws {
         let path = try folder.write(try SyntheticImage(width: 600, height: 400).encoded(as: .png), to: "whole.png")
-        try Self.settle(path)
+        try FileAge.settle(path)
         #expect(try renderer.render(path, spec: fit).isPartial == false)
     }
 
@@ -119,7 +124,7 @@ import ThumbsTesting
         let png = try SyntheticImage(width: 600, height: 400).encoded(as: .png)
         let oneChunk = try cut(png, to: "one-chunk.png")
         for path in [headers, oneChunk] {
-            try Self.settle(path)
+            try FileAge.settle(path)
             let error = try #require(throws: ImagingError.self) { try renderer.render(path, spec: fit) }
             #expect(error.kind == .truncated, "\(path): \(error)")
         }
@@ -140,7 +145,7 @@ import ThumbsTesting
     @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
     func aTruncatedHEIFFailsEvenSettled() throws {
         let path = try copy(shared: "broken/HMD_Nokia_8.3_5G_truncated.heif")
-        try Self.settle(path)
+        try FileAge.settle(path)
         let error = try #require(throws: ImagingError.self) { try renderer.render(path, spec: fit) }
         #expect([.truncated, .corrupt].contains(error.kind), "\(error)")
     }

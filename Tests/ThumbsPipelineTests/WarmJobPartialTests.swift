@@ -21,10 +21,9 @@ import ThumbsTesting
     @Test func aSettledDamagedFileIsAPartialRenderAndOneJustModifiedAFailure() async throws {
         let fixture = try PipelineFixture()
         let whole = try SyntheticImage(width: 900, height: 600).encoded(as: .jpeg)
-        let settled = try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "library/settled.jpg")
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: settled)
-        try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "library/copying.jpg")
+        try FileAge.settle(try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "library/settled.jpg"))
+        try FileAge.markBeingWritten(
+            try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "library/copying.jpg"))
         try fixture.folder.write(whole, to: "library/whole.jpg")
         let library = PhotoLibrary(
             roots: [fixture.folder.path + "/library"], renderer: fixture.renderer, store: fixture.store)

@@ -172,6 +172,7 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles {
             let thumbnail = try await renderer.render(
                 ImageLocation(path: path), specs: [spec], ticket: PriorityTicket(.interactive))[0]
             try Data(thumbnail.bytes).write(to: URL(fileURLWithPath: output))
+            if thumbnail.isPartial { printError(ProgressDisplay.partialWarning(path)) }
             let elapsed = started.duration(to: .now)
             print(
                 "\(output.escapedForTerminal): \(thumbnail.pixelSize) \(thumbnail.format.rawValue), \(thumbnail.bytes.count) bytes, \(elapsed.formattedMilliseconds)"
