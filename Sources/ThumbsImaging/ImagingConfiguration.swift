@@ -51,8 +51,9 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// decoded, a partial thumbnail (``/ThumbsCore/Thumbnail/isPartial``). A file modified more
     /// recently (or dated ahead of the clock) may still be being copied in, and fails as
     /// truncated or corrupt, as any damaged file did: remembered until it changes, then
-    /// rendered again. 5 seconds: the longest burst `PhotoLibrary.watch()` coalesces (ten times its
-    /// 500 ms debounce), so a file a watch hands over mid-copy is still within it.
+    /// rendered again. 5 seconds: the longest burst of changes `PhotoLibrary.watch()` coalesces
+    /// (ten times its 500 ms of quiet), so that a copy pausing long enough to end a burst is
+    /// still taken as under way for as long as a burst may last.
     public static let settlingTime = Duration.seconds(5)
 
     /// `workers` is brought within 1...``maximumWorkers`` (nil: one per core), `pixelLimit`
