@@ -153,13 +153,13 @@ static VipsSource *thumbs_source(int descriptor) {
     return VIPS_SOURCE(source);
 }
 
-VipsImage *thumbs_vips_open_descriptor(int descriptor) {
+VipsImage *thumbs_vips_open_descriptor(int descriptor, int partial) {
     VipsSource *source = thumbs_source(descriptor);
     if (!source)
         return NULL;
     VipsImage *image = vips_image_new_from_source(source, "",
         "access", VIPS_ACCESS_SEQUENTIAL,
-        "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        "fail_on", partial ? VIPS_FAIL_ON_NONE : VIPS_FAIL_ON_TRUNCATED,
         NULL);
     g_object_unref(source);
     return image;
@@ -255,7 +255,7 @@ int thumbs_vips_heif_thumbnail(int descriptor, VipsImage **out) {
 }
 
 int thumbs_vips_thumbnail_descriptor(int descriptor, VipsImage **out,
-    int width, int height, int crop, int size) {
+    int width, int height, int crop, int size, int partial) {
     VipsSource *source = thumbs_source(descriptor);
     if (!source)
         return -1;
@@ -265,15 +265,15 @@ int thumbs_vips_thumbnail_descriptor(int descriptor, VipsImage **out,
         "height", height,
         "crop", (VipsInteresting) crop,
         "size", (VipsSize) size,
-        "fail_on", VIPS_FAIL_ON_TRUNCATED,
-        "option_string", "fail_on=truncated",
+        "fail_on", partial ? VIPS_FAIL_ON_NONE : VIPS_FAIL_ON_TRUNCATED,
+        "option_string", partial ? "fail_on=none" : "fail_on=truncated",
         NULL);
     g_object_unref(source);
     return result;
 }
 
 int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
-    int width, int height, int crop, int size) {
+    int width, int height, int crop, int size, int partial) {
     VipsSource *source = thumbs_source(descriptor);
     if (!source)
         return -1;
@@ -281,7 +281,8 @@ int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
     int failed = vips_jpegload_source(source, &loaded,
         "shrink", shrink,
         "access", VIPS_ACCESS_SEQUENTIAL,
-        "fail_on", VIPS_FAIL_ON_TRUNCATED,
+        "fail_on", partial ? VIPS_FAIL_ON_NONE : VIPS_FAIL_ON_TRUNCATED,
+        "unlimited", partial ? TRUE : FALSE,
         NULL);
     g_object_unref(source);
     if (failed)

@@ -20,13 +20,14 @@ struct ImageFile {
     /// The open file every load reads from.
     var descriptor: Int32 { source.descriptor }
 
-    /// Reads the header of `source`, refusing images over `pixelLimit`.
-    init(_ source: ImageSource, pixelLimit: Int) throws(ImagingError) {
+    /// Reads the header of `source`, refusing images over `pixelLimit`; with `partial`, past
+    /// damage its loader would otherwise refuse (``VipsRenderer/openedForRender(_:)``).
+    init(_ source: ImageSource, pixelLimit: Int, partial: Bool = false) throws(ImagingError) {
         try VipsRuntime.ensureStarted()
         if source.mediaType == .heif || source.mediaType == .avif { try HeifRuntime.ensureStarted() }
         if source.mediaType == .jpegXL { try JpegXLRuntime.ensureStarted() }
         self.source = source
-        guard let opened = thumbs_vips_open_descriptor(source.descriptor) else {
+        guard let opened = thumbs_vips_open_descriptor(source.descriptor, partial ? 1 : 0) else {
             throw Self.decodeError(VipsError.takeMessage(), source: source)
         }
         // Loaders leave notes in libvips' error buffer even when they succeed (HEIF: "bad seek"

@@ -56,6 +56,10 @@ package struct ImageSource: Sendable {
         guard now == fingerprint else { throw .changedWhileRendering }
     }
 
+    /// Whether the file has gone unmodified long enough for a decode that ends early to be its
+    /// damage (``/ThumbsCore/FileFingerprint/hasSettled``).
+    var hasSettled: Bool { fingerprint.hasSettled }
+
     static func readPrefix(of file: OpenedFile, count: Int) throws(ImagingError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let got = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, count, 0) }

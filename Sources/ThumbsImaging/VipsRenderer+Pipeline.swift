@@ -8,11 +8,15 @@ import ThumbsSupport
 extension VipsRenderer {
     /// The file shrunk on load to `size` (see ``resized(_:to:fill:_:)`` for `fill`), upright,
     /// 8-bit sRGB (from its ICC profile, or a PNG's colour chunks), decoded into memory so that decode errors surface here rather than in the
-    /// encoder.
-    func shrinkOnLoad(_ file: ImageFile, to size: PixelSize, fill: Bool) throws(ImagingError) -> VipsImageHandle {
+    /// encoder. With `partial`, libvips' loaders decode past damage, as far as they can
+    /// (``VipsRenderer/partialRenditions(of:specs:decodeSize:outputs:failure:)``); a picture
+    /// that is all one colour then is the loader's fill alone, nothing decoded, and fails.
+    func shrinkOnLoad(
+        _ file: ImageFile, to size: PixelSize, fill: Bool, partial: Bool = false
+    ) throws(ImagingError) -> VipsImageHandle {
         let failure = file.decodeError
         let shrunk: VipsImageHandle
-        if let decoded = try storedPicture(file, target: size, cover: fill) {
+        if !partial, let decoded = try storedPicture(file, target: size, cover: fill) {
             // Resized as stored, then turned: the turn then moves the fewest pixels.
             let orientation = decoded.orientation
             let stored = orientation >= 5 ? PixelSize(width: size.height, height: size.width) : size
@@ -26,11 +30,14 @@ extension VipsRenderer {
                 file.mediaType == .jpeg
                     ? thumbs_vips_thumbnail_jpeg(
                         file.descriptor, Self.decodeShrink(file.uprightSize, to: size, cover: fill), out,
-                        width, height, interesting, sizing)
-                    : thumbs_vips_thumbnail_descriptor(file.descriptor, out, width, height, interesting, sizing)
+                        width, height, interesting, sizing, partial ? 1 : 0)
+                    : thumbs_vips_thumbnail_descriptor(
+                        file.descriptor, out, width, height, interesting, sizing, partial ? 1 : 0)
             }
         }
-        return try Self.srgb(Self.describingPngColour(shrunk, of: file, failure), failure).inMemory(failure)
+        let picture = try Self.srgb(Self.describingPngColour(shrunk, of: file, failure), failure).inMemory(failure)
+        if partial && Self.isUniform(picture) { throw failure("nothing of the picture decoded") }
+        return picture
     }
 
     /// The picture decoded outside libvips' loaders for a thumbnail of `target` (covering it

@@ -102,12 +102,19 @@ package struct VipsRenderer: Sendable {
             return try render(media, specs: specs)
         }
         return try VipsCallGate.run { () throws(ImagingError) in
-            let file = try ImageFile(source, pixelLimit: pixelLimit)
+            let (file, damage) = try openedForRender(source)
             let decodeSize = RenditionGeometry.sharedDecodeSize(source: file.uprightSize, specs: specs)
             let outputs = specs.map { RenditionGeometry.outputSize(source: file.uprightSize, spec: $0) }
             let needed = file.decodeMemory(to: decodeSize, renditionPixels: outputs.reduce(0) { $0 + $1.pixelCount })
             return try memory.withReservation(needed) { () throws(ImagingError) in
-                let thumbnails = try renderRenditions(of: file, specs: specs, decodeSize: decodeSize, outputs: outputs)
+                let thumbnails: [Thumbnail]
+                do throws(ImagingError) {
+                    if let damage { throw damage }
+                    thumbnails = try renderRenditions(of: file, specs: specs, decodeSize: decodeSize, outputs: outputs)
+                } catch  where error.endsDecodeEarly && source.hasSettled {
+                    thumbnails = try partialRenditions(
+                        of: file, specs: specs, decodeSize: decodeSize, outputs: outputs, failure: error)
+                }
                 try file.ensureUnchanged()
                 return thumbnails
             }
@@ -151,8 +158,10 @@ package struct VipsRenderer: Sendable {
     }
 
     /// `specs` from one decode at `decodeSize`; `outputs` are their sizes, in the same order.
-    private func renderRenditions(
-        of file: ImageFile, specs: [RenditionSpec], decodeSize: PixelSize, outputs: [PixelSize]
+    /// With `partial`, the decode goes past damage (``shrinkOnLoad(_:to:fill:partial:)``).
+    func renderRenditions(
+        of file: ImageFile, specs: [RenditionSpec], decodeSize: PixelSize, outputs: [PixelSize],
+        partial: Bool = false
     ) throws(ImagingError) -> [Thumbnail] {
         // One decode for all, unless that decode would itself be over the pixel limit (a fill of
         // a strip-shaped image with upscaling): then each rendition is decoded on its own.
@@ -160,11 +169,12 @@ package struct VipsRenderer: Sendable {
             let smallest = Self.smallest(outputs)
             return try specs.indices.map { index throws(ImagingError) in
                 let spec = specs[index]
-                let image = try shrinkOnLoad(file, to: outputs[index], fill: spec.contentMode == .aspectFill)
+                let image = try shrinkOnLoad(
+                    file, to: outputs[index], fill: spec.contentMode == .aspectFill, partial: partial)
                 return try encode(image, spec: spec, placeholder: index == smallest)
             }
         }
-        let base = try shrinkOnLoad(file, to: decodeSize, fill: false)
+        let base = try shrinkOnLoad(file, to: decodeSize, fill: false, partial: partial)
         return try renditions(from: base, upright: file.uprightSize, specs: specs, outputs: outputs, file.decodeError)
     }
 

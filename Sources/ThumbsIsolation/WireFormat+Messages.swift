@@ -18,6 +18,7 @@ extension WireWriter {
         u8(UInt8(ThumbnailFormat.allCases.firstIndex(of: thumbnail.format)!))
         blob(thumbnail.bytes)
         blob(thumbnail.placeholder?.bytes ?? [])
+        bool(thumbnail.isPartial)
     }
 
     mutating func error(_ error: ImagingError) {
@@ -65,6 +66,7 @@ extension WireReader {
             guard let hash = ThumbHash(bytes: placeholder) else { throw .malformed("a placeholder") }
             thumbnail.placeholder = hash
         }
+        thumbnail.isPartial = try bool()
         return thumbnail
     }
 

@@ -9,6 +9,10 @@ extension WarmJob {
         case progress(Progress)
         /// An asset that could not be rendered, or a file the walk could not list.
         case failed(Failure)
+        /// An asset rendered from what decoded of its damaged file (a truncated file, a bad
+        /// restart marker: ``/ThumbsCore/Thumbnail/isPartial``): rendered, and a warning, not a
+        /// failure.
+        case partial(Asset)
         /// Something the walk noticed that is no failure of a file: a link out of the library
         /// (not followed), a header it could not read, a file that kept changing.
         case issue(LibraryIssue)

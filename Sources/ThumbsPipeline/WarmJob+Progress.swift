@@ -12,6 +12,8 @@ extension WarmJob {
         public var found = 0
         public var rendered = 0
         public var fresh = 0
+        /// Assets rendered from what decoded of a damaged file (counted in ``rendered`` too).
+        public var partial = 0
         /// Placeholders made: one per rendered photo, and one per fresh photo that had none.
         public var placeholders = 0
         /// Assets skipped because their file failed before and has not changed since.
@@ -39,13 +41,14 @@ extension WarmJob {
 
         public var description: String {
             var text = "\(done)/\(found)\(walkFinished ? "" : "+") assets, \(rendered) rendered, \(fresh) fresh"
+            if partial > 0 { text += ", \(partial) partial" }
             if skippedFailures > 0 { text += ", \(skippedFailures) known failures skipped" }
             if failed > 0 { text += ", \(failed) failed" }
             return text + String(format: ", %.1f/s", rate)
         }
 
         private enum CodingKeys: String, CodingKey {
-            case done, found, rendered, fresh, placeholders, skippedFailures, failed, bytesWritten, rate
+            case done, found, rendered, fresh, partial, placeholders, skippedFailures, failed, bytesWritten, rate
             case failuresByKind, secondsLeft
         }
 
@@ -55,6 +58,7 @@ extension WarmJob {
             try container.encode(found, forKey: .found)
             try container.encode(rendered, forKey: .rendered)
             try container.encode(fresh, forKey: .fresh)
+            try container.encode(partial, forKey: .partial)
             try container.encode(placeholders, forKey: .placeholders)
             try container.encode(skippedFailures, forKey: .skippedFailures)
             try container.encode(failed, forKey: .failed)

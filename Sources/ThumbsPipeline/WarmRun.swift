@@ -85,6 +85,10 @@ struct WarmRun {
         case .success(let thumbnails)?:
             progress.done += 1
             progress.rendered += 1
+            if thumbnails.values.contains(where: \.isPartial) {
+                progress.partial += 1
+                events(.partial(asset))
+            }
             for index in lacking {
                 let output = outputs[index]
                 try await output.write(thumbnails, of: asset)
@@ -111,7 +115,7 @@ struct WarmRun {
         progress.done += 1
         progress.failuresByKind[failure.error.kind, default: 0] += 1
         events(.failed(failure))
-        guard let asset = failure.asset, !failure.error.kind.isTransient else { return }
+        guard let asset = failure.asset, !failure.error.mayPass(for: asset.fingerprint) else { return }
         let record = FailureRecord(failure.error)
         for output in outputs {
             if listed {

@@ -28,8 +28,11 @@ struct AssetJSON: Encodable, Sendable {
     /// For a frame of a burst: the burst's identifier, whether this frame stands for it, and
     /// (for the one that does) how many frames it has.
     var burst: BurstJSON?
+    /// True when the thumbnails show what decoded of a damaged file (the metadata cache's
+    /// partial flag); absent otherwise.
+    var partial: Bool?
 
-    init(_ asset: Asset, placeholder: String?) {
+    init(_ asset: Asset, placeholder: String?, isPartial: Bool = false) {
         id = asset.id
         name = asset.relativePath
         mediaType = asset.mediaType.rawValue
@@ -48,6 +51,7 @@ struct AssetJSON: Encodable, Sendable {
                 identifier: $0, representsBurst: asset.representsBurst,
                 count: asset.representsBurst ? asset.burstFrameCount : nil, frames: "/api/assets/\(asset.id)/burst")
         }
+        partial = isPartial ? true : nil
     }
 
     private static let dateFormat = Date.ISO8601FormatStyle(includingFractionalSeconds: false)

@@ -47,7 +47,7 @@ extension ThumbnailService {
         let next = end < positions.count ? page.last.map { PageCursor(after: $0).text } : nil
         return try json(
             AssetPage(
-                assets: page.map { AssetJSON($0, placeholder: placeholder(of: $0)) }, nextCursor: next,
+                assets: page.map(listed), nextCursor: next,
                 count: positions.count, changeToken: token))
     }
 
@@ -90,8 +90,7 @@ extension ThumbnailService {
                 snapshot.asset(id: $0)?.isHiddenBurstFrame == true
             }
             let assets = { (ids: [String]) in
-                ids.compactMap(snapshot.asset(id:)).filter { !$0.isHiddenBurstFrame }
-                    .map { AssetJSON($0, placeholder: self.placeholder(of: $0)) }
+                ids.compactMap(snapshot.asset(id:)).filter { !$0.isHiddenBurstFrame }.map(self.listed)
             }
             return try json(
                 ChangeList(

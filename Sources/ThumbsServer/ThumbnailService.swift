@@ -75,11 +75,17 @@ final class ThumbnailService: Sendable {
         text.utf8.count == 16 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    /// The asset's ThumbHash as base64: from the walk when it had one, else from the metadata
-    /// cache, where a render since (a miss, the warm at start, the watch) leaves it.
-    func placeholder(of asset: Asset) -> String? {
-        if let placeholder = asset.placeholder { return placeholder.base64 }
-        return (try? store.placeholder(for: asset.id, fingerprint: asset.fingerprint))??.base64
+    /// The asset as the API lists it. Its ThumbHash comes from the walk when it had one, else
+    /// from the metadata cache, where a render since (a miss, the warm at start, the watch)
+    /// leaves it, as it leaves the partial flag of a thumbnail made from what decoded of a
+    /// damaged file; both only for the version of the file listed.
+    func listed(_ asset: Asset) -> AssetJSON {
+        let cached = (try? store.metadata(for: asset.id)).flatMap { $0 }.flatMap {
+            $0.fingerprint == asset.fingerprint ? $0 : nil
+        }
+        return AssetJSON(
+            asset, placeholder: (asset.placeholder ?? cached?.placeholder)?.base64, isPartial: cached?.isPartial == true
+        )
     }
 
     /// `text` without the library roots in it.

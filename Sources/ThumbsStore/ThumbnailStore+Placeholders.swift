@@ -1,9 +1,9 @@
 import ThumbsCore
 import ThumbsSupport
 
-/// Placeholders live in the metadata cache, beside the fingerprint they were made for: a record
-/// is replaced whole when its file changes (the walk writes what it probed), and a placeholder of
-/// an older version of the file goes with it.
+/// Placeholders and the partial flag live in the metadata cache, beside the fingerprint they were
+/// made for: a record is replaced whole when its file changes (the walk writes what it probed),
+/// and what was kept of an older version of the file goes with it.
 extension ThumbnailStore {
     /// The placeholder kept for this version of the asset's file; nil when there is none, or the
     /// metadata cache holds another version (the file changed since).
@@ -47,6 +47,20 @@ extension ThumbnailStore {
             }
             return kept
         }
+    }
+
+    /// Sets the partial flag of the asset's metadata record, if the record is of `fingerprint`'s
+    /// version of the file (see ``putThumbnails(_:)``): a record of another version, or none,
+    /// keeps nothing, as for placeholders.
+    func markPartial(_ assetID: String, fingerprint: FileFingerprint, in transaction: LMDBTransaction)
+        throws(StoreError)
+    {
+        let key = Array(assetID.utf8)
+        guard var metadata = try storedMetadata(key, in: transaction), metadata.fingerprint == fingerprint,
+            !metadata.isPartial
+        else { return }
+        metadata.isPartial = true
+        try transaction.put(metadataTable, key, metadata.encoded())
     }
 
     /// The metadata record under `key`; nil when there is none or it cannot be read (a damaged

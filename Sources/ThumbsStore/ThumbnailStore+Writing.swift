@@ -15,7 +15,10 @@ extension ThumbnailStore {
     /// Stores a batch of thumbnails in one transaction on the writer thread, replacing entries
     /// with the same key and removing the assets' entries for other fingerprints (older versions
     /// of their files). Evicts least recently used entries if the batch takes the cache past its
-    /// budget. Throws `StoreError`, or `CancellationError` if cancelled before it started.
+    /// budget. A partial thumbnail (``/ThumbsCore/Thumbnail/isPartial``) sets
+    /// ``AssetMetadata/isPartial`` in its asset's metadata record, when that record is of the
+    /// same version of the file. Throws `StoreError`, or `CancellationError` if cancelled
+    /// before it started.
     @discardableResult
     public func putThumbnails(_ entries: [ThumbnailEntry]) async throws -> WriteReport {
         guard !entries.isEmpty else { return WriteReport() }
@@ -27,6 +30,9 @@ extension ThumbnailStore {
         let versions = Dictionary(
             entries.map { ($0.key.assetID, $0.key.fingerprint) }, uniquingKeysWith: { _, last in last })
         let current = zip(entries, records).filter { versions[$0.0.key.assetID] == $0.0.key.fingerprint }.map(\.1)
+        let partial = Set(entries.filter { $0.thumbnail.isPartial }.map(\.key.assetID)).compactMap { assetID in
+            versions[assetID].map { (assetID: assetID, fingerprint: $0) }
+        }
         let second = accessSecond(now)
         let accesses = pendingAccess.withLock { $0 }
         let report = try await onWriter { [self] transaction, book throws(StoreError) in
@@ -47,6 +53,9 @@ extension ThumbnailStore {
                 try setAccessSecond(second, for: entry.key, in: transaction)
                 report.written += 1
             }
+            for version in partial {
+                try markPartial(version.assetID, fingerprint: version.fingerprint, in: transaction)
+            }
             if book.liveBytes > configuration.budget.bytes {
                 report.evicted = try evict(downTo: configuration.lowWaterMark, in: transaction, &book)
             }
@@ -66,17 +75,19 @@ extension ThumbnailStore {
     }
 
     /// Stores metadata records, replacing older ones of the same assets. A record without a
-    /// placeholder keeps the one already stored for the same version of the file, so that
-    /// writing what a probe learnt again never loses it.
+    /// placeholder keeps the one already stored for the same version of the file, and so does
+    /// its partial flag, so that writing what a probe learnt again never loses them; a new
+    /// version of the file starts without either.
     public func putMetadata(_ entries: [MetadataEntry]) async throws {
         guard !entries.isEmpty else { return }
         let records = entries.map { (key: Array($0.assetID.utf8), metadata: $0.metadata) }
         try await onWriter { [self] transaction, _ throws(StoreError) in
             for var record in records {
-                if record.metadata.placeholder == nil, let stored = try storedMetadata(record.key, in: transaction),
+                if let stored = try storedMetadata(record.key, in: transaction),
                     stored.fingerprint == record.metadata.fingerprint
                 {
-                    record.metadata.placeholder = stored.placeholder
+                    record.metadata.placeholder = record.metadata.placeholder ?? stored.placeholder
+                    record.metadata.isPartial = record.metadata.isPartial || stored.isPartial
                 }
                 try transaction.put(metadataTable, record.key, record.metadata.encoded())
             }

@@ -24,7 +24,8 @@ import ThumbsCoreTestSupport
         try fixture.folder.write(
             try SyntheticImage(width: 100, height: 80).encoded(as: .jpeg), to: "\(folder)/small.jpg")
         let whole = try SyntheticImage(width: 900, height: 600).encoded(as: .jpeg)
-        try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "\(folder)/broken.jpg")
+        try FileAge.markBeingWritten(
+            try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "\(folder)/broken.jpg"))
         return fixture.folder.path + "/" + folder
     }
 

@@ -7,8 +7,9 @@ import ThumbsSupport
 import ThumbsTestSupport
 import ThumbsTesting
 
-/// Every file of ../shared/photos: good ones render upright at the right size, broken ones give
-/// the typed error their MANIFEST notes call for.
+/// Every file of ../shared/photos: good ones render upright at the right size, damaged ones that
+/// decode in part render partial thumbnails, broken ones give the typed error their MANIFEST
+/// notes call for.
 @Suite(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
 struct SharedPhotosTests {
     let renderer = VipsRenderer()
@@ -38,6 +39,7 @@ struct SharedPhotosTests {
         let expectedSize = RenditionGeometry.outputSize(source: upright, spec: fit)
         #expect(thumbnail.pixelSize == expectedSize)
         #expect(try DecodedPixels(thumbnail).width == expectedSize.width)
+        #expect(thumbnail.isPartial == entry.rendersPartially)
     }
 
     @Test(arguments: ["Landscape", "Portrait"])

@@ -44,6 +44,20 @@ import ThumbsTesting
         #expect(isolated.placeholder == inProcess[0].placeholder)
     }
 
+    @Test func aSettledDamagedFileComesBackPartialFromTheWorker() async throws {
+        let whole = try SyntheticImage(width: 600, height: 400).encoded(as: .jpeg)
+        try FileAge.markBeingWritten(try folder.write(Array(whole.prefix(whole.count / 2)), to: "cut.jpg"))
+        let location = ImageLocation(root: FilePath(folder.path), relativePath: "cut.jpg")
+        let isolated = try renderer()
+        await #expect(throws: ImagingError.self, "being written: a copy that may be under way") {
+            try await render(location, with: isolated)
+        }
+        try FileAge.settle(folder.path + "/cut.jpg")
+        let thumbnail = try await render(location, with: isolated)
+        #expect(thumbnail.isPartial)
+        #expect(try await render(try photo("whole.jpg"), with: isolated).isPartial == false)
+    }
+
     @Test func inspectsAndFailsFilesAsTheInProcessRendererDoes() async throws {
         let location = try photo("b.png", as: .png)
         let isolated = try renderer()

@@ -24,6 +24,18 @@ import ThumbsIsolation
         #expect(thumbnails.first?.placeholder == thumbnail.placeholder)
     }
 
+    @Test func aPartialThumbnailReadsBackPartial() throws {
+        var partial = Thumbnail(bytes: [0x89, 0x50], pixelSize: PixelSize(width: 2, height: 2), format: .png)
+        partial.isPartial = true
+        let whole = Thumbnail(bytes: [0x89, 0x50], pixelSize: PixelSize(width: 2, height: 2), format: .png)
+        let framed = WorkerReply.thumbnails([partial, whole]).encoded()
+        guard case .thumbnails(let thumbnails) = try WorkerReply(decoding: Array(framed.dropFirst(4))) else {
+            Issue.record("not thumbnails")
+            return
+        }
+        #expect(thumbnails.map(\.isPartial) == [true, false])
+    }
+
     @Test func everyCutOfAReplyIsRefused() {
         let bytes = Array(
             WorkerReply.thumbnails([

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThumbsCore
+import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline
@@ -27,7 +28,8 @@ import ThumbsTesting
 
         unlink(fixture.folder.path + "/library/gone.jpg")
         try fixture.folder.write(try SyntheticImage(width: 500, height: 300).encoded(as: .jpeg), to: "library/new.jpg")
-        try fixture.folder.write(Array(jpeg.prefix(jpeg.count / 2)), to: "library/cut.jpg")
+        try FileAge.markBeingWritten(
+            try fixture.folder.write(Array(jpeg.prefix(jpeg.count / 2)), to: "library/cut.jpg"))
         let change = try #require(ChangeDetails.between(before, try await library.fetchAssets()))
         let report = try await job.apply(change)
 

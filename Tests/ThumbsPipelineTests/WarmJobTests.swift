@@ -23,7 +23,8 @@ import ThumbsTesting
                 try SyntheticImage(width: 900 + index, height: 600).encoded(as: .jpeg), to: "library/p\(index).jpg")
         }
         let whole = try SyntheticImage(width: 900, height: 600).encoded(as: .jpeg)
-        try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "library/broken.jpg")
+        try FileAge.markBeingWritten(
+            try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "library/broken.jpg"))
         // The first bytes of an MP4 file and nothing more: a video asset whose index (the moov
         // atom) never came, a failure like the broken photo's.
         try fixture.folder.write(

@@ -75,6 +75,7 @@ struct ServerFixture {
         if broken {
             let bytes = try SyntheticImage(width: 800, height: 600).encoded(as: .jpeg)
             try photoFolder.write(Array(bytes.prefix(bytes.count / 2)), to: "broken.jpg")
+            try FileAge.markBeingWritten(photoFolder.path + "/broken.jpg")  // fails as truncated
         }
         try FileManager.default.createDirectory(atPath: photoFolder.path, withIntermediateDirectories: true)
         store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))

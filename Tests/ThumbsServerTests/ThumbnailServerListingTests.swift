@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import Thumbs
+import ThumbsCoreTestSupport
 import ThumbsTestSupport
 import ThumbsTesting
 
@@ -47,6 +48,23 @@ struct ThumbnailServerListingTests {
                 })
             let hash = try #require(placeholder.flatMap(ThumbHash.init(base64:)))
             #expect(hash.bytes.count >= 5)
+        }
+    }
+
+    @Test func aPartialRenderIsListedPartial() async throws {
+        let fixture = try ServerFixture(photos: 1, broken: true)
+        try FileAge.settle(fixture.root + "/broken.jpg")  // damage, not a copy under way
+        try await fixture.run { client, _ in
+            let before = try await client.allAssets()
+            #expect(before.allSatisfy { $0["partial"] == nil })
+            let broken = try #require(before.first { $0["name"] as? String == "broken.jpg" })
+            let id = try #require(broken["id"] as? String)
+            #expect(try await client.get("/thumbnails/\(id)/grid").status == .ok)
+            #expect(
+                try await eventually {
+                    try await client.allAssets().first { $0["id"] as? String == id }?["partial"] as? Bool == true
+                })
+            #expect(try await client.allAssets().filter { $0["partial"] != nil }.count == 1, "the whole photo is not")
         }
     }
 

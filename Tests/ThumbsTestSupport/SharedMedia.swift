@@ -25,7 +25,7 @@ package enum SharedMedia {
 }
 
 /// Media made for a test by the real tools: videos by the `ffmpeg` command, AVIF pictures and
-/// sequences by `avifenc` (Debian's libavif-bin), JPEG XL by the `vips` command, DNG files by
+/// sequences by `avifenc` (Debian's libavif-bin), JPEG XL and GIF by the `vips` command, DNG files by
 /// scripts/make-test-dng.py and HDR test patterns by scripts/make-test-hdr.py (numpy, tifffile,
 /// in the Python `$THUMBS_TEST_PYTHON` names; scripts/test sets these up).
 package enum GeneratedMedia {
@@ -60,6 +60,16 @@ package enum GeneratedMedia {
 
     package static let vips = "/usr/bin/vips"
     package static var hasVips: Bool { FileManager.default.isExecutableFile(atPath: vips) }
+
+    package static let vipsGIFSkipReason: Comment =
+        "the vips command (Debian's libvips-tools) is absent: generated-GIF tests skipped"
+
+    /// Writes `image` (a file libvips reads) as a GIF at `path`, with libvips' `gifsave` (the
+    /// `vips` command).
+    package static func gif(at path: String, from image: String) throws {
+        let outcome = try ThumbsProcess.run(["copy", image, path], executablePath: vips)
+        guard outcome.status == 0 else { throw GenerationFailure(tool: "vips", message: outcome.standardError) }
+    }
 
     /// Runs `avifenc` quietly with `arguments`, failing the test on a non-zero status.
     package static func avifenc(_ arguments: [String]) throws {

@@ -42,8 +42,17 @@ package enum SharedPhotos {
             (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         }
 
+        /// Whether the file is damaged part of the way in (truncated, or bad entropy-coded
+        /// data) and its loader gives what decoded (libvips' JPEG, PNG and GIF loaders): long
+        /// settled, it renders as a partial thumbnail.
+        package var rendersPartially: Bool {
+            ["truncated", "bad-entropy-data"].contains(note("corrupt") ?? "")
+                && ["jpegload", "pngload", "gifload"].contains(notes["loader"] ?? "")
+        }
+
         /// The error kind MANIFEST.tsv's notes call for, or nil when the file must render.
         package var expectedError: ImagingError.Kind? {
+            guard !rendersPartially else { return nil }
             switch note("corrupt") {
             case "truncated": return .truncated
             case "empty": return .emptyFile

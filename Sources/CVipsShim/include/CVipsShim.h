@@ -46,8 +46,9 @@ char *thumbs_vips_take_warnings(void);
 // from it are closed.
 
 /// vips_image_new_from_source() in sequential mode: reads the header only; pixels are decoded
-/// lazily. Returns NULL on failure.
-VipsImage *thumbs_vips_open_descriptor(int descriptor);
+/// lazily. Fails on truncated data, or, with `partial`, on nothing the loader can go past (a
+/// GIF's loader reads the whole file with its header). Returns NULL on failure.
+VipsImage *thumbs_vips_open_descriptor(int descriptor, int partial);
 
 /// vips_image_new_from_buffer() on a private copy of `data`, in sequential mode, failing on
 /// truncated data. libvips reads the buffer lazily, long after this call returns, so the copy
@@ -82,17 +83,20 @@ const unsigned char *thumbs_vips_memory_pixels(VipsImage *image, size_t *stride)
 int thumbs_vips_heif_thumbnail(int descriptor, VipsImage **out);
 
 /// As thumbs_vips_thumbnail_descriptor for a JPEG, but decoded at 1/`shrink` scale (1, 2, 4 or 8, by
-/// libjpeg's DCT scaling) as the caller chose, and opened once instead of twice.
+/// libjpeg's DCT scaling) as the caller chose, and opened once instead of twice. With `partial`,
+/// also without jpegload's limit of 100 warnings (a bad restart marker gives one per MCU row).
 int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
-    int width, int height, int crop, int size);
+    int width, int height, int crop, int size, int partial);
 
-/// vips_thumbnail_source(): shrink-on-load from a file, orientation applied, failing on truncated data.
+/// vips_thumbnail_source(): shrink-on-load from a file, orientation applied, failing on truncated
+/// data, or, with `partial`, on nothing the loader can go past (fail_on=none: a truncated or
+/// damaged file gives what decoded, the rest as the loader fills it).
 /// CMYK is converted to sRGB; an RGB image keeps its embedded profile (such as Display P3), for
 /// thumbs_vips_icc_transform to convert. (export_profile is not used: libvips 8.14 then also
 /// re-encodes profile-less images, shifting their colours.) `crop` is a VipsInteresting, `size` a
 /// VipsSize.
 int thumbs_vips_thumbnail_descriptor(int descriptor, VipsImage **out,
-    int width, int height, int crop, int size);
+    int width, int height, int crop, int size, int partial);
 
 /// vips_thumbnail_buffer() of an encoded image in memory into a `width` x `height` box, only
 /// ever shrinking (a smaller image keeps its size), failing on truncated data. libvips reads

@@ -118,6 +118,8 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles {
             case .failed(let failure) where json: print(JSONEvent.failed(failure).line)
             case .failed(let failure):
                 print("failed \(failure.path): \(failure.error.kind.rawValue): \(failure.error)".escapedForTerminal)
+            case .partial(let asset) where json: print(JSONEvent.partial(path: asset.path).line)
+            case .partial(let asset): printError(ProgressDisplay.partialWarning(asset.path))
             case .issue(let issue): printError("\(issue)")
             case .progress: break
             }
@@ -170,6 +172,7 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles {
             let thumbnail = try await renderer.render(
                 ImageLocation(path: path), specs: [spec], ticket: PriorityTicket(.interactive))[0]
             try Data(thumbnail.bytes).write(to: URL(fileURLWithPath: output))
+            if thumbnail.isPartial { printError(ProgressDisplay.partialWarning(path)) }
             let elapsed = started.duration(to: .now)
             print(
                 "\(output.escapedForTerminal): \(thumbnail.pixelSize) \(thumbnail.format.rawValue), \(thumbnail.bytes.count) bytes, \(elapsed.formattedMilliseconds)"

@@ -8,7 +8,8 @@ struct SampleLibraryCommand: AsyncParsableCommand {
         abstract: "Generate a small library of synthetic photos to try Thumbs on.",
         discussion: """
             Writes photo-like images in several formats, sizes and EXIF orientations (and one \
-            truncated file, to show how failures are reported) into FOLDER.
+            truncated file, to show how damaged files are reported: a failure while it may \
+            still be being written, then a partial thumbnail) into FOLDER.
 
             Example:
               thumbs sample-library /tmp/sample-photos

@@ -11,6 +11,8 @@ enum JSONEvent: Encodable {
     case interrupted(WarmJob.Progress, shard: LibraryShard?)
     /// A file that failed (`warm`, `render`).
     case failed(WarmJob.Failure)
+    /// A file rendered from what decoded of it, at `path` (`warm`, `render`).
+    case partial(path: String)
     /// `thumbs render` at its end.
     case rendered(RenderSummary)
     /// `thumbs watch`, once it watches.
@@ -29,13 +31,14 @@ enum JSONEvent: Encodable {
         case .summary, .rendered: "summary"
         case .interrupted: "interrupted"
         case .failed: "failed"
+        case .partial: "partial"
         case .watching: "watching"
         case .changes: "changes"
         case .listening: "listening"
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case event, shard, shards, address }
+    private enum CodingKeys: String, CodingKey { case event, shard, shards, address, path }
 
     func encode(to encoder: any Encoder) throws {
         switch self {
@@ -44,7 +47,7 @@ enum JSONEvent: Encodable {
         case .failed(let failure): try failure.encode(to: encoder)
         case .rendered(let summary): try summary.encode(to: encoder)
         case .changes(let report): try report.encode(to: encoder)
-        case .watching, .listening: break
+        case .watching, .listening, .partial: break
         }
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .event)
@@ -54,6 +57,8 @@ enum JSONEvent: Encodable {
             try container.encode(shard.count, forKey: .shards)
         case .listening(let address):
             try container.encode(address, forKey: .address)
+        case .partial(let path):
+            try container.encode(path, forKey: .path)
         default:
             break
         }

@@ -17,15 +17,33 @@ final class ProgressDisplay: Sendable {
 
     var last: WarmJob.Progress? { state.withLock { $0.latest } }
 
-    /// Shows what `event` says: a failure at once, progress at most about five times a second,
-    /// an issue of the walk not at all (the walk's issues that matter are failures).
+    /// Shows what `event` says: a failure or a partial render at once, progress at most about
+    /// five times a second, an issue of the walk not at all (the walk's issues that matter are
+    /// failures).
     func show(_ event: WarmJob.Event) {
         if CommandLog.isQuiet { return }
         switch event {
         case .progress(let progress): show(progress)
         case .failed(let failure): report(failure)
+        case .partial(let asset): warn(partial: asset.path)
         case .issue: break
         }
+    }
+
+    /// A warning line for a file rendered from what decoded of it: no failure.
+    private func warn(partial path: String) {
+        if json {
+            print(JSONEvent.partial(path: path).line)
+            fflush(nil)
+        } else {
+            let line = "\r\u{1B}[K" + Self.partialWarning(path).escapedForTerminal + "\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+    }
+
+    /// The warning line of a partial render, as `warm` and `render` print it.
+    static func partialWarning(_ path: String) -> String {
+        "warning: \(path): partial: its decode ended early; the thumbnail shows what decoded"
     }
 
     private func show(_ progress: WarmJob.Progress) {
@@ -78,6 +96,7 @@ final class ProgressDisplay: Sendable {
             "\(interrupted ? "interrupted: " : "")\(shard.map { "shard \($0): " } ?? "")"
             + "\(progress.done) of \(progress.found) assets: "
             + "\(progress.rendered) rendered, \(progress.fresh) fresh, \(progress.skippedFailures) known failures skipped"
+        if progress.partial > 0 { text += ", \(progress.partial) partial" }
         if progress.failed > 0 {
             let kinds = progress.failuresByKind.sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
