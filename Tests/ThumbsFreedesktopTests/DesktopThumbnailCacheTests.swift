@@ -24,8 +24,8 @@ import ThumbsCoreTestSupport
         try fixture.folder.write(
             try SyntheticImage(width: 100, height: 80).encoded(as: .jpeg), to: "\(folder)/small.jpg")
         let whole = try SyntheticImage(width: 900, height: 600).encoded(as: .jpeg)
-        try FileAge.markBeingWritten(
-            try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "\(folder)/broken.jpg"))
+        // Its first bytes only, long settled: damage with nothing to draw, a failure remembered.
+        try FileAge.settle(try fixture.folder.write(Array(whole.prefix(300)), to: "\(folder)/broken.jpg"))
         return fixture.folder.path + "/" + folder
     }
 

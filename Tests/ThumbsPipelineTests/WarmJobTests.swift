@@ -23,13 +23,14 @@ import ThumbsTesting
                 try SyntheticImage(width: 900 + index, height: 600).encoded(as: .jpeg), to: "library/p\(index).jpg")
         }
         let whole = try SyntheticImage(width: 900, height: 600).encoded(as: .jpeg)
-        try FileAge.markBeingWritten(
-            try fixture.folder.write(Array(whole.prefix(whole.count / 2)), to: "library/broken.jpg"))
+        // Its first bytes only, long settled: damage with nothing to draw, a failure remembered.
+        try FileAge.settle(try fixture.folder.write(Array(whole.prefix(300)), to: "library/broken.jpg"))
         // The first bytes of an MP4 file and nothing more: a video asset whose index (the moov
         // atom) never came, a failure like the broken photo's.
-        try fixture.folder.write(
-            [0, 0, 0, 20] + Array("ftypisom\0\0\u{2}\0isommp41".utf8) + Array(repeating: 0, count: 64),
-            to: "library/clip.mp4")
+        try FileAge.settle(
+            try fixture.folder.write(
+                [0, 0, 0, 20] + Array("ftypisom\0\0\u{2}\0isommp41".utf8) + Array(repeating: 0, count: 64),
+                to: "library/clip.mp4"))
         let library = PhotoLibrary(
             roots: [fixture.folder.path + "/library"], renderer: fixture.renderer, store: fixture.store)
         let job = WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions)
