@@ -38,6 +38,11 @@ extension MediaSubtypes {
         }
     }
 
+    /// What a JPEG's header segments say: ISO 21496-1 gain-map metadata (APP2) makes it HDR.
+    package init(jpeg segments: JPEGSegments) {
+        self = segments.hasGainMapMetadata ? .photoHDR : []
+    }
+
     /// Whether an auxiliary picture of type `type` is a depth map (MPEG's types) or a portrait's
     /// matte (Apple's portrait effects matte and its semantic segmentation mattes).
     static func isDepthOrMatte(_ type: String) -> Bool {

@@ -79,6 +79,9 @@ package struct VipsRenderer: Sendable {
         if source.mediaType == .jpeg || source.mediaType == .heif {
             properties.embeddedMovie = EmbeddedMovie(in: file, xmp: xmp)
         }
+        if source.mediaType == .jpeg {
+            properties.mediaSubtypes.formUnion(MediaSubtypes(jpeg: JPEGSegments(in: file)))
+        }
         if source.mediaType == .heif || source.mediaType == .avif, let meta = HEIFMetaBox(in: file) {
             properties.mediaSubtypes.formUnion(MediaSubtypes(heif: meta))
         }

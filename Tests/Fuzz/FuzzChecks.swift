@@ -226,6 +226,15 @@ enum FuzzChecks {
         if let burst = BurstMembership(fileName: String(decoding: bytes, as: UTF8.self)) { expectAcceptable(burst) }
     }
 
+    static func jpegSegments(_ bytes: UnsafeRawBufferPointer) {
+        // A file that starts as a JPEG does, so that the fuzzer reaches the segments.
+        let segments = JPEGSegments(in: FileBytes([0xFF, 0xD8] + Array(bytes)))
+        expect(segments.segments.count <= JPEGSegments.largestCount, "\(segments.segments.count) segments")
+        expect(
+            segments.segments.allSatisfy { $0.marker != 0xDA && $0.prefix.bytes.count <= JPEGSegments.prefixLength },
+            "a segment past the header")
+    }
+
     /// What the worker's reply check lets through.
     private static func expectAcceptable(_ burst: BurstMembership) {
         expect(

@@ -40,6 +40,8 @@ enum FuzzedParser: UInt8, CaseIterable {
     case heifMetaBox = 15
     /// `BurstMembership(fileName:)`: a frame's name.
     case burstFileName = 16
+    /// `JPEGSegments(in:)`: a JPEG's header.
+    case jpegSegments = 17
 
     init(selector: UInt8) {
         self = Self.allCases[Int(selector) % Self.allCases.count]
@@ -66,6 +68,7 @@ enum FuzzedParser: UInt8, CaseIterable {
         case .subtypeXMP: FuzzChecks.subtypeXMP(bytes)
         case .heifMetaBox: FuzzChecks.heifMetaBox(bytes)
         case .burstFileName: FuzzChecks.burstFileName(bytes)
+        case .jpegSegments: FuzzChecks.jpegSegments(bytes)
         }
     }
 }

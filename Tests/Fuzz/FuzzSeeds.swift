@@ -48,6 +48,7 @@ enum FuzzSeeds {
             (.embeddedMovie, [movie, box("ftyp", Array("heic".utf8)) + box("mpvd", movie)]),
             (.subtypeXMP, subtypePackets.map { Array($0.utf8) }),
             (.heifMetaBox, [heifMeta]),
+            (.jpegSegments, [[0xFF, 0xE2, 0, 30] + Array("urn:iso:std:iso:ts:21496:-1\0".utf8) + [0, 0, 0xFF, 0xDA]]),
             (
                 .burstFileName,
                 ["00000IMG_00000_BURST20201123164411530_COVER.jpg", "IMG_20180914_094602055_BURST001.jpg"].map {

@@ -83,6 +83,11 @@ import ThumbsTesting
         #expect(try probe("drawing.png").mediaSubtypes == [])
     }
 
+    @Test func aJPEGWithISOGainMapMetadataIsHDR() throws {
+        _ = try folder.write(try SubtypeFiles.isoGainMapJPEG(), to: "gainmap.jpg")
+        #expect(try probe("gainmap.jpg").mediaSubtypes == .photoHDR)
+    }
+
     @Test(.enabled(if: SubtypeFiles.hasHeifEnc, SubtypeFiles.heifEncSkipReason))
     func aHEICWithADepthMapIsAPortrait() throws {
         try SubtypeFiles.depthHEIC(at: folder.path + "/portrait.heic")

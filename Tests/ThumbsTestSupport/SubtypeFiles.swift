@@ -66,6 +66,14 @@ package enum SubtypeFiles {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
+    /// A JPEG whose header carries ISO 21496-1 gain-map metadata as a primary picture's does: an
+    /// APP2 segment of the standard's URN and a version (minimum and writer version 0).
+    package static func isoGainMapJPEG() throws -> [UInt8] {
+        let jpeg = try SyntheticImage(width: 64, height: 48).encoded(as: .jpeg)
+        let payload = Array("urn:iso:std:iso:ts:21496:-1\0".utf8) + [0, 0, 0, 0]
+        return Array(jpeg.prefix(2)) + [0xFF, 0xE2] + bigEndian(payload.count + 2, 2) + payload + jpeg.dropFirst(2)
+    }
+
     /// An XMP packet of the given properties' elements, each in its own description binding
     /// its namespace, as exiftool writes them: (prefix, namespace, property, value).
     package static func xmpPacket(_ properties: [(String, String, String, String)]) -> String {
