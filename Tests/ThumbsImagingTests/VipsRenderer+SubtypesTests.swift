@@ -104,7 +104,12 @@ import ThumbsTesting
             #expect(properties.mediaSubtypes == .photoHDR, "\(name)")
             #expect(properties.burst == nil, "\(name)")
         }
-        for name in ["phone/HMD_Nokia_8.3_5G.heif", "phone/20220514_102409.jpg", "exports/8bit-sRGB.avif"] {
+        // blackbug.png is a PNG of 2048 × 1536 without a camera's Make: a camera's size, not a
+        // screen's.
+        for name in [
+            "phone/HMD_Nokia_8.3_5G.heif", "phone/20220514_102409.jpg", "exports/8bit-sRGB.avif",
+            "exports/blackbug.png",
+        ] {
             #expect(
                 try renderer.probe(SharedPhotos.root.appendingPathComponent(name).path).mediaSubtypes == [], "\(name)")
         }
