@@ -43,12 +43,12 @@ extension MediaSubtypes {
         self = segments.hasGainMapMetadata ? .photoHDR : []
     }
 
-    /// Whether an auxiliary picture of type `type` is a depth map (MPEG's types) or a portrait's
-    /// matte (Apple's portrait effects matte and its semantic segmentation mattes).
+    /// Whether an auxiliary picture of type `type` is a depth map (MPEG's types, or one of
+    /// Apple's own ending in "depth") or a portrait's matte (Apple's portrait effects matte and
+    /// its semantic segmentation mattes).
     static func isDepthOrMatte(_ type: String) -> Bool {
         type == "urn:mpeg:hevc:2015:auxid:2" || type == "urn:mpeg:mpegB:cicp:systems:auxiliary:depth"
-            || type == "urn:com:apple:photo:2018:aux:portraiteffectsmatte"
-            || (type.hasPrefix("urn:com:apple:photo:") && type.hasSuffix("matte"))
+            || (type.hasPrefix("urn:com:apple:photo:") && (type.hasSuffix("matte") || type.hasSuffix(":depth")))
     }
 
     /// The namespaces of the XMP properties read here.

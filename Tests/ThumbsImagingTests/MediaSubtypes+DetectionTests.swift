@@ -36,6 +36,7 @@ import ThumbsTestSupport
         #expect(subtypes(aux: ["urn:mpeg:mpegB:cicp:systems:auxiliary:depth"]) == .photoDepthEffect)
         #expect(subtypes(aux: ["urn:com:apple:photo:2018:aux:portraiteffectsmatte"]) == .photoDepthEffect)
         #expect(subtypes(aux: ["urn:com:apple:photo:2019:aux:semanticskinmatte"]) == .photoDepthEffect)
+        #expect(subtypes(aux: ["urn:com:apple:photo:2018:aux:depth"]) == .photoDepthEffect)
         #expect(subtypes(aux: ["urn:com:apple:photo:2020:aux:hdrgainmap"]) == .photoHDR)
         #expect(subtypes(items: ["hvc1", "tmap"]) == .photoHDR)
         #expect(subtypes(transfer: 16) == .photoHDR && subtypes(transfer: 18) == .photoHDR)
