@@ -12,6 +12,9 @@ package struct ImageSource: Sendable {
     /// Whether the file is an AVIF image sequence (``/ThumbsCore/MediaType/isAVIFSequence(_:)``),
     /// whose first frame libavif decodes (``AVIFSequenceFile``).
     package let isAVIFSequence: Bool
+    /// The file's path inside its root, for people: hints at formats whose first bytes are
+    /// ambiguous (its name's extension) and at a screenshot (its folder).
+    package let path: String
 
     init(_ location: ImageLocation) throws(ImagingError) {
         try self.init(opened: location)
@@ -22,17 +25,19 @@ package struct ImageSource: Sendable {
     /// only when it cannot be opened or is not the version `location` expects.
     init(opened location: ImageLocation) throws(ImagingError) {
         try self.init(
-            file: try OpenedFile.open(location), fileName: location.displayName,
+            file: try OpenedFile.open(location), path: location.relativePath.displayString,
             expectedFingerprint: location.expectedFingerprint)
     }
 
     /// Sniffs a file opened elsewhere (a render worker's, handed over by its parent), whatever its
-    /// type; `fileName` only hints at formats whose first bytes are ambiguous. Fails only when it
-    /// cannot be read or is not the version expected.
+    /// type; `path` (inside its root) only hints at formats whose first bytes are ambiguous. Fails
+    /// only when it cannot be read or is not the version expected.
     package init(
-        file: OpenedFile, fileName: String, expectedFingerprint: FileFingerprint?
+        file: OpenedFile, path: String, expectedFingerprint: FileFingerprint?
     ) throws(ImagingError) {
         self.file = file
+        self.path = path
+        let fileName = path.split(separator: "/").last.map(String.init) ?? path
         fingerprint = try FileFingerprint(descriptor: file.descriptor)
         if let expectedFingerprint, expectedFingerprint != fingerprint { throw .changedWhileRendering }
         let prefix = try fingerprint.size == 0 ? [] : Self.readPrefix(of: file, count: MediaType.sniffLength)

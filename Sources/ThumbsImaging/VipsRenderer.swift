@@ -61,17 +61,38 @@ package struct VipsRenderer: Sendable {
                 embeddedPreviewSize: try? embeddedPreviewImage(of: file)?.size,
                 pageCount: max(1, header.pageCount),
                 fingerprint: file.fingerprint)
-            properties.contentIdentifier =
-                header.blob("exif-data").flatMap(AppleMakerNote.init(exif:))?
-                .contentIdentifier
+            let makerNote = header.blob("exif-data").flatMap(AppleMakerNote.init(exif:))
+            properties.contentIdentifier = makerNote?.contentIdentifier
+            properties.burst = makerNote.flatMap(BurstMembership.init(appleMakerNote:))
+            if MediaSubtypes.isScreenshot(
+                userComment: header.exifString("exif-ifd2-UserComment"), cameraMake: properties.cameraMake,
+                mediaType: properties.mediaType, pixelSize: properties.pixelSize, path: source.path)
+            {
+                properties.mediaSubtypes.insert(.photoScreenshot)
+            }
             return (properties, header.blob("xmp-data"))
         }
         var properties = probed
         // Outside the gate, as it is no libvips call: box headers read through the descriptor
         // already open (a render worker opens no path).
+        let file = FileBytes(source.file, size: source.fingerprint.size)
         if source.mediaType == .jpeg || source.mediaType == .heif {
-            properties.embeddedMovie = EmbeddedMovie(
-                in: FileBytes(source.file, size: source.fingerprint.size), xmp: xmp)
+            properties.embeddedMovie = EmbeddedMovie(in: file, xmp: xmp)
+        }
+        if source.mediaType == .jpeg {
+            properties.mediaSubtypes.formUnion(MediaSubtypes(jpeg: JPEGSegments(in: file)))
+        }
+        if source.mediaType == .heif || source.mediaType == .avif, let meta = HEIFMetaBox(in: file) {
+            properties.mediaSubtypes.formUnion(MediaSubtypes(heif: meta))
+        }
+        if let xmp {
+            let packet = XMPPacket(xmp)
+            properties.mediaSubtypes.formUnion(MediaSubtypes(xmp: packet))
+            properties.burst = properties.burst ?? BurstMembership(xmp: packet)
+        }
+        // A name is read only where the file's metadata says nothing of a burst.
+        if properties.burst == nil, let name = source.path.split(separator: "/").last {
+            properties.burst = BurstMembership(fileName: String(name))
         }
         return properties
     }

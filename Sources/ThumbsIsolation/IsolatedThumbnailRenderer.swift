@@ -118,7 +118,8 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
                 // compared in Swift).
                 let sniffed: ImageSource
                 do throws(ImagingError) {
-                    sniffed = try ImageSource(file: file, fileName: location.displayName, expectedFingerprint: nil)
+                    sniffed = try ImageSource(
+                        file: file, path: location.relativePath.displayString, expectedFingerprint: nil)
                 } catch {
                     throw .file(error)
                 }
@@ -135,9 +136,9 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
     ) throws(ImagingError) -> T {
         let file = try OpenedFile.open(location)
         // Sniffed here too, for the libraries the worker must have opened.
-        let sniffed = try? ImageSource(file: file, fileName: location.displayName, expectedFingerprint: nil)
+        let sniffed = try? ImageSource(file: file, path: location.relativePath.displayString, expectedFingerprint: nil)
         let request = WorkerRequest(
-            work: work, fileName: location.displayName, expectedFingerprint: location.expectedFingerprint)
+            work: work, path: location.relativePath.displayString, expectedFingerprint: location.expectedFingerprint)
         return try withExtendedLifetime(file) { () throws(ImagingError) -> T in
             try slots.perform(
                 request, file: file.descriptor,

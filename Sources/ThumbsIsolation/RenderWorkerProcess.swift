@@ -128,7 +128,7 @@ package enum RenderWorkerProcess {
         to request: WorkerRequest, file: OpenedFile, _ renderer: VipsRenderer
     ) throws(ImagingError) -> WorkerReply {
         let source = try ImageSource(
-            file: file, fileName: request.fileName, expectedFingerprint: request.expectedFingerprint)
+            file: file, path: request.path, expectedFingerprint: request.expectedFingerprint)
         switch request.work {
         case .inspect:
             return .inspection(try renderer.inspect(source))

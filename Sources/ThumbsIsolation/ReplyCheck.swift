@@ -48,9 +48,26 @@ enum ReplyCheck {
             (1...8).contains(properties.exifOrientation ?? 1), (1...Int(UInt32.max)).contains(properties.pageCount),
             properties.mediaType == inspection.mediaType,
             properties.contentIdentifier.map({ $0.utf8.count <= AppleMakerNote.longestContentIdentifier }) ?? true,
+            properties.burst.map({ isAcceptable($0) }) ?? true,
+            isAcceptable(properties.mediaSubtypes, isVideo: properties.video != nil),
             properties.embeddedMovie.map({ isWithin($0, fileSize: sniffed.fingerprint.size) }) ?? true
         else { throw .unexpected("an inspection out of range: \(properties)") }
         return checked
+    }
+
+    /// Whether a burst's identifier is one a probe keeps: not empty, and not longer than
+    /// ``/ThumbsImaging/BurstMembership/longestIdentifier``.
+    private static func isAcceptable(_ burst: BurstMembership) -> Bool {
+        !burst.identifier.isEmpty && burst.identifier.utf8.count <= BurstMembership.longestIdentifier
+    }
+
+    /// Whether a probe can find `subtypes` in one file: a photo's subtypes for a still, a
+    /// video's for a video, and never a Live Photo (which takes a pair, or the embedded movie
+    /// the reply reports on its own).
+    private static func isAcceptable(_ subtypes: MediaSubtypes, isVideo: Bool) -> Bool {
+        let video: MediaSubtypes = [.videoHighFrameRate, .videoTimelapse]
+        let photo: MediaSubtypes = [.photoPanorama, .photoHDR, .photoScreenshot, .photoDepthEffect]
+        return subtypes.isSubset(of: isVideo ? video : photo)
     }
 
     /// Whether `movie` lies within a file of `fileSize` bytes and its duration is a number of

@@ -2,8 +2,9 @@ import ThumbsCore
 import ThumbsImaging
 
 /// What a renderer asks of its worker. The file itself comes beside the message, as a
-/// descriptor the renderer opened beneath its root: no path crosses, only the file's name, which
-/// hints at formats whose first bytes are ambiguous.
+/// descriptor the renderer opened beneath its root. Its path inside that root crosses too (it
+/// hints at formats whose first bytes are ambiguous, and at a screenshot by its folder), but no
+/// path the worker could open: it opens none.
 package struct WorkerRequest: Equatable {
     package enum Work: Equatable {
         case render(specs: [RenditionSpec])
@@ -13,7 +14,7 @@ package struct WorkerRequest: Equatable {
     }
 
     package var work: Work
-    package var fileName: String
+    package var path: String
     package var expectedFingerprint: FileFingerprint?
 
     /// The most renditions one request asks for: far more than any caller does.
@@ -21,7 +22,7 @@ package struct WorkerRequest: Equatable {
 
     package func encoded() -> [UInt8] {
         var writer = WireWriter()
-        writer.string(fileName)
+        writer.string(path)
         writer.bool(expectedFingerprint != nil)
         if let expectedFingerprint {
             writer.u64(expectedFingerprint.size)
@@ -46,15 +47,15 @@ package struct WorkerRequest: Equatable {
         return writer.framed()
     }
 
-    package init(work: Work, fileName: String, expectedFingerprint: FileFingerprint?) {
+    package init(work: Work, path: String, expectedFingerprint: FileFingerprint?) {
         self.work = work
-        self.fileName = fileName
+        self.path = path
         self.expectedFingerprint = expectedFingerprint
     }
 
     package init(decoding bytes: [UInt8]) throws(WireError) {
         var reader = WireReader(bytes)
-        fileName = try reader.string()
+        path = try reader.string()
         expectedFingerprint =
             try reader.bool()
             ? FileFingerprint(size: try reader.u64(), modificationTimeNanoseconds: try reader.i64()) : nil

@@ -177,6 +177,7 @@ enum FuzzChecks {
                     !identifier.isEmpty && identifier.utf8.count <= AppleMakerNote.longestContentIdentifier,
                     "identifier \(identifier)")
             }
+            if let burst = note.flatMap(BurstMembership.init(appleMakerNote:)) { expectAcceptable(burst) }
         }
     }
 
@@ -202,6 +203,43 @@ enum FuzzChecks {
             expect(movie.offset <= file.size && movie.length <= file.size - movie.offset, "\(movie) past the file")
             expect(movie.duration.map { $0.isFinite && $0 >= 0 } ?? true, "\(movie): its duration")
         }
+    }
+
+    // MARK: Media subtypes
+
+    static func subtypeXMP(_ bytes: UnsafeRawBufferPointer) {
+        let packet = XMPPacket(Array(bytes))
+        let subtypes = MediaSubtypes(xmp: packet)
+        expect(subtypes.isSubset(of: [.photoPanorama, .photoDepthEffect, .photoHDR]), "\(subtypes) from XMP")
+        if let burst = BurstMembership(xmp: packet) { expectAcceptable(burst) }
+    }
+
+    static func heifMetaBox(_ bytes: UnsafeRawBufferPointer) {
+        // A file that starts as HEIF does, so that the fuzzer reaches the meta box.
+        let file = FileBytes([0, 0, 0, 16] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array(bytes))
+        guard let meta = HEIFMetaBox(in: file) else { return }
+        let subtypes = MediaSubtypes(heif: meta)
+        expect(subtypes.isSubset(of: [.photoDepthEffect, .photoHDR]), "\(subtypes) from \(meta)")
+    }
+
+    static func burstFileName(_ bytes: UnsafeRawBufferPointer) {
+        if let burst = BurstMembership(fileName: String(decoding: bytes, as: UTF8.self)) { expectAcceptable(burst) }
+    }
+
+    static func jpegSegments(_ bytes: UnsafeRawBufferPointer) {
+        // A file that starts as a JPEG does, so that the fuzzer reaches the segments.
+        let segments = JPEGSegments(in: FileBytes([0xFF, 0xD8] + Array(bytes)))
+        expect(segments.segments.count <= JPEGSegments.largestCount, "\(segments.segments.count) segments")
+        expect(
+            segments.segments.allSatisfy { $0.marker != 0xDA && $0.prefix.bytes.count <= JPEGSegments.prefixLength },
+            "a segment past the header")
+    }
+
+    /// What the worker's reply check lets through.
+    private static func expectAcceptable(_ burst: BurstMembership) {
+        expect(
+            !burst.identifier.isEmpty && burst.identifier.utf8.count <= BurstMembership.longestIdentifier,
+            "burst \(burst)")
     }
 
     // MARK: The desktop's thumbnails

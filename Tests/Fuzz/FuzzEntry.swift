@@ -34,6 +34,14 @@ enum FuzzedParser: UInt8, CaseIterable {
     case motionPhotoXMP = 12
     /// `ISOBox` and `EmbeddedMovie(in:)`: a HEIF file's or a motion photo's movie's boxes.
     case embeddedMovie = 13
+    /// `MediaSubtypes(xmp:)` and `BurstMembership(xmp:)`: a photo's XMP packet.
+    case subtypeXMP = 14
+    /// `HEIFMetaBox(in:)`: a HEIF file's `meta` box.
+    case heifMetaBox = 15
+    /// `BurstMembership(fileName:)`: a frame's name.
+    case burstFileName = 16
+    /// `JPEGSegments(in:)`: a JPEG's header.
+    case jpegSegments = 17
 
     init(selector: UInt8) {
         self = Self.allCases[Int(selector) % Self.allCases.count]
@@ -57,6 +65,10 @@ enum FuzzedParser: UInt8, CaseIterable {
         case .appleMakerNote: FuzzChecks.appleMakerNote(bytes)
         case .motionPhotoXMP: FuzzChecks.motionPhotoXMP(bytes)
         case .embeddedMovie: FuzzChecks.embeddedMovie(bytes)
+        case .subtypeXMP: FuzzChecks.subtypeXMP(bytes)
+        case .heifMetaBox: FuzzChecks.heifMetaBox(bytes)
+        case .burstFileName: FuzzChecks.burstFileName(bytes)
+        case .jpegSegments: FuzzChecks.jpegSegments(bytes)
         }
     }
 }

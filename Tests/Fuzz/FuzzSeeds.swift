@@ -46,6 +46,15 @@ enum FuzzSeeds {
             (.appleMakerNote, [appleEXIF, Array(appleEXIF.dropFirst(makerNoteOffset))]),
             (.motionPhotoXMP, motionPhotoPackets.map { Array($0.utf8) }),
             (.embeddedMovie, [movie, box("ftyp", Array("heic".utf8)) + box("mpvd", movie)]),
+            (.subtypeXMP, subtypePackets.map { Array($0.utf8) }),
+            (.heifMetaBox, [heifMeta]),
+            (.jpegSegments, [[0xFF, 0xE2, 0, 30] + Array("urn:iso:std:iso:ts:21496:-1\0".utf8) + [0, 0, 0xFF, 0xDA]]),
+            (
+                .burstFileName,
+                ["00000IMG_00000_BURST20201123164411530_COVER.jpg", "IMG_20180914_094602055_BURST001.jpg"].map {
+                    Array($0.utf8)
+                }
+            ),
         ]
     }
 
@@ -70,6 +79,26 @@ enum FuzzSeeds {
             + "<Item:Length>64</Item:Length></Container:Item>",
         #"<x GCamera:MicroVideo="1" GCamera:MicroVideoOffset="40"/>"#,
     ]
+
+    private static let subtypePackets = [
+        #"<rdf:Description xmlns:GPano="http://ns.google.com/photos/1.0/panorama/" GPano:ProjectionType="equirectangular""#
+            + #" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:BurstID="b9b16484" GCamera:BurstPrimary="1">"#,
+        "<GDepth:Format>RangeInverse</GDepth:Format><hdrgm:Version>1.0</hdrgm:Version>",
+    ]
+
+    /// A HEIF `meta` box (after the `ftyp` the check puts first): `pitm` naming item 1, and an
+    /// `iprp` whose `ipco` holds a PQ `nclx` colour and a depth `auxC`, the colour associated
+    /// with item 1 by `ipma`.
+    private static let heifMeta: [UInt8] = box(
+        "meta",
+        [0, 0, 0, 0] + box("pitm", [0, 0, 0, 0, 0, 1])
+            + box(
+                "iprp",
+                box(
+                    "ipco",
+                    box("colr", Array("nclx".utf8) + [0, 9, 0, 16, 0, 9, 0])
+                        + box("auxC", [0, 0, 0, 0] + Array("urn:mpeg:hevc:2015:auxid:2\0".utf8)))
+                    + box("ipma", [0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0x81])))
 
     /// An MP4's skeleton: `ftyp`, then `moov` with a version-0 `mvhd` of 3 s (timescale 1000).
     private static let movie: [UInt8] =

@@ -11,7 +11,7 @@ exit(
     RenderWorkerProcess.main(arguments: Array(CommandLine.arguments.dropFirst())) { settings in
         let standard = RenderWorkerProcess.standardDecoder(settings)
         return { request, file in
-            switch request.fileName {
+            switch request.path {
             case "open-a-path.jpg":
                 let descriptor = open("/etc/passwd", O_RDONLY)
                 let failure = errno

@@ -146,6 +146,24 @@ import ThumbsTesting
         }
     }
 
+    /// A worker reads a burst's frame and a screenshot by its folder, from the path inside the
+    /// root the request carries.
+    @Test func workersReadBurstsAndSubtypes() async throws {
+        let uuid = "2F0E6A8C-1B3D-4E5F-9A7B-8C6D5E4F3A2B"
+        _ = try folder.write(try SubtypeFiles.iPhoneBurstFrame(burstUUID: uuid), to: "burst.jpg")
+        try FileManager.default.createDirectory(atPath: folder.path + "/Screenshots", withIntermediateDirectories: true)
+        _ = try folder.write(try SyntheticImage(width: 64, height: 48).encoded(as: .png), to: "Screenshots/a.png")
+        let isolated = try renderer()
+        for name in ["burst.jpg", "Screenshots/a.png"] {
+            let location = ImageLocation(root: FilePath(folder.path), relativePath: FilePath(name))
+            let inspection = try await isolated.inspect(location)
+            #expect(inspection == (try await ThumbnailRenderer().inspect(location)))
+            let properties = try #require(inspection.properties)
+            #expect(properties.burst == (name == "burst.jpg" ? BurstMembership(identifier: uuid) : nil))
+            #expect(properties.mediaSubtypes == (name == "burst.jpg" ? [] : .photoScreenshot))
+        }
+    }
+
     @Test(.disabled(if: Sanitizer.isActive, "under a sanitizer a worker takes no seccomp filter, Landlock or limit"))
     func workersAreConfinedBeforeTheyReadInput() async throws {
         let isolated = try renderer(workers: 2)

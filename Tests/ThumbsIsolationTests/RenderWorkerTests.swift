@@ -24,7 +24,7 @@ import ThumbsTestSupport
         let worker = try startedWorker()
         defer { worker.stop() }
         let request = WorkerRequest(
-            work: .render(specs: [RenditionSpec(size: PixelSize(width: 64, height: 64))]), fileName: "/etc/passwd",
+            work: .render(specs: [RenditionSpec(size: PixelSize(width: 64, height: 64))]), path: "/etc/passwd",
             expectedFingerprint: nil)
         let reply = try worker.perform(request, file: -1, limit: .seconds(60), largestReply: 1 << 20)
         #expect(reply == .failure(.unreadable("no file came with the request")))
@@ -35,7 +35,7 @@ import ThumbsTestSupport
         defer { worker.stop() }
         let passwd = open("/etc/passwd", O_RDONLY | O_CLOEXEC)
         defer { close(passwd) }
-        let request = WorkerRequest(work: .inspect, fileName: "passwd", expectedFingerprint: nil)
+        let request = WorkerRequest(work: .inspect, path: "passwd", expectedFingerprint: nil)
         guard
             case .inspection(let inspection) = try worker.perform(
                 request, file: passwd, limit: .seconds(60), largestReply: 1 << 20)
@@ -62,7 +62,7 @@ import ThumbsTestSupport
         let clip = open(folder.path + "/clip.mp4", O_RDONLY | O_CLOEXEC)
         defer { close(clip) }
         let request = WorkerRequest(
-            work: .render(specs: [RenditionSpec(size: PixelSize(width: 64, height: 64))]), fileName: "clip.mp4",
+            work: .render(specs: [RenditionSpec(size: PixelSize(width: 64, height: 64))]), path: "clip.mp4",
             expectedFingerprint: nil)
         let reply = try worker.perform(request, file: clip, limit: .seconds(60), largestReply: 1 << 20)
         #expect(

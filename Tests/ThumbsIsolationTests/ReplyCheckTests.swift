@@ -17,7 +17,7 @@ import ThumbsCoreTestSupport
         try folder.write(SyntheticImage(width: 64, height: 48).encoded(as: .jpeg), to: "a.jpg")
         let location = ImageLocation(root: FilePath(folder.path), relativePath: "a.jpg")
         let source = try ImageSource(
-            file: try OpenedFile.open(location), fileName: "a.jpg", expectedFingerprint: nil)
+            file: try OpenedFile.open(location), path: "a.jpg", expectedFingerprint: nil)
         let inspection = try VipsRenderer().inspect(location)
         return (source, inspection)
     }
@@ -30,6 +30,7 @@ import ThumbsCoreTestSupport
     @Test(arguments: [
         "another type", "a negative width", "a width past any image", "orientation 300", "no pages",
         "a movie past the file", "a movie at the end of time", "an endless identifier",
+        "an endless burst identifier", "an empty burst identifier", "a Live Photo by itself", "a slow-motion still",
     ])
     func anInspectionOutOfRangeIsRefused(lie: String) throws {
         var (source, inspection) = try sniffed()
@@ -43,11 +44,25 @@ import ThumbsCoreTestSupport
         case "a movie at the end of time":
             properties.embeddedMovie = EmbeddedMovie(offset: 0, length: 8, duration: .nan)
         case "an endless identifier": properties.contentIdentifier = String(repeating: "A", count: 10_000)
+        case "an endless burst identifier":
+            properties.burst = BurstMembership(identifier: String(repeating: "B", count: 10_000))
+        case "an empty burst identifier": properties.burst = BurstMembership(identifier: "")
+        case "a Live Photo by itself": properties.mediaSubtypes = .photoLive
+        case "a slow-motion still": properties.mediaSubtypes = [.photoHDR, .videoHighFrameRate]
         default: properties.pageCount = 0
         }
         inspection.properties = properties
         #expect(throws: ReplyError.self) { try ReplyCheck.inspection(inspection, of: source) }
         _ = source
+    }
+
+    @Test func anInspectionOfABurstFrameWithSubtypesIsAccepted() throws {
+        var (source, inspection) = try sniffed()
+        var properties = try #require(inspection.properties)
+        properties.burst = BurstMembership(identifier: "2F0E6A8C-1B3D-4E5F-9A7B-8C6D5E4F3A2B", isCover: true)
+        properties.mediaSubtypes = [.photoPanorama, .photoHDR, .photoScreenshot, .photoDepthEffect]
+        inspection.properties = properties
+        #expect(try ReplyCheck.inspection(inspection, of: source) == inspection)
     }
 
     @Test func thumbnailsMustBeWhatTheSpecsAskedFor() {
