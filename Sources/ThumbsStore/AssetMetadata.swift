@@ -38,8 +38,8 @@ public struct AssetMetadata: Sendable, Hashable {
     static let formatVersion: UInt8 = 4
 
     /// Whether the record was written before the probe read what it reads now (videos, camera
-    /// RAW and AVI before version 3; a JPEG's, HEIF's or movie's Live Photo link before version
-    /// 4): the file is to be inspected again.
+    /// RAW and AVI before version 3; Live Photo links, subtypes and bursts before version 4):
+    /// the file is to be inspected again.
     package var isOutdated = false
 
     package func encoded() -> [UInt8] {
@@ -97,7 +97,7 @@ public struct AssetMetadata: Sendable, Hashable {
             throw .store("unknown media type \(typeName)", "decode metadata")
         }
         mediaType = type
-        isOutdated = version < 3 && !type.isImage || version < 4 && Self.mayBeLivePhotoHalf(type)
+        isOutdated = version < 3 && !type.isImage || version < 4 && type.isAsset
         properties = try reader.u8() == 1 ? try Self.properties(&reader, type, fingerprint, version: version) : nil
         guard version >= 2 else { return }
         if try reader.u8() == 1 {
@@ -108,10 +108,6 @@ public struct AssetMetadata: Sendable, Hashable {
         isPartial = try reader.u8() == 1
     }
 
-    /// Types whose files may be half of a Live Photo or a motion photo.
-    private static func mayBeLivePhotoHalf(_ type: MediaType) -> Bool {
-        [.jpeg, .heif, .mp4, .quickTime].contains(type)
-    }
 
     /// A picture size as ``encoded()`` wrote it. No probe reports more pixels than the largest
     /// pixel limit, so a size past it is damage, refused before its pixel count (two 32-bit
