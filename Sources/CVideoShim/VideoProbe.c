@@ -118,6 +118,8 @@ static void thumbs_fill_info(const video_input *input, thumbs_video_info *info) 
         thumbs_tag(format->metadata, "com.apple.quicktime.creationdate"));
     video_copy(info->content_identifier, sizeof info->content_identifier,
         thumbs_tag(format->metadata, "com.apple.quicktime.content.identifier"));
+    video_copy(info->capture_rate, sizeof info->capture_rate,
+        thumbs_tag(format->metadata, "com.android.capture.fps"));
 }
 
 thumbs_video_status thumbs_video_probe(int descriptor, double time_limit_seconds,

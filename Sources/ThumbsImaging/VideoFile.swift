@@ -45,6 +45,9 @@ struct VideoFile {
                 duration: info.duration >= 0 ? info.duration : nil,
                 frameRate: info.frame_rate > 0 ? info.frame_rate : nil, hasAudio: info.has_audio != 0))
         properties.contentIdentifier = String(fixedCString: info.content_identifier)
+        properties.mediaSubtypes = MediaSubtypes(
+            videoFrameRate: properties.video?.frameRate,
+            captureRate: String(fixedCString: info.capture_rate).flatMap { Double($0) })
         self.properties = properties
     }
 

@@ -164,6 +164,19 @@ import ThumbsTesting
         }
     }
 
+    @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason))
+    func workersReadSlowMotionAndTimeLapses() async throws {
+        try VideoSubtypeFiles.clip(at: folder.path + "/slomo.mp4", frameRate: 240)
+        try VideoSubtypeFiles.androidClip(at: folder.path + "/timelapse.mp4", captureRate: 0.5)
+        let isolated = try renderer()
+        for (name, subtypes) in [("slomo.mp4", MediaSubtypes.videoHighFrameRate), ("timelapse.mp4", .videoTimelapse)] {
+            let location = ImageLocation(root: FilePath(folder.path), relativePath: FilePath(name))
+            let inspection = try await isolated.inspect(location)
+            #expect(inspection == (try await ThumbnailRenderer().inspect(location)))
+            #expect(inspection.properties?.mediaSubtypes == subtypes, "\(name)")
+        }
+    }
+
     @Test(.disabled(if: Sanitizer.isActive, "under a sanitizer a worker takes no seccomp filter, Landlock or limit"))
     func workersAreConfinedBeforeTheyReadInput() async throws {
         let isolated = try renderer(workers: 2)

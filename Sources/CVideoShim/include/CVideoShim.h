@@ -73,6 +73,10 @@ typedef struct {
     /// The "com.apple.quicktime.content.identifier" tag: the UUID a Live Photo's movie shares
     /// with its still; "" when there is none.
     char content_identifier[64];
+    /// The "com.android.capture.fps" tag: the frames a second the camera captured when the
+    /// file plays at another rate (a slow-motion or time-lapse video from Android's
+    /// MediaRecorder), as FFmpeg gives it (e.g. "240.000000"); "" when there is none.
+    char capture_rate[32];
 } thumbs_video_info;
 
 typedef struct {
