@@ -25,6 +25,7 @@ struct LibraryCommandsTests {
         let photos = Dictionary(uniqueKeysWithValues: albums.map { ($0["title"] as! String, $0["photos"] as! Int) })
         #expect(photos["All Photos"] == 73 && photos["orientation"] == 18 && photos["broken"] == 9)
         #expect(photos["Live Photos"] == 1, "the Samsung motion photo")
+        #expect(photos["HDR"] == 4, "pictures with a gain map")
         #expect(outcome.standardError.contains("not_an_image.jpg"), "issues are reported on stderr")
     }
 
