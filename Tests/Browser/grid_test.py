@@ -10,7 +10,9 @@ error or warning; every cell paints its ThumbHash placeholder before its image, 
 placeholder has the colours of the photo; preheating follows Apple's rule (nothing asked for a
 move of less than a third of the view); scrolling to the end step by step leaves every cell with
 its final image (the grid rendition's size) while only the rows near the viewport are in the DOM;
-and a photo copied into the library appears without a reload. The screenshot goes to
+a photo copied into the library appears without a reload; a motion photo is marked LIVE and plays
+its movie (fetched by byte ranges) while the pointer is over it; and a burst is one cell with a
+stack badge and its count, which opens the burst's frames. The screenshot goes to
 $THUMBS_SCREENSHOT (default .build/browser/grid.png). The server is stopped whatever happens, and
 the whole run is bounded in time.
 """
@@ -138,6 +140,25 @@ def motion_photo(still: Path, work: Path) -> bytes:
     jpeg = still.read_bytes()
     segment = b"\xff\xe1" + (len(payload) + 2).to_bytes(2, "big") + payload
     return jpeg[:2] + segment + jpeg[2:] + movie.read_bytes()
+
+
+def burst_frame(still: Path, burst: str) -> bytes:
+    """`still` as an iPhone writes a burst's frame: EXIF with Make "Apple" and an Apple MakerNote
+    holding BurstUUID (tag 0x000B), built here as exiftool writes no MakerNote from nothing."""
+
+    def entry(tag: int, kind: int, count: int, value: int) -> bytes:
+        return b"".join(n.to_bytes(w, "big") for n, w in ((tag, 2), (kind, 2), (count, 4), (value, 4)))
+
+    text = burst.encode() + b"\0"
+    note = b"Apple iOS\0\0\1MM\0\1" + entry(0x000B, 2, len(text), 14 + 2 + 12 + 4) + bytes(4) + text
+    make = b"Apple\0"
+    make_at = 8 + 2 + 2 * 12 + 4
+    exif_at = make_at + len(make)
+    tiff = b"MM\0\x2a\0\0\0\x08\0\x02" + entry(0x010F, 2, len(make), make_at) + entry(0x8769, 4, 1, exif_at)
+    tiff += bytes(4) + make + b"\0\x01" + entry(0x927C, 7, len(note), exif_at + 2 + 12 + 4) + bytes(4) + note
+    payload = b"Exif\0\0" + tiff
+    jpeg = still.read_bytes()
+    return jpeg[:2] + b"\xff\xe1" + (len(payload) + 2).to_bytes(2, "big") + payload + jpeg[2:]
 
 
 def free_port() -> int:
@@ -434,6 +455,26 @@ class GridCheck:
         wait_for("its movie to stop when the pointer leaves", lambda: not cell.find_elements(By.TAG_NAME, "video"), 5)
         self.collect_console()
         print("the motion photo played its movie on hover")
+
+        # A burst of four frames, moved in as one folder: one cell with a stack badge and its
+        # count, which opens the burst's four frames.
+        staged = library.parent / "burst"
+        staged.mkdir()
+        for index in range(4):
+            (staged / f"IMG_{5000 + index}.JPG").write_bytes(burst_frame(spare, "8E0C5B0A-4F1D-4C3E-9B2A-7D6E5F4A3B2C"))
+        staged.replace(library / "burst")
+        wait_for(
+            "the page to count the burst once", lambda: self.js("return window.thumbsStats.count") == PHOTOS + 3, 15
+        )
+        badge = wait_for(
+            "the burst's cell with its badge",
+            lambda: self.driver.find_elements(By.CSS_SELECTOR, '#grid .cell.burst[data-burst-count="4"]'),
+            15,
+        )
+        badge[0].click()
+        wait_for("the burst's four frames", lambda: self.js("return window.thumbsStats.count") == 4, 15)
+        self.settle("the burst's frames")
+        print("the burst showed as one cell and opened its four frames")
 
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         self.driver.save_screenshot(str(screenshot))
