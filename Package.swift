@@ -185,6 +185,7 @@ let package = Package(
             dependencies: [
                 "Thumbs", "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary",
                 "ThumbsPipeline",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -62,8 +62,8 @@ package struct ImageSource: Sendable {
     }
 
     /// Whether the file has gone unmodified long enough for a decode that ends early to be its
-    /// damage (``/ThumbsCore/FileFingerprint/hasSettled``).
-    var hasSettled: Bool { fingerprint.hasSettled }
+    /// damage (`ImagingConfiguration.hasSettled(_:)`).
+    var hasSettled: Bool { ImagingConfiguration.hasSettled(fingerprint) }
 
     static func readPrefix(of file: OpenedFile, count: Int) throws(ImagingError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

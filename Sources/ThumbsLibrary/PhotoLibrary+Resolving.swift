@@ -16,8 +16,7 @@ extension PhotoLibrary {
         var misses: [LibraryWalker.File] = []
         for file in files {
             let id = AssetID.make(root: root, relativeFilePath: file.path)
-            if let cached = try store?.metadata(for: id), cached.fingerprint == file.fingerprint, !cached.isOutdated
-            {
+            if let cached = try store?.metadata(for: id), cached.fingerprint == file.fingerprint, !cached.isOutdated {
                 if cached.mediaType.isAsset {
                     var asset = Asset(
                         root: root, relativeFilePath: file.path, mediaType: cached.mediaType,

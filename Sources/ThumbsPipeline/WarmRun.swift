@@ -115,7 +115,8 @@ struct WarmRun {
         progress.done += 1
         progress.failuresByKind[failure.error.kind, default: 0] += 1
         events(.failed(failure))
-        guard let asset = failure.asset, !failure.error.mayPass(for: asset.fingerprint) else { return }
+        guard let asset = failure.asset, !ImagingConfiguration.failureMayPass(failure.error, for: asset.fingerprint)
+        else { return }
         let record = FailureRecord(failure.error)
         for output in outputs {
             if listed {

@@ -108,7 +108,6 @@ public struct AssetMetadata: Sendable, Hashable {
         isPartial = try reader.u8() == 1
     }
 
-
     /// A picture size as ``encoded()`` wrote it. No probe reports more pixels than the largest
     /// pixel limit, so a size past it is damage, refused before its pixel count (two 32-bit
     /// sides multiplied) could overflow; a side of 0 is kept, as records of videos probed
