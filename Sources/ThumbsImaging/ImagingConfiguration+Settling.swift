@@ -9,8 +9,11 @@ extension ImagingConfiguration {
     package static func hasSettled(_ fingerprint: FileFingerprint) -> Bool {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        let age = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - fingerprint.modificationTimeNanoseconds
-        return age >= settlingTime.components.seconds * 1_000_000_000
+        // A modification time may be any 64-bit value (a file dated in 2300 wraps): the age is
+        // computed without trapping, and one past what 64 bits hold is no age at all.
+        let nowNanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        let (age, overflow) = nowNanoseconds.subtractingReportingOverflow(fingerprint.modificationTimeNanoseconds)
+        return !overflow && age >= settlingTime.components.seconds * 1_000_000_000
     }
 
     /// Whether a render of the file at `fingerprint` that failed with `error` may succeed without

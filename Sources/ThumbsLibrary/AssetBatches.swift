@@ -62,7 +62,10 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 for index in batch.issues.indices where batch.issues[index].root == nil {
                     batch.issues[index].root = root
                 }
-                if !batch.assets.isEmpty || !batch.issues.isEmpty { return batch }
+                // A batch whose assets all wait for their group still carries what was read.
+                if !batch.assets.isEmpty || !batch.issues.isEmpty || batch.fromCache + batch.inspected > 0 {
+                    return batch
+                }
             }
         }
 

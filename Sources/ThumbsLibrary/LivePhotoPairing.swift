@@ -4,8 +4,11 @@ import ThumbsCore
 /// Joins a Live Photo's still and movie into one asset as the walk lists them: the two halves
 /// are files of one folder with one content identifier (Apple's MakerNote in the still,
 /// `com.apple.quicktime.content.identifier` in the movie), as a phone writes them and as
-/// exports and imports keep them. A half waits until its partner comes or its folder is done;
-/// one that finds none is listed as it is.
+/// exports and imports keep them. Halves wait until the walk has left their folder, so that
+/// the pairs never depend on the order the folder lists its files in: a still pairs first with
+/// the movie of its own name (IMG_0001.HEIC with IMG_0001.MOV, beside a duplicate import's
+/// IMG_0001 (1).HEIC and .MOV), then the rest pair in the order of their names; a half that
+/// finds no partner is listed as it is.
 struct LivePhotoPairing {
     private struct Key: Hashable {
         let root: String
@@ -13,10 +16,9 @@ struct LivePhotoPairing {
         let identifier: String
     }
 
-    private var stills: [Key: Asset] = [:]
-    private var movies: [Key: Asset] = [:]
+    private var halves: [Key: [Asset]] = [:]
 
-    /// `assets` less the halves that wait, with the pairs they complete, in their order.
+    /// `assets` less the halves of Live Photos, which wait for their folder to be done.
     mutating func admit(_ assets: [Asset]) -> [Asset] {
         var ready: [Asset] = []
         for asset in assets {
@@ -24,44 +26,46 @@ struct LivePhotoPairing {
                 ready.append(asset)
                 continue
             }
-            if asset.isVideo {
-                if var still = stills.removeValue(forKey: key) {
-                    still.pairedMovie = PairedMovie(asset)
-                    ready.append(still)
-                } else if movies[key] == nil {
-                    movies[key] = asset
-                } else {
-                    ready.append(asset)  // a second movie of one identifier is a video of its own
-                }
-            } else if let movie = movies.removeValue(forKey: key) {
-                var still = asset
-                still.pairedMovie = PairedMovie(movie)
-                ready.append(still)
-            } else if stills[key] == nil {
-                stills[key] = asset
-            } else {
-                ready.append(asset)
-            }
+            halves[key, default: []].append(asset)
         }
         return ready
     }
 
-    /// The halves of `folder` that found no partner, now that the walk has left it.
+    /// The Live Photos of `folder`, and the halves that found no partner, now that the walk has
+    /// left it.
     mutating func release(root: String, folder: FilePath) -> [Asset] {
         release { $0.root == root && $0.folder == folder }
     }
 
-    /// Every half still waiting.
+    /// Every half still waiting, paired where it can be.
     mutating func releaseAll() -> [Asset] {
         release { _ in true }
     }
 
     private mutating func release(where matches: (Key) -> Bool) -> [Asset] {
-        guard !stills.isEmpty || !movies.isEmpty else { return [] }
-        let released = Array(stills.filter { matches($0.key) }.values) + movies.filter { matches($0.key) }.values
-        stills = stills.filter { !matches($0.key) }
-        movies = movies.filter { !matches($0.key) }
-        return released.sorted { $0.relativeFilePath.bytes.lexicographicallyPrecedes($1.relativeFilePath.bytes) }
+        guard !halves.isEmpty else { return [] }
+        let done = halves.filter { matches($0.key) }
+        halves = halves.filter { !matches($0.key) }
+        return done.values.flatMap(Self.paired).sorted(by: Self.byPath)
+    }
+
+    /// The stills of one identifier with their movies, and whatever found no partner.
+    private static func paired(_ group: [Asset]) -> [Asset] {
+        var stills = group.filter { !$0.isVideo }.sorted(by: byPath)
+        var movies = group.filter(\.isVideo).sorted(by: byPath)
+        for (index, still) in stills.enumerated() {
+            guard let movie = movies.firstIndex(where: { $0.relativeFilePath.stem == still.relativeFilePath.stem })
+            else { continue }
+            stills[index].pairedMovie = PairedMovie(movies.remove(at: movie))
+        }
+        for index in stills.indices where stills[index].pairedMovie == nil && !movies.isEmpty {
+            stills[index].pairedMovie = PairedMovie(movies.removeFirst())
+        }
+        return stills + movies
+    }
+
+    private static func byPath(_ lhs: Asset, _ rhs: Asset) -> Bool {
+        lhs.relativeFilePath.bytes.lexicographicallyPrecedes(rhs.relativeFilePath.bytes)
     }
 
     /// The key of a Live Photo's possible half: a photo or a movie with a content identifier

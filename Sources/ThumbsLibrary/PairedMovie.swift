@@ -37,9 +37,10 @@ public struct PairedMovie: Sendable, Hashable {
 
 extension PairedMovie {
     /// The Live Photo movie of the still at `path`, whose content identifier is `identifier`: a
-    /// movie beside it under the same name (IMG_0001.HEIC and IMG_0001.MOV, as phones and
-    /// exports name them) with the same identifier. What a walk of the folder pairs, found
-    /// without walking it (`thumbs probe` of one file); nil when there is none.
+    /// QuickTime or MP4 movie beside it under the same name (IMG_0001.HEIC and IMG_0001.MOV, as
+    /// phones and exports name them) with the same identifier, found without reading the whole
+    /// folder (`thumbs probe` of one file); nil when there is none. A walk pairs by identifier
+    /// alone, so it also finds a movie named otherwise.
     public static func beside(
         stillAt path: String, identifier: String, renderer: any ThumbnailRendering
     ) async -> PairedMovie? {

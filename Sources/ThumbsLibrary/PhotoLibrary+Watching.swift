@@ -5,7 +5,9 @@ extension PhotoLibrary {
     /// (about `debounce` of quiet ends a burst) and described against the library as it was
     /// before: only bursts that changed assets are reported. Returns once the library as it is
     /// now has been enumerated (the baseline): every change after that is reported, including
-    /// those made while the baseline was taken. Ending the iteration stops watching.
+    /// those made while the baseline was taken. Ending the iteration stops watching. The fetch
+    /// results described hold every burst frame, as `FetchOptions(includeAllBurstAssets: true)`
+    /// fetches them.
     public func watch(debounce: Duration = .milliseconds(500)) async throws -> AsyncThrowingStream<
         ChangeDetails, any Error
     > {

@@ -102,7 +102,9 @@ extension PhotoLibrary {
 
     /// Enumerates the library again and describes what changed since the fetch result kept under
     /// `cursor` (nil when nothing did), then keeps the new result there. The first rescan, with
-    /// nothing kept yet, reports every asset as inserted.
+    /// nothing kept yet, reports every asset as inserted. The fetch results compared hold every
+    /// burst frame (as `FetchOptions(includeAllBurstAssets: true)` fetches), so that a frame
+    /// coming to stand for its burst is seen as a change.
     public func rescan(cursor: String = PhotoLibrary.defaultCursor) async throws -> ChangeDetails? {
         let current = FetchResult(assets: try await allAssets().assets)
         // A cursor of another version reads as none (see FetchResult.cursorVersion).

@@ -49,7 +49,7 @@ struct AssetJSON: Encodable, Sendable {
         burst = asset.burstIdentifier.map {
             BurstJSON(
                 identifier: $0, representsBurst: asset.representsBurst,
-                count: asset.representsBurst ? asset.burstFrameCount : nil, frames: "/api/assets/\(asset.id)/burst")
+                count: asset.representsBurst ? asset.burstFrameCount : nil, frames: "api/assets/\(asset.id)/burst")
         }
         partial = isPartial ? true : nil
     }
@@ -82,7 +82,7 @@ struct MotionJSON: Encodable, Sendable {
             version = asset.fingerprint.version
             contentType = "video/mp4"
         }
-        url = "/api/assets/\(asset.id)/motion?v=\(version)"
+        url = "api/assets/\(asset.id)/motion?v=\(version)"
         duration = motion.duration
     }
 }

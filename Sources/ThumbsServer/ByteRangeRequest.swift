@@ -11,7 +11,8 @@ enum ByteRangeRequest: Equatable {
 
     /// `field` is the `Range` field's value (nil when absent), `length` the body's length.
     init(_ field: String?, length: UInt64) {
-        guard let field, field.hasPrefix("bytes="), !field.contains(",") else {
+        // The unit is case-insensitive; the positions are digits only (no sign, no space inside).
+        guard let field, field.lowercased().hasPrefix("bytes="), !field.contains(",") else {
             self = .whole
             return
         }
@@ -21,8 +22,12 @@ enum ByteRangeRequest: Equatable {
             return
         }
         let first = spec[..<dash].trimmingSpaces, last = spec[spec.index(after: dash)...].trimmingSpaces
+        guard first.allSatisfy(\.isASCIIDigit), last.allSatisfy(\.isASCIIDigit) else {
+            self = .whole  // not a valid range: ignored, as the RFC says
+            return
+        }
         switch (UInt64(first), UInt64(last)) {
-        case (let start?, _) where start >= length:
+        case (let start?, _) where start >= length && (last.isEmpty || UInt64(last) != nil):
             self = .unsatisfiable
         case (let start?, let end?) where end >= start:
             self = .part(start...min(end, length - 1))
@@ -32,9 +37,13 @@ enum ByteRangeRequest: Equatable {
             // The last `suffix` bytes; none of an empty body, or when 0 are asked for.
             self = suffix == 0 || length == 0 ? .unsatisfiable : .part((length - min(suffix, length))...(length - 1))
         default:
-            self = .whole  // not a valid range: ignored, as the RFC says
+            self = .whole  // not a valid range (an end before its start, a number past 64 bits)
         }
     }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 extension Substring {

@@ -40,15 +40,35 @@ final class LibraryIndex: Sendable {
     func apply(_ change: ChangeDetails) {
         // Built outside the lock: a large library takes milliseconds to index.
         let next = LibrarySnapshot(change.after)
-        let entry = ChangeLog.Entry(
-            removed: change.removedAssets.map(\.id),
-            inserted: change.insertedIndexes.map { change.after[$0].id },
-            changed: change.changedIndexes.map { change.after[$0].id })
+        let entry = Self.listingEntry(change)
         state.withLock { state in
             state.snapshot = next
             state.log.append(entry)
         }
         changeCount.add(1, ordering: .releasing)
+    }
+
+    /// `change` as a listing sees it: a burst frame hidden behind the frame that stands for its
+    /// burst is not listed, so one that comes to stand for it (its cover deleted) is inserted,
+    /// one that stops is removed, and one hidden before and after is not mentioned.
+    static func listingEntry(_ change: ChangeDetails) -> ChangeLog.Entry {
+        var hiddenBefore = Set<String>()
+        for asset in change.before where asset.isHiddenBurstFrame { hiddenBefore.insert(asset.id) }
+        var removed = change.removedAssets.filter { !$0.isHiddenBurstFrame }.map(\.id)
+        var inserted: [String] = [], changed: [String] = []
+        for index in change.insertedIndexes where !change.after[index].isHiddenBurstFrame {
+            inserted.append(change.after[index].id)
+        }
+        for index in change.changedIndexes {
+            let asset = change.after[index], wasHidden = hiddenBefore.contains(asset.id)
+            switch (wasHidden, asset.isHiddenBurstFrame) {
+            case (false, false): changed.append(asset.id)
+            case (true, false): inserted.append(asset.id)
+            case (false, true): removed.append(asset.id)
+            case (true, true): break
+            }
+        }
+        return ChangeLog.Entry(removed: removed, inserted: inserted, changed: changed)
     }
 
     /// What changed since `token`, with the assets as they are now, and the token of now.

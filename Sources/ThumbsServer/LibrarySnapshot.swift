@@ -15,7 +15,7 @@ struct LibrarySnapshot: Sendable {
     /// Positions in ``assets`` of each album's members, by the album's URL id, in listing order
     /// (a burst as the frame that stands for it).
     let albumMembers: [String: [Int]]
-    /// Positions in ``assets`` of each burst's frames, by burst identifier, in listing order.
+    /// Positions in ``assets`` of each burst's frames, by ``burstKey(of:)``, in listing order.
     let burstFrames: [String: [Int]]
     let moments: Moments
 
@@ -37,7 +37,7 @@ struct LibrarySnapshot: Sendable {
         var listed: [Int] = []
         var bursts: [String: [Int]] = [:]
         for (position, asset) in assets.enumerated() {
-            if let burst = asset.burstIdentifier { bursts[burst, default: []].append(position) }
+            if let burst = Self.burstKey(of: asset) { bursts[burst, default: []].append(position) }
             guard !asset.isHiddenBurstFrame else { continue }
             listed.append(position)
             members[
@@ -52,6 +52,12 @@ struct LibrarySnapshot: Sendable {
         self.listed = listed
         burstFrames = bursts
         moments = Moments(sorting: Array(assets), timeZone: timeZone)
+    }
+
+    /// The burst `asset` is a frame of, as the walk groups frames: one identifier in one folder
+    /// (a copy of the folder elsewhere is a burst of its own); nil for an asset of no burst.
+    static func burstKey(of asset: Asset) -> String? {
+        asset.burstIdentifier.map { asset.root + "\u{0}" + asset.folder + "\u{0}" + $0 }
     }
 
     func asset(id: String) -> Asset? {

@@ -18,11 +18,11 @@ extension ThumbnailService {
         }
     }
 
-    /// `GET /api/assets/{id}/burst`: the frames of the burst the asset is a frame of, newest
-    /// first, a page at a time.
+    /// `GET /api/assets/{id}/burst`: the frames of the burst the asset is a frame of (in its
+    /// folder), newest first, a page at a time.
     func burstFrames(_ request: Request, id: String?) throws -> Response {
         let asset = try asset(id)
-        guard let burst = asset.burstIdentifier else {
+        guard let burst = LibrarySnapshot.burstKey(of: asset) else {
             throw APIError.notFound("no-burst", "\(asset.relativePath) is not a frame of a burst")
         }
         return try assets(request) { snapshot in snapshot.burstFrames[burst] ?? [] }
@@ -85,16 +85,12 @@ extension ThumbnailService {
                 status: .gone, kind: "expired-token",
                 message: "the token is older than the changes kept, or of another run: list again")
         case .merged(let merged):
-            // A burst frame another frame now stands for has left the listing.
-            let hidden = (merged.inserted + merged.changed).filter {
-                snapshot.asset(id: $0)?.isHiddenBurstFrame == true
-            }
-            let assets = { (ids: [String]) in
-                ids.compactMap(snapshot.asset(id:)).filter { !$0.isHiddenBurstFrame }.map(self.listed)
-            }
+            // The log holds the listing's changes (LibraryIndex.listingEntry): burst frames come
+            // and go as they come to stand for their burst or stop.
+            let assets = { (ids: [String]) in ids.compactMap(snapshot.asset(id:)).map(self.listed) }
             return try json(
                 ChangeList(
-                    changeToken: token, removed: merged.removed + hidden, inserted: assets(merged.inserted),
+                    changeToken: token, removed: merged.removed, inserted: assets(merged.inserted),
                     changed: assets(merged.changed)))
         }
     }

@@ -45,7 +45,12 @@ extension ThumbnailService {
                 let count = Int(min(UInt64(Self.motionChunkSize), range.upperBound - position + 1))
                 let at = position
                 let bytes = try await fileReads.run { () throws -> [UInt8] in try movie.read(at: at, count: count) }
-                guard !bytes.isEmpty else { break }  // the file shrank: the connection ends short
+                // The file shrank under the answer: failing the body closes the connection, as a
+                // body shorter than its Content-Length must.
+                guard !bytes.isEmpty else {
+                    throw APIError(
+                        status: .conflict, kind: "changed", message: "the movie changed while it was sent")
+                }
                 try await writer.write(ByteBuffer(bytes: bytes))
                 position += UInt64(bytes.count)
             }

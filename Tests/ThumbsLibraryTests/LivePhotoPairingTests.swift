@@ -21,21 +21,16 @@ import ThumbsCore
     }
 
     @Test func aStillAndItsMovieAreOneAssetInEitherOrderAndAnyBatches() {
-        for halves in [
-            [
-                asset("DCIM/IMG_1.HEIC", .heif, identifier: identifier),
-                asset("DCIM/IMG_1.MOV", .quickTime, identifier: identifier),
-            ],
-            [
-                asset("DCIM/IMG_1.MOV", .quickTime, identifier: identifier),
-                asset("DCIM/IMG_1.HEIC", .heif, identifier: identifier),
-            ],
-        ] {
+        let still = asset("DCIM/IMG_1.HEIC", .heif, identifier: identifier)
+        let movie = asset("DCIM/IMG_1.MOV", .quickTime, identifier: identifier)
+        for halves in [[still, movie], [movie, still]] {
             var pairing = LivePhotoPairing()
-            #expect(pairing.admit([halves[0]]).isEmpty, "the first half waits for its partner")
-            let listed = pairing.admit([asset("DCIM/other.jpg", .jpeg), halves[1]])
-            #expect(listed.map(\.relativePath) == ["DCIM/other.jpg", "DCIM/IMG_1.HEIC"])
-            let live = listed[1]
+            #expect(pairing.admit([halves[0]]).isEmpty, "a half waits for its folder to be done")
+            #expect(
+                pairing.admit([asset("DCIM/other.jpg", .jpeg), halves[1]]).map(\.relativePath) == ["DCIM/other.jpg"])
+            let listed = pairing.release(root: "/library", folder: FilePath("DCIM"))
+            #expect(listed.map(\.relativePath) == ["DCIM/IMG_1.HEIC"])
+            let live = listed[0]
             #expect(live.mediaSubtypes == .photoLive && !live.isVideo)
             #expect(live.pairedMovie?.relativePath == "DCIM/IMG_1.MOV" && live.motion?.duration == 2.9)
             #expect(live.fileSize == 200, "both halves' bytes")
@@ -55,14 +50,20 @@ import ThumbsCore
         #expect(released.allSatisfy { $0.mediaSubtypes.isEmpty && $0.pairedMovie == nil })
     }
 
-    @Test func onlyOneMovieJoinsAStill() {
-        var pairing = LivePhotoPairing()
-        let listed = pairing.admit([
-            asset("IMG_1.HEIC", .heif, identifier: identifier), asset("IMG_1.MOV", .quickTime, identifier: identifier),
-            asset("IMG_1 copy.MOV", .quickTime, identifier: identifier),
-        ])
-        #expect(listed.map(\.relativePath) == ["IMG_1.HEIC"])
-        #expect(pairing.releaseAll().map(\.relativePath) == ["IMG_1 copy.MOV"])
+    /// A duplicate import holds two pairs of one identifier: each still gets the movie of its
+    /// own name, whatever order the folder lists them in; a movie left over is a video.
+    @Test func stillsPairWithTheMovieOfTheirNameInAnyOrder() {
+        let names = ["IMG_1.HEIC", "IMG_1 (1).MOV", "IMG_1.MOV", "IMG_1 (1).HEIC", "IMG_1 copy.MOV"]
+        for order in [names, names.reversed(), [names[2], names[4], names[0], names[3], names[1]]] {
+            var pairing = LivePhotoPairing()
+            let halves = order.map {
+                asset($0, $0.hasSuffix("MOV") ? .quickTime : .heif, identifier: identifier)
+            }
+            #expect(pairing.admit(halves).isEmpty)
+            let listed = pairing.releaseAll()
+            #expect(listed.map(\.relativePath) == ["IMG_1 (1).HEIC", "IMG_1 copy.MOV", "IMG_1.HEIC"])
+            #expect(listed.map { $0.pairedMovie?.relativePath } == ["IMG_1 (1).MOV", nil, "IMG_1.MOV"])
+        }
     }
 
     @Test func aMotionPhotoAndPlainFilesNeverWait() {

@@ -25,6 +25,11 @@ struct PhotoLibraryBurstsTests {
         #expect(try await library.fetchAssets(in: bursts).map(\.relativePath) == [SubtypeLibrary.burstFrame(0)])
         let everyFrame = try await library.fetchAssets(in: bursts, options: FetchOptions(includeAllBurstAssets: true))
         #expect(everyFrame.count == SubtypeLibrary.burstFrames)
+        // Batches of frames that all wait for their folder still count what they read.
+        var inspected = 0
+        for try await batch in library.assets(batchSize: 5) { inspected += batch.inspected }
+        let files = FileManager.default.enumerator(atPath: folder.path + "/library")?.allObjects.count ?? 0
+        #expect(inspected == files - 3, "every file but the three folders was read")
         var moments: Moments?
         for try await snapshot in library.moments() { moments = snapshot }
         #expect(moments?.assetCount == 8)

@@ -10,6 +10,7 @@ import Testing
         #expect(ByteRangeRequest("bytes=900-5000", length: 1000) == .part(900...999), "an end past the body is cut")
         #expect(ByteRangeRequest("bytes=-5000", length: 1000) == .part(0...999))
         #expect(ByteRangeRequest("bytes= 0 - 1 ", length: 1000) == .part(0...1))
+        #expect(ByteRangeRequest("Bytes=0-1", length: 1000) == .part(0...1), "the unit is case-insensitive")
     }
 
     @Test func whatCannotBeSatisfiedIs416() {
@@ -20,7 +21,10 @@ import Testing
 
     /// Invalid or several ranges are ignored, as RFC 9110 allows: the whole body is sent.
     @Test func whatIsNotOneValidRangeGetsTheWholeBody() {
-        for field in [nil, "", "items=0-1", "bytes=0-1,5-6", "bytes=5-2", "bytes=a-b", "bytes=-", "bytes=1"] {
+        for field in [
+            nil, "", "items=0-1", "bytes=0-1,5-6", "bytes=5-2", "bytes=a-b", "bytes=-", "bytes=1", "bytes=2000-abc",
+            "bytes=+5-", "bytes=-+5",
+        ] {
             #expect(ByteRangeRequest(field, length: 1000) == .whole, "\(field ?? "none")")
         }
         #expect(ByteRangeRequest("bytes=18446744073709551615-", length: 1000) == .unsatisfiable)

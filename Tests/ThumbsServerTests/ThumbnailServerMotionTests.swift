@@ -28,7 +28,9 @@ struct ThumbnailServerMotionTests {
         let asset = try #require(assets.first { $0["name"] as? String == name }, "\(name) is listed")
         #expect(asset["mediaSubtypes"] as? [String] == ["live"])
         let motion = try #require(asset["motion"] as? [String: Any])
-        return try #require(motion["url"] as? String)
+        let url = try #require(motion["url"] as? String)
+        #expect(url.hasPrefix("api/"), "relative, as the page's own requests, for a proxy mounting it under a path")
+        return "/" + url
     }
 
     @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason))

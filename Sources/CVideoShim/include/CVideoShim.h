@@ -71,8 +71,8 @@ typedef struct {
     /// "2020-04-17T10:03:47-0600"); "" when there is none.
     char creation_date[64];
     /// The "com.apple.quicktime.content.identifier" tag: the UUID a Live Photo's movie shares
-    /// with its still; "" when there is none.
-    char content_identifier[64];
+    /// with its still; "" when there is none. Up to 256 bytes, as long as a still's may be.
+    char content_identifier[257];
     /// The "com.android.capture.fps" tag: the frames a second the camera captured when the
     /// file plays at another rate (a slow-motion or time-lapse video from Android's
     /// MediaRecorder), as FFmpeg gives it (e.g. "240.000000"); "" when there is none.
