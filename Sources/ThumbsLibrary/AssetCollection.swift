@@ -29,8 +29,13 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     public var id: String {
         switch kind {
         case .folder(let root, let path): Self.folderID(root: root, path: path)
-        case .smartAlbum(let album): "smart:" + album.rawValue
+        case .smartAlbum(let album): Self.smartAlbumID(album)
         }
+    }
+
+    /// The ``id`` of a smart album, without building the album.
+    public static func smartAlbumID(_ album: SmartAlbum) -> String {
+        "smart:" + album.rawValue
     }
 
     /// The ``id`` of the album of the folder at `path` under `root` (an asset's ``Asset/folder``),

@@ -8,15 +8,21 @@ extension ThumbnailService {
     func assets(_ request: Request, album: String?) throws -> Response {
         try assets(request) { snapshot throws(APIError) in
             if let album {
-                guard let members = snapshot.albumMembers[album] else {
+                if let members = snapshot.albumMembers[album] { return members }
+                // A smart album emptied since it was listed (the last video removed) is empty.
+                guard Self.smartAlbumIDs.contains(album) else {
                     throw APIError.notFound("unknown-album", "no album \(album)")
                 }
-                return members
+                return []
             }
             let all = request.uri.queryParameters["includeAllBurstAssets"].map { $0 == "true" || $0 == "1" } ?? false
             return all ? Array(snapshot.assets.indices) : snapshot.listed
         }
     }
+
+    /// Every smart album's URL id, listed or not.
+    static let smartAlbumIDs = Set(
+        SmartAlbum.allCases.map { AssetCollection.urlID(collectionID: AssetCollection.smartAlbumID($0)) })
 
     /// `GET /api/assets/{id}/burst`: the frames of the burst the asset is a frame of (in its
     /// folder), newest first, a page at a time.

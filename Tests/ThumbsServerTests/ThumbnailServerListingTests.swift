@@ -106,6 +106,11 @@ struct ThumbnailServerListingTests {
             let all = try #require(albums.first { $0["kind"] as? String == "smart" && $0["count"] as? Int == 4 })
             #expect(try await client.get("/api/albums/\(all["id"]!)/assets").json()["count"] as? Int == 4)
             #expect(try await client.get("/api/albums/no-such-album/assets").status == .notFound)
+            // No video: the Videos album is not listed, and asked for all the same it is empty.
+            #expect(!albums.contains { $0["title"] as? String == "Videos" })
+            let videos = try await client.get("/api/albums/smart-videos/assets")
+            let count = try videos.json()["count"] as? Int
+            #expect(videos.status == .ok && count == 0)
         }
     }
 

@@ -346,6 +346,8 @@ async function show(view, { keepScroll = false } = {}) {
     if (complete && keepScroll) publish([section]);
     window.thumbsReady ||= complete;
   } catch (error) {
+    // A burst whose cover has gone (its frames list under another frame now): back to the library.
+    if (generation === model.generation && view.kind === "burst" && error.status === 404) return show({ kind: "library" });
     if (generation === model.generation) report(error);
   }
 }
