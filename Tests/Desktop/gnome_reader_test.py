@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 
 THUMBS, PHOTOS = sys.argv[1], sys.argv[2]
@@ -105,17 +106,33 @@ def make_odd_names() -> str:
         shutil.copyfile(source, os.path.join(odd, name))
     # A name that is not UTF-8 at all.
     shutil.copyfile(jpegs[0], os.path.join(odd.encode(), b"latin1-\xe9t\xe9.jpg"))
-    # A damaged file, repaired later.
-    with open(jpegs[1], "rb") as whole, open(os.path.join(odd, "repaired later.jpg"), "wb") as broken:
-        broken.write(whole.read(2000))
+    # A damaged file, repaired later: its first bytes only, nothing to draw, and dated an hour
+    # back, so that Thumbs takes it for damage rather than a copy under way (whose failure it
+    # does not remember).
+    broken_path = os.path.join(odd, "repaired later.jpg")
+    with open(jpegs[1], "rb") as whole, open(broken_path, "wb") as broken:
+        broken.write(whole.read(300))
+    settled = time.time() - 3600
+    os.utime(broken_path, (settled, settled))
     return odd
 
 
+def renders(notes: str) -> bool:
+    """Whether Thumbs renders a shared photo, by the manifest's notes: it decodes, or it is damaged
+    part of the way in (truncated, bad entropy-coded data) and its loader gives what decoded
+    (libvips' JPEG, PNG and GIF loaders), a partial thumbnail of a settled file."""
+    fields = dict(field.strip().split("=", 1) for field in notes.split(";") if "=" in field)
+    # A value may be followed by a comment: "corrupt=bad-entropy-data (real camera file …)".
+    damaged = fields.get("corrupt", "").split(" ")[0] in ("truncated", "bad-entropy-data")
+    partial = damaged and fields.get("loader") in ("jpegload", "pngload", "gifload")
+    return "decode=ok" in notes or partial
+
+
 def manifest_photos() -> dict[str, bool]:
-    """The shared photos, and whether each one decodes (the manifest's notes say)."""
+    """The shared photos, and whether each one renders (the manifest's notes say)."""
     with open(os.path.join(PHOTOS, "MANIFEST.tsv"), encoding="utf-8") as manifest:
         rows = [line.rstrip("\n").split("\t") for line in manifest][1:]
-    return {os.path.join(PHOTOS, row[0]): "decode=ok" in row[6] for row in rows}
+    return {os.path.join(PHOTOS, row[0]): renders(row[6]) for row in rows}
 
 
 def check_library(paths: dict[str, bool], kinds: dict[str, str]) -> dict[str, int]:
