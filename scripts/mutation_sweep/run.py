@@ -103,11 +103,16 @@ class Sweep:
         folder = Path(tempfile.mkdtemp(prefix="run-", dir=self.settings.work))
         library = folder / "library"
         library.mkdir()
+        # Dated an hour back: a mutated file is damage, not a copy under way, so that Thumbs
+        # renders what decodes of it (a partial thumbnail) or remembers its failure at once, and
+        # the second warm renders nothing whatever the time between the two.
+        settled = time.time() - 3600
         for case in cases:
             try:
                 os.link(case.path, library / case.path.name)
             except OSError:
                 shutil.copyfile(case.path, library / case.path.name)
+            os.utime(library / case.path.name, (settled, settled))
         configuration = {
             "library": {"roots": [str(library)]},
             "cache": {"path": str(folder / "cache")},
