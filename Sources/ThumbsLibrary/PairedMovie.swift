@@ -38,18 +38,18 @@ public struct PairedMovie: Sendable, Hashable {
 extension PairedMovie {
     /// The Live Photo movie of the still at `path`, whose content identifier is `identifier`: a
     /// QuickTime or MP4 movie beside it under the same name (IMG_0001.HEIC and IMG_0001.MOV, as
-    /// phones and exports name them) with the same identifier, found without reading the whole
-    /// folder (`thumbs probe` of one file); nil when there is none. A walk pairs by identifier
-    /// alone, so it also finds a movie named otherwise.
+    /// phones and exports name them; the extension in upper or lower case) with the same
+    /// identifier, found without reading the folder (`thumbs probe` of one file): each name is
+    /// tried through `renderer`, whose threads do the file system's work. Nil when there is
+    /// none. A walk pairs by identifier alone, so it also finds a movie named otherwise.
     public static func beside(
         stillAt path: String, identifier: String, renderer: any ThumbnailRendering
     ) async -> PairedMovie? {
         let still = URL(fileURLWithPath: path).standardizedFileURL
-        let folder = still.deletingLastPathComponent().path
+        let folder = FilePath(still.deletingLastPathComponent().path)
         let stem = still.deletingPathExtension().lastPathComponent
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        for name in names.sorted() where name != still.lastPathComponent && Self.isMovieName(name, of: stem) {
-            let location = ImageLocation(root: FilePath(folder), relativePath: FilePath(name))
+        for name in ["MOV", "mov", "MP4", "mp4"].map({ stem + "." + $0 }) where name != still.lastPathComponent {
+            let location = ImageLocation(root: folder, relativePath: FilePath(name))
             guard let inspection = try? await renderer.inspect(location), inspection.mediaType.isVideo,
                 inspection.properties?.contentIdentifier == identifier
             else { continue }
@@ -58,10 +58,5 @@ extension PairedMovie {
                 duration: inspection.properties?.video?.duration)
         }
         return nil
-    }
-
-    private static func isMovieName(_ name: String, of stem: String) -> Bool {
-        guard let dot = name.lastIndex(of: "."), name[..<dot] == stem else { return false }
-        return ["mov", "mp4"].contains(name[name.index(after: dot)...].lowercased())
     }
 }
