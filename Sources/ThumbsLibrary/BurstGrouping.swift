@@ -6,45 +6,22 @@ import ThumbsCore
 /// waits until its folder is done; then every frame of the burst is listed, the cover (else the
 /// first frame taken) marked ``Asset/representsBurst`` with the burst's frame count.
 struct BurstGrouping {
-    private struct Key: Hashable {
-        let root: String
-        let folder: FilePath
-        let identifier: String
-    }
-
-    private var frames: [Key: [Asset]] = [:]
+    private var frames = FolderHeldGroups()
 
     /// `assets` less the burst frames, which wait for their folder to be done.
     mutating func admit(_ assets: [Asset]) -> [Asset] {
-        var ready: [Asset] = []
-        for asset in assets {
-            guard let identifier = asset.burstIdentifier else {
-                ready.append(asset)
-                continue
-            }
-            let key = Key(
-                root: asset.root, folder: asset.relativeFilePath.removingLastComponent(), identifier: identifier)
-            frames[key, default: []].append(asset)
-        }
-        return ready
+        frames.admit(assets, identifier: \.burstIdentifier)
     }
 
     /// The bursts of `folder`, now that the walk has left it: every frame, the representative
     /// marked.
     mutating func release(root: String, folder: FilePath) -> [Asset] {
-        release { $0.root == root && $0.folder == folder }
+        frames.release(root: root, folder: folder).flatMap(Self.marked)
     }
 
     /// Every burst still waiting.
     mutating func releaseAll() -> [Asset] {
-        release { _ in true }
-    }
-
-    private mutating func release(where matches: (Key) -> Bool) -> [Asset] {
-        guard !frames.isEmpty else { return [] }
-        let done = frames.filter { matches($0.key) }
-        frames = frames.filter { !matches($0.key) }
-        return done.sorted { $0.key.identifier < $1.key.identifier }.flatMap { Self.marked($0.value) }
+        frames.releaseAll().flatMap(Self.marked)
     }
 
     /// The frames of one burst, the one that stands for it marked: the cover the camera chose,

@@ -10,43 +10,22 @@ import ThumbsCore
 /// IMG_0001 (1).HEIC and .MOV), then the rest pair in the order of their names; a half that
 /// finds no partner is listed as it is.
 struct LivePhotoPairing {
-    private struct Key: Hashable {
-        let root: String
-        let folder: FilePath
-        let identifier: String
-    }
-
-    private var halves: [Key: [Asset]] = [:]
+    private var halves = FolderHeldGroups()
 
     /// `assets` less the halves of Live Photos, which wait for their folder to be done.
     mutating func admit(_ assets: [Asset]) -> [Asset] {
-        var ready: [Asset] = []
-        for asset in assets {
-            guard let key = Self.key(of: asset) else {
-                ready.append(asset)
-                continue
-            }
-            halves[key, default: []].append(asset)
-        }
-        return ready
+        halves.admit(assets, identifier: Self.identifier)
     }
 
     /// The Live Photos of `folder`, and the halves that found no partner, now that the walk has
     /// left it.
     mutating func release(root: String, folder: FilePath) -> [Asset] {
-        release { $0.root == root && $0.folder == folder }
+        halves.release(root: root, folder: folder).flatMap(Self.paired).sorted(by: Self.byPath)
     }
 
     /// Every half still waiting, paired where it can be.
     mutating func releaseAll() -> [Asset] {
-        release { _ in true }
-    }
-
-    private mutating func release(where matches: (Key) -> Bool) -> [Asset] {
-        guard !halves.isEmpty else { return [] }
-        let done = halves.filter { matches($0.key) }
-        halves = halves.filter { !matches($0.key) }
-        return done.values.flatMap(Self.paired).sorted(by: Self.byPath)
+        halves.releaseAll().flatMap(Self.paired).sorted(by: Self.byPath)
     }
 
     /// The stills of one identifier with their movies, and whatever found no partner.
@@ -68,12 +47,12 @@ struct LivePhotoPairing {
         lhs.relativeFilePath.bytes.lexicographicallyPrecedes(rhs.relativeFilePath.bytes)
     }
 
-    /// The key of a Live Photo's possible half: a photo or a movie with a content identifier
-    /// (a motion photo carries its movie already).
-    private static func key(of asset: Asset) -> Key? {
+    /// The content identifier of a Live Photo's possible half: a photo or a movie with one (a
+    /// motion photo carries its movie already).
+    private static func identifier(of asset: Asset) -> String? {
         guard let properties = asset.properties, let identifier = properties.contentIdentifier,
             !identifier.isEmpty, asset.isVideo || (asset.mediaType.isImage && properties.embeddedMovie == nil)
         else { return nil }
-        return Key(root: asset.root, folder: asset.relativeFilePath.removingLastComponent(), identifier: identifier)
+        return identifier
     }
 }

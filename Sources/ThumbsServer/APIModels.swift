@@ -75,15 +75,22 @@ struct MotionJSON: Encodable, Sendable {
     init(_ motion: Asset.Motion, of asset: Asset) {
         let version: String
         switch motion {
-        case .paired(let movie):
-            version = movie.fingerprint.version
-            contentType = movie.mediaType.mimeType ?? "video/quicktime"
-        case .embedded:
-            version = asset.fingerprint.version
-            contentType = "video/mp4"
+        case .paired(let movie): version = movie.fingerprint.version
+        case .embedded: version = asset.fingerprint.version
         }
         url = "api/assets/\(asset.id)/motion?v=\(version)"
         duration = motion.duration
+        contentType = motion.contentType
+    }
+}
+
+extension Asset.Motion {
+    /// The movie's `Content-Type`: a paired file's by its content, an embedded movie's MP4.
+    var contentType: String {
+        switch self {
+        case .paired(let movie): movie.mediaType.mimeType ?? "video/quicktime"
+        case .embedded: "video/mp4"
+        }
     }
 }
 

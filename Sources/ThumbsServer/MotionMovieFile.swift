@@ -20,15 +20,16 @@ struct MotionMovieFile: Sendable {
     /// Opens `asset`'s movie; fails when it has none, or when the file is no longer what the
     /// listing said (a still rewritten since, whose movie's offsets may have moved).
     static func open(_ asset: Asset) throws(APIError) -> MotionMovieFile {
-        switch asset.motion {
-        case nil:
+        guard let motion = asset.motion else {
             throw .notFound("no-motion", "\(asset.relativePath) is not a Live Photo or a motion photo")
+        }
+        switch motion {
         case .paired(let movie):
             let location = ImageLocation(root: FilePath(asset.root), relativePath: movie.relativeFilePath)
             let (file, fingerprint) = try opened(location, expecting: movie.fingerprint, of: asset)
             return MotionMovieFile(
                 file: file, start: 0, length: fingerprint.size,
-                contentType: movie.mediaType.mimeType ?? "video/quicktime", version: fingerprint.version)
+                contentType: motion.contentType, version: fingerprint.version)
         case .embedded(let movie):
             let (file, fingerprint) = try opened(asset.location, expecting: asset.fingerprint, of: asset)
             // A metadata record may be damaged: the range is the file's, and an MP4's, or nothing.
@@ -36,7 +37,7 @@ struct MotionMovieFile: Sendable {
                 startsWithFileTypeBox(file, at: movie.offset)
             else { throw .notFound("no-motion", "\(asset.relativePath) holds no movie where its header said") }
             return MotionMovieFile(
-                file: file, start: movie.offset, length: movie.length, contentType: "video/mp4",
+                file: file, start: movie.offset, length: movie.length, contentType: motion.contentType,
                 version: fingerprint.version)
         }
     }
