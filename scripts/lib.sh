@@ -31,43 +31,70 @@ install_packages() {
         $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
-# install_absent PACKAGE...: install_packages of those of Debian's PACKAGES that are not installed.
-install_absent() {
+# requirements FROM NEED...: the packages of scripts/requirements.tsv that NEEDS take from FROM
+# (debian or pypi), one a line, each once.
+requirements() {
+    local from=$1
+    shift
+    awk -F '\t' -v from="$from" -v wanted="$*" '
+        BEGIN { n = split(wanted, list, " "); for (i = 1; i <= n; i++) want[list[i]] = 1 }
+        /^#/ || NF < 3 || $2 != from { next }
+        { m = split($1, needs, ","); for (i = 1; i <= m; i++) if (needs[i] in want && !seen[$3]++) print $3 }
+    ' scripts/requirements.tsv
+}
+
+# require NEED...: installs the Debian packages of scripts/requirements.tsv that NEEDS take and
+# this machine lacks (install_packages). Where THUMBS_NEEDS_MARKS names a folder (a run that
+# scripts/check-packages traces), it first opens a file there named after NEEDS, from this
+# script's own process, which tells the trace what this script declared it uses. Without
+# dpkg-query (not Debian), it says what it would install and goes on.
+require() {
     local package absent=()
-    for package in "$@"; do
-        dpkg -s "$package" >/dev/null 2>&1 || absent+=("$package")
-    done
-    install_packages "${absent[@]}"
+    if [ -n "${THUMBS_NEEDS_MARKS:-}" ]; then
+        : >"$THUMBS_NEEDS_MARKS/$(IFS=,; echo "$*")"
+    fi
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        say "this system has no dpkg: make sure it has what Debian calls $(requirements debian "$@" | paste -sd ' ')"
+        return 0
+    fi
+    while IFS= read -r package; do
+        [ "$(dpkg-query -W -f '${db:Status-Abbrev}' "$package" 2>/dev/null)" = "ii " ] || absent+=("$package")
+    done < <(requirements debian "$@")
+    install_packages ${absent[@]+"${absent[@]}"}
 }
 
-# pip_install PYTHON MODULES PACKAGE...: installs PACKAGES from PyPI into PYTHON unless it can
-# already `import MODULES` (comma-separated).
-pip_install() {
-    local python=$1 modules=$2
-    shift 2
-    "$python" -c "import $modules" 2>/dev/null && return 0
-    say "installing $*"
-    "$python" -m pip install --quiet --disable-pip-version-check "$@" >&2
-}
-
-# python_venv FOLDER MODULES PACKAGE...: prints the Python of the virtual environment FOLDER (a
-# path from the repository's root, as .build/test-venv), made anew with PACKAGES from PyPI when it
-# cannot `import MODULES` (installing Debian's python3-venv when venv lacks its pip bootstrap), so
-# that nothing goes into the system's Python. Every step is checked here: callers run it in
-# $(...), where `set -e` does not reach.
+# python_venv FOLDER NEED...: prints the Python of the virtual environment FOLDER (a path from the
+# repository's root, as .build/test-venv) holding the PyPI packages of scripts/requirements.tsv
+# that NEEDS take, at their pinned versions; made anew when the pins change (installing Debian's
+# python3-venv when venv lacks its pip bootstrap), so that nothing goes into the system's Python.
+# Every step is checked here: callers run it in $(...), where `set -e` does not reach.
 python_venv() {
-    local venv=$1 modules=$2
-    shift 2
-    if ! "$venv/bin/python" -c "import $modules" 2>/dev/null; then
+    local venv=$1 pins
+    shift
+    pins=$(requirements pypi "$@")
+    if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/thumbs-requirements" 2>/dev/null)" != "$pins" ]; then
         rm -rf "$venv"
         # Debian ships venv's pip bootstrap in a package of its own.
         if ! python3 -m venv "$venv" >/dev/null 2>&1; then
             rm -rf "$venv"
             install_packages python3-venv && python3 -m venv "$venv" >&2 || return 1
         fi
-        pip_install "$venv/bin/python" "$modules" "$@" || return 1
+        say "installing $(echo "$pins" | paste -sd ' ') into $venv"
+        # shellcheck disable=SC2086 # one pin a word
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check $pins >&2 || return 1
+        echo "$pins" >"$venv/thumbs-requirements"
     fi
     echo "$PWD/$venv/bin/python"
+}
+
+# require_build: what building Thumbs needs: a Swift toolchain (said, never installed, when
+# absent), what it uses from Debian, and the C libraries Thumbs links (require toolchain build).
+require_build() {
+    if ! command -v swift >/dev/null 2>&1; then
+        say "the Swift toolchain (6.1 or later) is required: https://www.swift.org/install/"
+        return 1
+    fi
+    require toolchain build
 }
 
 # run_module PYTHON MODULE ARGUMENT...: runs MODULE of scripts/ (thumbs_tools.…, mutation_sweep)
@@ -93,13 +120,15 @@ help_of_module() {
 
 # exec_benchmark MODULE ARGUMENT...: runs the benchmark MODULE (a thumbs_tools module taking
 # --thumbs PATH) with ARGUMENTS in place of the script, with a release build of thumbs made now
-# (scripts/build-release) when ARGUMENTS name none (as `--thumbs PATH` or `--thumbs=PATH`).
+# (scripts/build-release) when ARGUMENTS name none (as `--thumbs PATH` or `--thumbs=PATH`), by
+# $benchmark_python where the script set it (the benchmarks' virtual environment, with Pillow),
+# else python3.
 exec_benchmark() {
-    local module=$1 argument thumbs
+    local module=$1 argument thumbs python=${benchmark_python:-python3}
     shift
     for argument in "$@"; do
-        case "$argument" in --thumbs | --thumbs=*) exec_module python3 "$module" "$@" ;; esac
+        case "$argument" in --thumbs | --thumbs=*) exec_module "$python" "$module" "$@" ;; esac
     done
     thumbs=$(scripts/build-release)
-    exec_module python3 "$module" --thumbs "$thumbs" "$@"
+    exec_module "$python" "$module" --thumbs "$thumbs" "$@"
 }

@@ -1,6 +1,10 @@
 from pathlib import Path
 
+import pytest
+
 from thumbs_tools.desktop_factory import (
+    Answer,
+    FactoryFailedError,
     closest_orientation,
     colour_name,
     entry_keys,
@@ -111,3 +115,20 @@ def test_worker_confinement_reads_the_verbose_line() -> None:
     )
     assert worker_confinement(log) == "seccomp, landlock (ABI 7), no-new-privs"
     assert worker_confinement("nothing") is None
+
+
+def test_a_failed_answer_says_its_error_where_its_picture_is_asked() -> None:
+    failed = Answer({"ok": False, "error": "Couldn't recognize the image file format for file 'x.HEIC'"})
+    assert not failed.ok
+    assert failed.error.startswith("Couldn't recognize")
+    with pytest.raises(FactoryFailedError, match="recognize the image file format"):
+        _ = failed.grid
+    with pytest.raises(FactoryFailedError, match="recognize the image file format"):
+        _ = failed.size
+
+
+def test_an_answer_that_succeeded_has_its_picture_and_no_error() -> None:
+    answer = Answer({"ok": True, "width": 2, "height": 1, "grid": [[1, 2, 3]]})
+    assert answer.error == ""
+    assert answer.size == (2, 1)
+    assert answer.grid == [[1, 2, 3]]

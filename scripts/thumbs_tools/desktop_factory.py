@@ -165,9 +165,17 @@ class FactoryTimeoutError(Exception):
     """The factory did not answer within the time limit (its process has been killed)."""
 
 
+class FactoryFailedError(Exception):
+    """A picture was asked of an answer that is the factory's failure (`Answer.error`)."""
+
+
 @dataclass
 class Answer:
-    """The factory's answer to one request, and what its process wrote on stderr meanwhile."""
+    """The factory's answer to one request, and what its process wrote on stderr meanwhile.
+
+    A failed answer (`ok` false) has only `error`: its `size` and `grid` raise
+    `FactoryFailedError` with that error, so a caller that did not look at `ok` first learns
+    what failed rather than which key is missing."""
 
     fields: dict[str, Any]
     log: str = ""
@@ -177,12 +185,23 @@ class Answer:
         return bool(self.fields.get("ok"))
 
     @property
+    def error(self) -> str:
+        """The factory's failure, or "" for an answer that succeeded."""
+        return "" if self.ok else str(self.fields.get("error", "no error given"))
+
+    @property
     def size(self) -> tuple[int, int]:
+        self._require_picture()
         return int(self.fields["width"]), int(self.fields["height"])
 
     @property
     def grid(self) -> Grid:
+        self._require_picture()
         return [list(cell) for cell in self.fields["grid"]]
+
+    def _require_picture(self) -> None:
+        if not self.ok:
+            raise FactoryFailedError(self.error)
 
 
 @dataclass

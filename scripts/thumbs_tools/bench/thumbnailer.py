@@ -179,7 +179,7 @@ def measure(
                             by_size = seconds[tool].setdefault(type_name, {}).setdefault(size, {})
                             by_size.setdefault(str(path), []).append(float(answer.fields["seconds"]))
                         elif round_number == 1:
-                            failures[tool].append(f"{path.name} ({size}): {answer.fields.get('error')}")
+                            failures[tool].append(f"{path.name} ({size}): {answer.error}")
     return seconds, failures
 
 
