@@ -61,6 +61,11 @@ package enum RenderWorkers {
     }
 
     /// Waits until every thread of `pid` is stopped; false if the process is gone.
+    ///
+    /// A thread stopped by the signal shows `T`; under a tracer (a debugger, or the strace of
+    /// scripts/check-packages) it shows `t`, in its group stop or in a stop of the tracer's from
+    /// which it goes on into the group stop before it runs another instruction of its own, as the
+    /// SIGSTOP is pending by then: either way it decodes no further.
     private static func waitUntilStopped(_ pid: pid_t) -> Bool {
         while true {
             guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"),
@@ -68,7 +73,7 @@ package enum RenderWorkers {
             else { return false }
             let states = threads.map { state(of: "/proc/\(pid)/task/\($0)/stat") }
             if states.contains(nil) || states.contains("Z") || states.contains("X") { return false }
-            if states.allSatisfy({ $0 == "T" }) { return true }
+            if states.allSatisfy({ $0 == "T" || $0 == "t" }) { return true }
             usleep(500)
         }
     }
