@@ -311,9 +311,10 @@ import ThumbsTesting
         try await held.release()
         #expect(await shown.collect().results.map(\.source) == [.rendered])
         try await eventually { manager.preheatingCount == 0 }
+        // Each preheat is a task of its own, so the three left reach the queue in no set order.
         #expect(
-            order.value == [assets[3].id] + assets.prefix(3).map(\.id),
-            "the cell on screen was rendered before the preheats queued ahead of it")
+            order.value.first == assets[3].id, "the cell on screen was rendered before the preheats queued ahead of it")
+        #expect(Set(order.value.dropFirst()) == Set(assets.prefix(3).map(\.id)) && order.value.count == 4)
     }
 
     @Test func fileDataAndSizes() async throws {
