@@ -10,7 +10,8 @@ allowed to a process when it is Essential or of required priority (on every Debi
 one of the list's optional ones (read where installed, needed by none), or comes with a package
 that the needs the process ran under take in scripts/requirements.tsv: the package, its Depends,
 Pre-Depends and Recommends, recursively (what `apt-get install` of it installs). Any other
-package used is a finding: a script relies on it being installed, and on a machine where nothing
+package used is a finding (a file in one of the list's scanned folders, which programs read
+whole, is no use of its package): a script relies on it being installed, and on a machine where nothing
 else installed it, the script fails. Exits 1 on a finding.
 """
 
@@ -34,6 +35,17 @@ MERGED = ("/lib/", "/lib64/", "/bin/", "/sbin/", "/libx32/", "/lib32/")
 def merged(path: str) -> str:
     """`path` with merged /usr's folders named below /usr."""
     return "/usr" + path if path.startswith(MERGED) else path
+
+
+def scanned_folders(text: str) -> tuple[str, ...]:
+    """The folders of scripts/requirements.tsv's `scanned` lines (merged /usr): programs read
+    every file in them because it is there, so a file read there shows no use of its package."""
+    folders = []
+    for line in text.splitlines():
+        fields = line.split("\t")
+        if not line.startswith("#") and len(fields) >= 3 and fields[1] == "scanned":
+            folders.append(merged(fields[2].rstrip("/") + "/"))
+    return tuple(folders)
 
 
 def declared_needs(text: str, source: str = "debian") -> dict[str, set[str]]:
@@ -133,10 +145,17 @@ class Finding:
 class PackageJudge:
     """Decides, per set of needs, which packages are allowed, and finds the uses that are not."""
 
-    def __init__(self, needs: Mapping[str, set[str]], owners: Mapping[str, str], baseline: set[str]) -> None:
+    def __init__(
+        self,
+        needs: Mapping[str, set[str]],
+        owners: Mapping[str, str],
+        baseline: set[str],
+        scanned: tuple[str, ...] = (),
+    ) -> None:
         self.needs = needs
         self.owners = owners
         self.baseline = baseline
+        self.scanned = scanned
         self.closures: dict[str, set[str]] = {}
 
     def allowed(self, needs: frozenset[str]) -> set[str]:
@@ -151,7 +170,7 @@ class PackageJudge:
     def owner(self, path: str) -> str | None:
         """The package that ships the file `path` (followed through links), if one does."""
         real = os.path.realpath(path)
-        if not os.path.isfile(real):
+        if not os.path.isfile(real) or merged(real).startswith(self.scanned) or merged(path).startswith(self.scanned):
             return None
         return self.owners.get(merged(real)) or self.owners.get(merged(path))
 
@@ -179,7 +198,9 @@ def main() -> None:
         used = usage(lines, arguments.marks)
     requirements = arguments.requirements.read_text()
     optional = set().union(*declared_needs(requirements, "optional").values())
-    judge = PackageJudge(declared_needs(requirements), dpkg_owners(), baseline_packages() | optional)
+    judge = PackageJudge(
+        declared_needs(requirements), dpkg_owners(), baseline_packages() | optional, scanned_folders(requirements)
+    )
     findings = judge.findings(used)
     files = sum(len(paths) for paths in used.by_needs.values())
     for finding in findings:

@@ -1,7 +1,8 @@
 """A run traced by strace, read as processes and the files each opened or ran.
 
-scripts/check-packages runs a command under `strace -f -z` tracing openat, execve and the calls
-that make processes and threads (clone, clone3, fork, vfork), and gives its output here. Each
+scripts/check-packages runs a command under `strace -f -z --pidns-translation` tracing openat,
+execve and the calls that make processes and threads (clone, clone3, fork, vfork), and gives its
+output here. Each
 process is a `Process`, the child of the one whose clone returned its id (ids are reused over a
 long run: a new child of that id is a new `Process`). A process inherits its parent's needs, and
 adds those a script declared with `require` (scripts/lib.sh), which in a traced run opens a file
@@ -25,6 +26,9 @@ CALL = re.compile(r"^(\w+)\((.*)$")
 RESUMED = re.compile(r"^<\.\.\. (\w+) resumed>(.*)$")
 UNFINISHED = " <unfinished ...>"
 RESULT = re.compile(r"\) += (-?\d+)(?: .*)?$")
+# With --pidns-translation, an id returned inside a PID namespace (bwrap's sandboxes) is followed
+# by the one the trace's lines use.
+TRANSLATED = re.compile(r"/\* (\d+) in strace's PID NS \*/")
 STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 SCRIPT = re.compile(r"(?:^|/)scripts/([A-Za-z0-9_.-]+)$")
 
@@ -92,7 +96,9 @@ def calls(lines: Iterable[str]) -> Iterator[Call]:
         result = RESULT.search(text)
         if result is None:
             continue
-        yield Call(pid, name, text[: result.start()], int(result.group(1)))
+        translated = TRANSLATED.search(text, result.start())
+        value = int(translated.group(1)) if translated else int(result.group(1))
+        yield Call(pid, name, text[: result.start()], value)
 
 
 @dataclass(eq=False)
