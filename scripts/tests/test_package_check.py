@@ -11,6 +11,7 @@ from thumbs_tools.package_check import (
     depends_closure,
     merged,
     owners_from_lists,
+    scanned_folders,
 )
 from thumbs_tools.package_trace import Call, calls, unescaped, usage
 
@@ -96,6 +97,21 @@ def test_a_child_printed_before_its_making_is_placed_under_its_parent() -> None:
     assert used.by_needs[frozenset({"media-tools"})] == {"/usr/bin/ffmpeg": ("test", "/usr/bin/ffmpeg")}
 
 
+def test_an_id_made_in_a_pid_namespace_is_read_as_the_trace_names_it() -> None:
+    used = usage(
+        trace(
+            ran(1, "/usr/bin/bash", "bash", "scripts/test-gnome-thumbnailer"),
+            marked(1, "gnome-thumbnailer"),
+            "1  " + CLONE.format("2 /* 40 in strace's PID NS */"),
+            ran(40, "/usr/bin/bwrap"),
+        ),
+        MARKS,
+    )
+    assert used.by_needs[frozenset({"gnome-thumbnailer"})] == {
+        "/usr/bin/bwrap": ("test-gnome-thumbnailer", "/usr/bin/bwrap")
+    }
+
+
 def test_a_reused_id_is_a_new_process() -> None:
     used = usage(
         trace(
@@ -146,6 +162,11 @@ def test_declared_needs_split_the_needs_column_and_keep_the_source_apart() -> No
     assert declared_needs(text, "optional") == {"*": {"locales"}}
 
 
+def test_scanned_folders_are_read_from_their_lines() -> None:
+    text = "*\tscanned\t/lib/systemd/system\tunits\n*\toptional\tlocales\talias\n"
+    assert scanned_folders(text) == ("/usr/lib/systemd/system/",)
+
+
 def test_owners_name_files_below_merged_usr() -> None:
     owners = owners_from_lists([("libc6", "/.\n/lib/x86_64-linux-gnu/libc.so.6\n"), ("bash", "/bin/bash\n")])
     assert owners[merged("/lib/x86_64-linux-gnu/libc.so.6")] == "libc6"
@@ -178,4 +199,12 @@ def test_the_judge_finds_a_package_no_need_of_the_script_installs(shipped: dict[
     assert (finding.script, finding.package) == ("test-gnome-thumbnailer", "heif-gdk-pixbuf")
     assert "no need of it installs" in finding.line()
     judge.closures["gnome-thumbnailer"].add("heif-gdk-pixbuf")
+    assert judge.findings(used) == []
+
+
+def test_a_file_of_a_scanned_folder_shows_no_use_of_its_package(shipped: dict[str, Path]) -> None:
+    owners = {str(shipped["loader.so"]): "avahi-daemon"}
+    judge = PackageJudge({}, owners, set(), scanned=(str(shipped["loader.so"].parent) + "/",))
+    used = usage([], MARKS)
+    used.by_needs[frozenset()] = {str(shipped["loader.so"]): ("test-install", "/usr/bin/systemd-analyze")}
     assert judge.findings(used) == []
