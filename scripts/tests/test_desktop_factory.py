@@ -1,9 +1,12 @@
+import sys
 from pathlib import Path
 
 import pytest
 
 from thumbs_tools.desktop_factory import (
     Answer,
+    FactoryClient,
+    FactoryEndedError,
     FactoryFailedError,
     closest_orientation,
     colour_name,
@@ -132,3 +135,12 @@ def test_an_answer_that_succeeded_has_its_picture_and_no_error() -> None:
     assert answer.error == ""
     assert answer.size == (2, 1)
     assert answer.grid == [[1, 2, 3]]
+
+
+def test_a_factory_that_cannot_start_says_which_packages_it_lacks(tmp_path: Path) -> None:
+    # The tooling's own Python has no GObject bindings: the worker cannot load the factory.
+    with (
+        FactoryClient(tmp_path / "data", tmp_path / "work", timeout=60, python=sys.executable) as factory,
+        pytest.raises(FactoryEndedError, match=r"gir1\.2-gnomedesktop-3\.0 and python3-gi"),
+    ):
+        factory.generate(tmp_path / "a.jpg", "large")

@@ -165,6 +165,10 @@ class FactoryTimeoutError(Exception):
     """The factory did not answer within the time limit (its process has been killed)."""
 
 
+class FactoryEndedError(Exception):
+    """The factory's process ended before it answered (its stderr says why: a missing package)."""
+
+
 class FactoryFailedError(Exception):
     """A picture was asked of an answer that is the factory's failure (`Answer.error`)."""
 
@@ -280,7 +284,7 @@ class FactoryClient:
             raise FactoryTimeoutError(f"no answer to {json.dumps(request)} within {self.timeout:.0f} s")
         line = process.stdout.readline()
         if not line:
-            raise RuntimeError(f"the factory process ended ({process.wait()}): {self.log_since(0)[-2000:]}")
+            raise FactoryEndedError(f"the factory process ended ({process.wait()}): {self.log_since(0)[-2000:]}")
         return Answer(json.loads(line), self.log_since(log_start))
 
     def log_since(self, offset: int) -> str:

@@ -23,11 +23,17 @@ import sys
 import time
 from typing import Any
 
-import gi
+try:
+    import gi
 
-gi.require_version("GnomeDesktop", "3.0")
-gi.require_version("GdkPixbuf", "2.0")
-from gi.repository import GdkPixbuf, Gio, GLib, GnomeDesktop  # noqa: E402
+    gi.require_version("GnomeDesktop", "3.0")
+    gi.require_version("GdkPixbuf", "2.0")
+    from gi.repository import GdkPixbuf, Gio, GLib, GnomeDesktop
+except (ImportError, ValueError) as missing:
+    sys.exit(
+        f"GNOME's thumbnail factory cannot be loaded ({missing}): "
+        "install Debian's gir1.2-gnomedesktop-3.0 and python3-gi (scripts/requirements.tsv)"
+    )
 
 GRID = 8
 SIZES = {"normal": "NORMAL", "large": "LARGE"}

@@ -39,6 +39,7 @@ from pathlib import Path
 from .desktop_factory import (
     SIZES,
     FactoryClient,
+    FactoryEndedError,
     FactoryTimeoutError,
     closest_orientation,
     entry_naming,
@@ -225,6 +226,8 @@ def main() -> None:
             checks.check(not answer.ok, "without Thumbs' entry, the factory still made a thumbnail of a JPEG")
     except FactoryTimeoutError as timeout:
         checks.check(False, f"the factory hung: {timeout}")
+    except FactoryEndedError as ended:
+        checks.check(False, str(ended))
     if checks.failures:
         sys.exit(f"thumbs: GNOME's factory: {len(checks.failures)} check(s) failed (above); work folder {work}")
     shutil.rmtree(work)
