@@ -220,7 +220,13 @@ def open_browser() -> webdriver.Chrome:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
-    driver = webdriver.Chrome(service=service, options=options)
+    try:
+        driver = webdriver.Chrome(service=service, options=options)
+    except WebDriverException as error:
+        sys.exit(
+            f"grid_test: headless Chromium did not start ({error.msg}): it needs Debian's chromium and "
+            "chromium-driver (scripts/requirements.tsv, browser)"
+        )
     # The window size includes the browser's frame; the page is checked at exactly this viewport.
     width, height = VIEWPORT
     driver.execute_cdp_cmd(

@@ -30,11 +30,17 @@ CACHE_HOME = os.path.join(WORK, "cache")
 # GLib reads XDG_CACHE_HOME once, when it starts: set it before importing gi.
 os.environ["XDG_CACHE_HOME"] = CACHE_HOME
 
-import gi  # noqa: E402
+try:
+    import gi
 
-gi.require_version("GnomeDesktop", "3.0")
-gi.require_version("GdkPixbuf", "2.0")
-from gi.repository import GdkPixbuf, Gio, GLib, GnomeDesktop  # noqa: E402
+    gi.require_version("GnomeDesktop", "3.0")
+    gi.require_version("GdkPixbuf", "2.0")
+    from gi.repository import GdkPixbuf, Gio, GLib, GnomeDesktop
+except (ImportError, ValueError) as missing:
+    sys.exit(
+        f"thumbs: GNOME's reader of the desktop cache cannot be loaded ({missing}): "
+        "install Debian's gir1.2-gnomedesktop-3.0 and python3-gi (scripts/requirements.tsv, desktop-cache)"
+    )
 
 SIZES = {"normal": 128, "large": 256, "x-large": 512, "xx-large": 1024}
 FACTORIES = {
