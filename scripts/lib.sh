@@ -49,17 +49,24 @@ requirements() {
 # script's own process, which tells the trace what this script declared it uses. Without
 # dpkg-query (not Debian), it says what it would install and goes on.
 require() {
-    local package absent=()
+    local package status wanted=() absent=()
+    local -A installed=()
     if [ -n "${THUMBS_NEEDS_MARKS:-}" ]; then
         : >"$THUMBS_NEEDS_MARKS/$(IFS=,; echo "$*")"
     fi
+    mapfile -t wanted < <(requirements debian "$@")
+    [ ${#wanted[@]} -gt 0 ] || return 0
     if ! command -v dpkg-query >/dev/null 2>&1; then
-        say "this system has no dpkg: make sure it has what Debian calls $(requirements debian "$@" | paste -sd ' ')"
+        say "this system has no dpkg: make sure it has what Debian calls ${wanted[*]}"
         return 0
     fi
-    while IFS= read -r package; do
-        [ "$(dpkg-query -W -f '${db:Status-Abbrev}' "$package" 2>/dev/null)" = "ii " ] || absent+=("$package")
-    done < <(requirements debian "$@")
+    # One dpkg-query for them all; a package it does not know is absent.
+    while read -r status package; do
+        [ "$status" = ii ] && installed[$package]=1
+    done < <(dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' "${wanted[@]}" 2>/dev/null || true)
+    for package in "${wanted[@]}"; do
+        [ -n "${installed[$package]:-}" ] || absent+=("$package")
+    done
     install_packages ${absent[@]+"${absent[@]}"}
 }
 

@@ -21,7 +21,7 @@ import argparse
 import os
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,27 +37,27 @@ def merged(path: str) -> str:
     return "/usr" + path if path.startswith(MERGED) else path
 
 
+def requirement_lines(text: str, source: str) -> Iterator[tuple[list[str], str]]:
+    """The (needs, package) of each line of scripts/requirements.tsv's text from `source`."""
+    for line in text.splitlines():
+        fields = line.split("\t")
+        if not line.startswith("#") and len(fields) >= 3 and fields[1] == source:
+            yield fields[0].split(","), fields[2]
+
+
 def scanned_folders(text: str) -> tuple[str, ...]:
     """The folders of scripts/requirements.tsv's `scanned` lines (merged /usr): programs read
     every file in them because it is there, so a file read there shows no use of its package."""
-    folders = []
-    for line in text.splitlines():
-        fields = line.split("\t")
-        if not line.startswith("#") and len(fields) >= 3 and fields[1] == "scanned":
-            folders.append(merged(fields[2].rstrip("/") + "/"))
-    return tuple(folders)
+    return tuple(merged(folder.rstrip("/") + "/") for _, folder in requirement_lines(text, "scanned"))
 
 
 def declared_needs(text: str, source: str = "debian") -> dict[str, set[str]]:
     """The Debian packages each need takes, from scripts/requirements.tsv's text (`source`
     optional: the packages allowed to every script, under the need *)."""
     needs: dict[str, set[str]] = {}
-    for line in text.splitlines():
-        fields = line.split("\t")
-        if line.startswith("#") or len(fields) < 3 or fields[1] != source:
-            continue
-        for need in fields[0].split(","):
-            needs.setdefault(need, set()).add(fields[2])
+    for line_needs, package in requirement_lines(text, source):
+        for need in line_needs:
+            needs.setdefault(need, set()).add(package)
     return needs
 
 
@@ -197,7 +197,7 @@ def main() -> None:
     with arguments.trace.open(errors="replace") as lines:
         used = usage(lines, arguments.marks)
     requirements = arguments.requirements.read_text()
-    optional = set().union(*declared_needs(requirements, "optional").values())
+    optional = {package for _, package in requirement_lines(requirements, "optional")}
     judge = PackageJudge(
         declared_needs(requirements), dpkg_owners(), baseline_packages() | optional, scanned_folders(requirements)
     )

@@ -139,6 +139,12 @@ class Usage:
         if not process.installing:
             self.by_needs.setdefault(process.needs, {}).setdefault(path, (process.script, process.program))
 
+    def place(self, process: Process) -> None:
+        """What `process` used before its making was printed, under the needs it has now."""
+        for path in process.unplaced:
+            self.add(process, path)
+        process.unplaced.clear()
+
 
 class TraceReader:
     """Reads strace's output into `Usage` (see the module): the processes by id, the marks folder."""
@@ -154,9 +160,7 @@ class TraceReader:
         for call in calls(lines):
             self.take(call)
         for process in self.processes.values():
-            for path in process.unplaced:
-                self.usage.add(process, path)
-            process.unplaced.clear()
+            self.usage.place(process)
         return self.usage
 
     def take(self, call: Call) -> None:
@@ -195,9 +199,7 @@ class TraceReader:
         made = self.processes.get(pid)
         if made is not None and made.parent is None and made is not self.root:
             made.adopt(parent)
-            for path in made.unplaced:
-                self.usage.add(made, path)
-            made.unplaced.clear()
+            self.usage.place(made)
             return
         self.processes[pid] = parent.child(pid)
         self.usage.processes += 1
