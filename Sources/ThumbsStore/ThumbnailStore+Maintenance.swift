@@ -163,7 +163,11 @@ extension ThumbnailStore {
     ) throws(StoreError) -> T {
         let lock = Glibc.open(path + "/thumbs.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lock >= 0 else { throw StoreError(code: errno, operation) }
-        defer { close(lock) }
+        // Unlocked before it is closed, as LMDBEnvironment's process lock is.
+        defer {
+            flock(lock, LOCK_UN)
+            close(lock)
+        }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
             throw StoreError(resultCode: .busy, message: "another process is using the cache", operation: operation)
         }

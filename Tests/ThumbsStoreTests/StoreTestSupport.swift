@@ -44,3 +44,37 @@ extension StoreConfiguration {
         return configuration
     }
 }
+
+/// A child forked from the test process that runs no program, so that it keeps a copy of every
+/// descriptor the test had open (the close-on-exec ones too) until ``end()``.
+struct ForkedChild {
+    private let pid: pid_t
+    private let release: Int32
+
+    init() throws {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let pid = fork()
+        if pid == 0 {
+            // Async-signal-safe calls only: the test process has other threads.
+            close(ends[1])
+            var byte: UInt8 = 0
+            _ = read(ends[0], &byte, 1)
+            _exit(0)
+        }
+        close(ends[0])
+        guard pid > 0 else {
+            close(ends[1])
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        self.pid = pid
+        release = ends[1]
+    }
+
+    /// Lets the child exit (its read of the pipe ends) and reaps it.
+    func end() {
+        close(release)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+}

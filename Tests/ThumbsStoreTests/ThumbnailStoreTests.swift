@@ -348,6 +348,20 @@ import ThumbsSupport
         #expect(try reopened.statistics().thumbnails == 4)
     }
 
+    /// A process forked while the cache was open holds a copy of its lock descriptor (until it
+    /// runs a program, which this one never does); the cache, once closed, is free all the same.
+    @Test func aProcessForkedWhileTheCacheWasOpenDoesNotKeepItBusy() async throws {
+        let configuration = StoreConfiguration.testing(folder, clock: clock)
+        var child = ForkedChild?.none
+        do {
+            let store = try ThumbnailStore(configuration: configuration)
+            try await store.putThumbnails([.init(key: F.key("a"), thumbnail: F.thumbnail(1))])
+            child = try ForkedChild()
+        }
+        defer { child?.end() }
+        _ = try ThumbnailStore.compact(path: configuration.path)
+    }
+
     /// On a full device LMDB's short write comes back as EIO; the store says what it is.
     @Test(.enabled(if: getuid() == 0, "mounting a small file system needs root"))
     func aFullDeviceIsReportedAsSuch() async throws {

@@ -150,6 +150,11 @@ final class LMDBEnvironment: @unchecked Sendable {
         Self.registry.closing(path) {
             for reader in freeReaders.withLock({ $0 }) { mdb_txn_abort(reader.pointer) }
             mdb_env_close(environment)
+            // Unlocked before it is closed: a process being started at this moment holds a copy
+            // of the descriptor until it runs its program, and the lock, which belongs to the
+            // descriptor's every copy, would otherwise stay held that long (compaction would find
+            // the cache busy).
+            flock(processLock, LOCK_UN)
             close(processLock)
             close(writerLock)
         }
