@@ -1,5 +1,5 @@
 """Reading a traced run (package_trace) and judging its packages (package_check), on strace's
-own output forms: plain calls, calls split by another process's, threads, reused ids."""
+own output forms: plain calls, calls split by another process's, threads, ends, reused ids."""
 
 from pathlib import Path
 
@@ -13,7 +13,7 @@ from thumbs_tools.package_check import (
     owners_from_lists,
     scanned_folders,
 )
-from thumbs_tools.package_trace import Call, calls, unescaped, usage
+from thumbs_tools.package_trace import Call, Ended, Started, events, unescaped, usage
 
 MARKS = "/work/.build/package-trace/test/marks"
 CLONE = "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = {}"
@@ -36,22 +36,31 @@ def marked(pid: int, needs: str) -> str:
     return f'{pid}  openat(AT_FDCWD, "{MARKS}/{needs}", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3'
 
 
-def test_calls_join_an_unfinished_call_to_its_resumption() -> None:
+def test_events_join_an_unfinished_call_to_its_resumption() -> None:
     lines = trace(
         '10  openat(AT_FDCWD, "/usr/lib/libz.so.1", O_RDONLY|O_CLOEXEC <unfinished ...>',
         "11  " + CLONE.format(12),
+        "12  +++ exited with 0 +++",
         "10  <... openat resumed>) = 4",
+        "11  clone3({flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD}, 88 <unfinished ...>",
+        "11  <... clone3 resumed>) = ?",
+        "11  +++ killed by SIGKILL +++",
     )
-    assert list(calls(lines)) == [
+    assert list(events(lines)) == [
+        Started(10, "openat"),
         Call(11, "clone", CLONE.format(12).removeprefix("clone(").rsplit(")", 1)[0], 12),
+        Ended(12),
         Call(10, "openat", 'AT_FDCWD, "/usr/lib/libz.so.1", O_RDONLY|O_CLOEXEC', 4),
+        Started(11, "clone3"),
+        Call(11, "clone3", "{flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD}, 88", None),
+        Ended(11),
     ]
 
 
 def test_a_call_that_failed_is_kept_with_its_result_and_then_not_used() -> None:
     lines = trace('10  openat(AT_FDCWD, "/usr/lib/none.so", O_RDONLY) = -1 ENOENT (No such file or directory)')
-    [call] = calls(lines)
-    assert call.result == -1
+    [call] = events(lines)
+    assert isinstance(call, Call) and call.result == -1
     assert usage(lines, MARKS).by_needs == {}
 
 
@@ -110,6 +119,61 @@ def test_an_id_made_in_a_pid_namespace_is_read_as_the_trace_names_it() -> None:
     assert used.by_needs[frozenset({"gnome-thumbnailer"})] == {
         "/usr/bin/bwrap": ("test-gnome-thumbnailer", "/usr/bin/bwrap")
     }
+
+
+def test_an_id_that_ended_is_a_new_process_even_before_its_making_is_printed() -> None:
+    used = usage(
+        trace(
+            ran(1, "/usr/bin/bash", "bash", "scripts/test"),
+            "1  " + CLONE.format(5),
+            marked(5, "browser"),
+            "5  +++ exited with 0 +++",
+            ran(5, "/usr/bin/ffmpeg"),
+            marked(1, "media-tools"),
+            "1  " + CLONE.format(5),
+        ),
+        MARKS,
+    )
+    assert used.by_needs[frozenset({"media-tools"})] == {"/usr/bin/ffmpeg": ("test", "/usr/bin/ffmpeg")}
+
+
+def test_a_child_that_ended_before_its_making_was_printed_is_placed_under_its_parent() -> None:
+    used = usage(
+        trace(
+            ran(1, "/usr/bin/bash", "bash", "scripts/test"),
+            marked(1, "media-tools"),
+            "1  vfork( <unfinished ...>",
+            ran(2, "/usr/bin/ffprobe"),
+            "2  +++ exited with 0 +++",
+            "1  <... vfork resumed>) = 2",
+        ),
+        MARKS,
+    )
+    assert used.by_needs[frozenset({"media-tools"})] == {"/usr/bin/ffprobe": ("test", "/usr/bin/ffprobe")}
+
+
+def test_a_child_whose_maker_ended_in_the_call_is_placed_under_the_processes_then_making() -> None:
+    spawn = "clone3({flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD}, 88"
+    used = usage(
+        trace(
+            ran(1, "/usr/bin/bash", "bash", "scripts/test"),
+            "1  " + CLONE.format(2),
+            marked(1, "build"),
+            ran(2, "/usr/bin/bash", "bash", "scripts/test-browser"),
+            marked(2, "browser"),
+            f"1  {spawn} <unfinished ...>",
+            f"2  {spawn} <unfinished ...>",
+            ran(3, "/work/.build/debug/thumbs-render-worker"),
+            "1  <... clone3 resumed>) = ?",
+            "2  <... clone3 resumed>) = 4",
+            ran(4, "/usr/bin/chromium"),
+            "1  +++ killed by SIGKILL +++",
+        ),
+        MARKS,
+    )
+    worker = "/work/.build/debug/thumbs-render-worker"
+    assert used.by_needs[frozenset({"build", "browser"})] == {worker: ("test or test-browser", worker)}
+    assert used.by_needs[frozenset({"browser"})]["/usr/bin/chromium"] == ("test-browser", "/usr/bin/chromium")
 
 
 def test_a_reused_id_is_a_new_process() -> None:

@@ -1,14 +1,19 @@
 """A run traced by strace, read as processes and the files each opened or ran.
 
-scripts/check-packages runs a command under `strace -f -z --pidns-translation` tracing openat,
+scripts/check-packages runs a command under `strace -f -q -z --pidns-translation` tracing openat,
 execve and the calls that make processes and threads (clone, clone3, fork, vfork), and gives its
-output here. Each
-process is a `Process`, the child of the one whose clone returned its id (ids are reused over a
-long run: a new child of that id is a new `Process`). A process inherits its parent's needs, and
-adds those a script declared with `require` (scripts/lib.sh), which in a traced run opens a file
-named after them in the marks folder, from the script's own process. Files a process opened or
-ran are recorded under its needs, unless it is the package manager at work (apt-get, apt, dpkg
-and what they start): installing is not using.
+output here. Each process is a `Process`, the child of the one whose clone returned its id; an id
+is free again once strace printed its end (`+++ exited with 0 +++`), and a later process of that
+id is a new `Process`. A process inherits its parent's needs, and adds those a script declared
+with `require` (scripts/lib.sh), which in a traced run opens a file named after them in the marks
+folder, from the script's own process. Files a process opened or ran are recorded under its
+needs, unless it is the package manager at work (apt-get, apt, dpkg and what they start):
+installing is not using.
+
+A process's first lines can come before its making's result, which strace prints when the maker
+resumes: until then the process is unplaced. A maker that ends inside the call (its process
+exiting while it started a child) never prints the result; such a process is placed under the
+needs of every process that was in a making call when it first appeared, one of which made it.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ LINE = re.compile(r"^(\d+) +(.*)$")
 CALL = re.compile(r"^(\w+)\((.*)$")
 RESUMED = re.compile(r"^<\.\.\. (\w+) resumed>(.*)$")
 UNFINISHED = " <unfinished ...>"
-RESULT = re.compile(r"\) += (-?\d+)(?: .*)?$")
+RESULT = re.compile(r"\) += (-?\d+|\?)(?: .*)?$")
+ENDED = re.compile(r"^\+\+\+ .* \+\+\+$")
 # With --pidns-translation, an id returned inside a PID namespace (bwrap's sandboxes) is followed
 # by the one the trace's lines use.
 TRANSLATED = re.compile(r"/\* (\d+) in strace's PID NS \*/")
@@ -43,12 +49,13 @@ def unescaped(text: str) -> str:
 
 @dataclass(frozen=True)
 class Call:
-    """One traced call that returned: its caller, name, arguments as printed and result."""
+    """One traced call that returned: its caller, name, arguments as printed and result (None when
+    its process ended inside it, strace's `= ?`)."""
 
     pid: int
     name: str
     arguments: str
-    result: int
+    result: int | None
 
     def path(self) -> str | None:
         """The file an openat (relative to the working folder only) or execve named, when absolute."""
@@ -69,14 +76,37 @@ class Call:
         return [unescaped(text) for text in STRING.findall(self.arguments[start:end])]
 
 
-def calls(lines: Iterable[str]) -> Iterator[Call]:
-    """The calls of strace's output that returned, an unfinished call joined to its resumption."""
+@dataclass(frozen=True)
+class Started:
+    """A call whose result strace prints later, another process's line having come between."""
+
+    pid: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A process or thread that ended: its id may be given to a new one."""
+
+    pid: int
+
+
+Event = Call | Started | Ended
+
+
+def events(lines: Iterable[str]) -> Iterator[Event]:
+    """strace's output as events: calls that returned (an unfinished call joined to its
+    resumption), the start of each unfinished call, and processes' ends."""
     pending: dict[int, tuple[str, str]] = {}
     for line in lines:
         matched = LINE.match(line.rstrip("\n"))
         if matched is None:
             continue
         pid, rest = int(matched.group(1)), matched.group(2)
+        if ENDED.match(rest):
+            pending.pop(pid, None)
+            yield Ended(pid)
+            continue
         resumed = RESUMED.match(rest)
         if resumed is not None:
             if pid not in pending:
@@ -87,6 +117,7 @@ def calls(lines: Iterable[str]) -> Iterator[Call]:
             call = CALL.match(rest.removesuffix(UNFINISHED))
             if call is not None:
                 pending[pid] = (call.group(1), call.group(2))
+                yield Started(pid, call.group(1))
             continue
         else:
             call = CALL.match(rest)
@@ -97,8 +128,27 @@ def calls(lines: Iterable[str]) -> Iterator[Call]:
         if result is None:
             continue
         translated = TRANSLATED.search(text, result.start())
-        value = int(translated.group(1)) if translated else int(result.group(1))
-        yield Call(pid, name, text[: result.start()], value)
+        value = translated.group(1) if translated else result.group(1)
+        yield Call(pid, name, text[: result.start()], None if value == "?" else int(value))
+
+
+@dataclass(frozen=True)
+class Makers:
+    """The processes that were in a making call when an unplaced process first appeared, one of
+    which made it: their needs and scripts together, and whether all were installing."""
+
+    needs: frozenset[str] = frozenset()
+    scripts: frozenset[str] = frozenset()
+    installing: bool = False
+
+    @staticmethod
+    def of(processes: list[Process]) -> Makers:
+        """What `processes` have together."""
+        return Makers(
+            frozenset().union(*(process.needs for process in processes)),
+            frozenset(process.script for process in processes if process.script),
+            bool(processes) and all(process.installing for process in processes),
+        )
 
 
 @dataclass(eq=False)
@@ -113,6 +163,7 @@ class Process:
     installing: bool = False
     # Files used before the call that made it was printed, held until it is known whose child it is.
     unplaced: list[str] = field(default_factory=list)
+    makers: Makers = field(default_factory=Makers)  # its possible makers, while it is unplaced
 
     def child(self, pid: int) -> Process:
         """A new process made by this one."""
@@ -124,6 +175,12 @@ class Process:
         self.needs |= parent.needs
         self.script = self.script or parent.script
         self.installing |= parent.installing
+
+    def presume_made(self) -> None:
+        """Takes its possible makers' inheritance, for a child whose making was never printed."""
+        self.needs |= self.makers.needs
+        self.script = self.script or " or ".join(sorted(self.makers.scripts))
+        self.installing |= self.makers.installing
 
 
 @dataclass
@@ -154,23 +211,32 @@ class TraceReader:
         self.processes: dict[int, Process] = {}
         self.root: Process | None = None
         self.usage = Usage()
+        self.making: set[int] = set()  # ids between a making call and its printed result
+        self.ended_unplaced: dict[int, Process] = {}  # ended before their making was printed
 
     def read(self, lines: Iterable[str]) -> Usage:
-        """Every call of `lines`, then what is left unplaced, under the needs it had."""
-        for call in calls(lines):
-            self.take(call)
-        for process in self.processes.values():
-            self.usage.place(process)
+        """Every event of `lines`, then what is left unplaced, under its presumed makers' needs."""
+        for event in events(lines):
+            if isinstance(event, Ended):
+                self.ended(event.pid)
+            elif isinstance(event, Started):
+                if event.name in MAKING_CALLS:
+                    self.making.add(event.pid)
+            else:
+                self.take(event)
+        for process in [*self.processes.values(), *self.ended_unplaced.values()]:
+            self.place_presumed(process)
         return self.usage
 
     def take(self, call: Call) -> None:
-        """One call."""
+        """One call that returned."""
         process = self.process_of(call.pid)
         if call.name in MAKING_CALLS:
-            if call.result > 0:
+            self.making.discard(call.pid)
+            if call.result is not None and call.result > 0:
                 self.made(process, call.result)
             return
-        if call.name not in FILE_CALLS or call.result < 0:
+        if call.name not in FILE_CALLS or call.result is None or call.result < 0:
             return
         path = call.path()
         if call.name != "openat":
@@ -180,10 +246,14 @@ class TraceReader:
         if path.startswith(self.marks_prefix):
             process.needs |= frozenset(path.removeprefix(self.marks_prefix).split(","))
             self.usage.marks += 1
-        elif process.parent is None and process is not self.root:
+        elif self.unplaced(process):
             process.unplaced.append(path)
         else:
             self.usage.add(process, path)
+
+    def unplaced(self, process: Process) -> bool:
+        """Whether `process`'s making has not been printed yet."""
+        return process.parent is None and process is not self.root
 
     def process_of(self, pid: int) -> Process:
         """The live process of `pid`; a new one, unplaced, when its making has not been printed yet."""
@@ -191,18 +261,40 @@ class TraceReader:
         if process is None:
             process = self.processes[pid] = Process(pid, None)
             self.usage.processes += 1
-            self.root = self.root or process
+            if self.root is None:
+                self.root = process
+            else:
+                process.makers = Makers.of([self.processes[id] for id in self.making if id in self.processes])
         return process
 
     def made(self, parent: Process, pid: int) -> None:
         """`parent` made `pid`: a process seen already is adopted, else a new one starts."""
         made = self.processes.get(pid)
-        if made is not None and made.parent is None and made is not self.root:
+        if made is None or not self.unplaced(made):
+            made = self.ended_unplaced.pop(pid, None)
+        if made is not None and self.unplaced(made):
             made.adopt(parent)
             self.usage.place(made)
             return
         self.processes[pid] = parent.child(pid)
         self.usage.processes += 1
+
+    def ended(self, pid: int) -> None:
+        """`pid` ended: its id is free; a process still unplaced waits for its making's result."""
+        self.making.discard(pid)
+        process = self.processes.pop(pid, None)
+        if process is None or not self.unplaced(process):
+            return
+        earlier = self.ended_unplaced.get(pid)
+        if earlier is not None:
+            self.place_presumed(earlier)
+        self.ended_unplaced[pid] = process
+
+    def place_presumed(self, process: Process) -> None:
+        """Places what `process` used; under its presumed makers' needs if it is still unplaced."""
+        if self.unplaced(process):
+            process.presume_made()
+        self.usage.place(process)
 
 
 def usage(lines: Iterable[str], marks_folder: str) -> Usage:
