@@ -23,8 +23,8 @@ let package = Package(
         .library(
             name: "Thumbs",
             targets: [
-                "Thumbs", "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore",
-                "ThumbsLibrary", "ThumbsPipeline",
+                "Thumbs", "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsIsolation",
+                "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
             ]
         ),
         // The cache, the library and the grid page over HTTP: `thumbs serve`.
@@ -131,12 +131,22 @@ let package = Package(
             name: "ThumbsCore",
             dependencies: ["ThumbsSupport", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        // The renderer seam, codec-free: what the layers above ask of a renderer
+        // (`ThumbnailRendering`), what a file's inspection says, crops. Imaging and isolation
+        // plug in beneath it, where the factory and the command assemble Thumbs.
+        .target(
+            name: "ThumbsRendering",
+            dependencies: [
+                "ThumbsSupport", "ThumbsCore", "CFileAccess", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // libvips (with FFmpeg for videos, LibRaw for camera RAW): probe, render, embedded
         // previews, typed errors.
         .target(
             name: "ThumbsImaging",
             dependencies: [
-                "ThumbsSupport", "ThumbsCore", "CVips", "CVipsShim", "CFileAccess", "CVideoShim", "CRawShim",
+                "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "CVips", "CVipsShim", "CFileAccess", "CVideoShim",
+                "CRawShim",
                 "CJpegShim", "CHeifShim", "CAvifShim", "CPNGEncoder", "CResample", "CLibraryLoader",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -145,7 +155,7 @@ let package = Package(
         .target(
             name: "ThumbsIsolation",
             dependencies: [
-                "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "CRenderSandbox",
+                "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "CRenderSandbox",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -162,28 +172,28 @@ let package = Package(
         .target(
             name: "ThumbsLibrary",
             dependencies: [
-                "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore",
+                "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsStore",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // CachingImageManager and the warm job.
         .target(
             name: "ThumbsPipeline",
-            dependencies: ["ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary"]
+            dependencies: ["ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsStore", "ThumbsLibrary"]
         ),
         // The umbrella an app imports, and config.json.
         .target(
             name: "Thumbs",
             dependencies: [
-                "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore", "ThumbsLibrary",
-                "ThumbsPipeline",
+                "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore",
+                "ThumbsLibrary", "ThumbsPipeline",
             ]
         ),
         // HTTP: the JSON API, thumbnails with opportunistic delivery, the grid page, metrics.
         .target(
             name: "ThumbsServer",
             dependencies: [
-                "Thumbs", "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary",
+                "Thumbs", "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsStore", "ThumbsLibrary",
                 "ThumbsPipeline",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -212,7 +222,7 @@ let package = Package(
         .target(
             name: "ThumbsFreedesktop",
             dependencies: [
-                "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
+                "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
                 "CGLib", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -236,6 +246,7 @@ let package = Package(
             name: "thumbs",
             dependencies: [
                 "Thumbs",
+                "ThumbsRendering",
                 "ThumbsIsolation",
                 "ThumbsSupport",
                 "ThumbsServer",
@@ -301,9 +312,16 @@ let package = Package(
         ),
         .testTarget(name: "ThumbsCoreTests", dependencies: ["ThumbsCore", "ThumbsCoreTestSupport"]),
         .testTarget(
+            name: "ThumbsRenderingTests",
+            dependencies: [
+                "ThumbsRendering", "ThumbsCore", "ThumbsCoreTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .testTarget(
             name: "ThumbsImagingTests",
             dependencies: [
-                "ThumbsImaging", "ThumbsCore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
+                "ThumbsImaging", "ThumbsRendering", "ThumbsCore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
                 "ThumbsCoreTestSupport", "CVips", "CVipsShim", "CHeif", "CResample",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -328,8 +346,8 @@ let package = Package(
         .testTarget(
             name: "ThumbsPipelineTests",
             dependencies: [
-                "ThumbsPipeline", "ThumbsCore", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "ThumbsSupport",
-                "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport",
+                "ThumbsPipeline", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore",
+                "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport",
             ]
         ),
         .testTarget(
@@ -351,7 +369,7 @@ let package = Package(
             name: "ThumbsServerTests",
             // The worker is listed so the process the isolated renderer starts is built first.
             dependencies: [
-                "ThumbsServer", "Thumbs", "ThumbsIsolation", "ThumbsTesting", "ThumbsTestSupport",
+                "ThumbsServer", "Thumbs", "ThumbsRendering", "ThumbsIsolation", "ThumbsTesting", "ThumbsTestSupport",
                 "ThumbsCoreTestSupport", "thumbs-render-worker",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -380,8 +398,8 @@ let package = Package(
             name: "ThumbsIsolationTests",
             // The worker is listed so the process the renderer starts is built first.
             dependencies: [
-                "ThumbsIsolation", "ThumbsCore", "ThumbsImaging", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
-                "ThumbsCoreTestSupport", "CRenderSandbox",
+                "ThumbsIsolation", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsSupport", "ThumbsTesting",
+                "ThumbsTestSupport", "ThumbsCoreTestSupport", "CRenderSandbox",
                 "thumbs-render-worker", "thumbs-hostile-worker",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

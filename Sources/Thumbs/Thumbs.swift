@@ -3,6 +3,7 @@
 
 @_exported import ThumbsCore
 @_exported import ThumbsImaging
+@_exported import ThumbsRendering
 @_exported import ThumbsIsolation
 @_exported import ThumbsLibrary
 @_exported import ThumbsPipeline

@@ -12,7 +12,7 @@ public struct Thumbnail: Sendable, Hashable {
     public var placeholder: ThumbHash?
     /// Whether the picture shows only what decoded of a damaged file (its decode ended early:
     /// a truncated file, a bad restart marker), the rest filled by the decoder. Made only of a
-    /// file unmodified for `ImagingConfiguration.settlingTime`, not of one still being copied.
+    /// file unmodified for ``FileFingerprint/settlingTime``, not of one still being copied.
     public var isPartial = false
 
     public init(bytes: [UInt8], pixelSize: PixelSize, format: ThumbnailFormat) {

@@ -1,9 +1,9 @@
 import Glibc
 import SystemPackage
 import ThumbsCore
-import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline
+import ThumbsRendering
 import ThumbsStore
 
 /// The desktop's thumbnail cache as an output of `thumbs warm` and `thumbs watch`: its

@@ -1,7 +1,7 @@
 import Foundation
 import ThumbsCore
-import ThumbsImaging
 import ThumbsPipeline
+import ThumbsRendering
 import ThumbsSupport
 
 /// The desktop's thumbnail cache, as the freedesktop.org Thumbnail Managing Standard (0.9)

@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 
 /// A size of the desktop's thumbnail cache, and its folder: the spec's `normal` (128 pixels on
 /// the longest side), `large` (256), `x-large` (512) and `xx-large` (1024).

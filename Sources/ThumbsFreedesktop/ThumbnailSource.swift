@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 
 /// What a desktop thumbnail says of the file it was made from: the text fields the spec names,
 /// and by which a reader knows the thumbnail is current (the URI and the modification time).

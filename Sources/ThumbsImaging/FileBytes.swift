@@ -1,4 +1,5 @@
 import Glibc
+import ThumbsRendering
 
 /// A file's bytes, read where they are needed: through a descriptor already open (a render
 /// worker's, which may not open paths), or from memory.

@@ -1,5 +1,6 @@
 import Glibc
 import ThumbsCore
+import ThumbsRendering
 import ThumbsSupport
 
 /// A file about to be imaged: opened beneath its root, its fingerprint and content type read
@@ -62,8 +63,8 @@ package struct ImageSource: Sendable {
     }
 
     /// Whether the file has gone unmodified long enough for a decode that ends early to be its
-    /// damage (`ImagingConfiguration.hasSettled(_:)`).
-    var hasSettled: Bool { ImagingConfiguration.hasSettled(fingerprint) }
+    /// damage (``/ThumbsCore/FileFingerprint/hasSettled``).
+    var hasSettled: Bool { fingerprint.hasSettled }
 
     static func readPrefix(of file: OpenedFile, count: Int) throws(ImagingError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

@@ -46,16 +46,6 @@ public struct ImagingConfiguration: Sendable, Hashable {
     public static let defaultDecodeTimeLimit = Duration.seconds(30)
     /// The smallest decode memory budget: below it ordinary photos would be refused.
     public static let minimumDecodeMemoryBudget = 64 << 20
-    /// How long a file must have gone unmodified before a decode of it that ends early (a
-    /// truncated file, a bad restart marker) is taken as damage and rendered as far as it
-    /// decoded, a partial thumbnail (``/ThumbsCore/Thumbnail/isPartial``). A file modified more
-    /// recently (or dated ahead of the clock) may still be being copied in, and fails as
-    /// truncated or corrupt, a failure not remembered (``failureMayPass(_:for:)``): the next
-    /// render, once the file has settled, draws it partially. 5 seconds: the longest burst of
-    /// changes `PhotoLibrary.watch()` coalesces (ten times its 500 ms of quiet), so that a copy
-    /// pausing long enough to end a burst is still taken as under way for as long as a burst may
-    /// last.
-    public static let settlingTime = Duration.seconds(5)
 
     /// `workers` is brought within 1...``maximumWorkers`` (nil: one per core), `pixelLimit`
     /// within 1...``maximumPixelLimit``.

@@ -1,5 +1,6 @@
 import Synchronization
 import ThumbsCore
+import ThumbsRendering
 import ThumbsSupport
 
 /// Probes files and renders thumbnails with libvips, off Swift's cooperative threads.
@@ -103,6 +104,11 @@ public final class ThumbnailRenderer: ThumbnailRendering {
         return try await pool.run(priority: priority) { [self] in
             try noted(location) { () throws(ImagingError) in try core.probe(location) }
         }
+    }
+
+    /// A rendered thumbnail's placeholder (`ThumbHash(encoded:)`).
+    public func placeholder(of thumbnail: Thumbnail) throws(ImagingError) -> ThumbHash {
+        try ThumbHash(encoded: thumbnail)
     }
 
     /// Renders one rendition with shrink-on-load.

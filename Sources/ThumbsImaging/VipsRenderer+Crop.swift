@@ -1,5 +1,6 @@
 import CVipsShim
 import ThumbsCore
+import ThumbsRendering
 import ThumbsSupport
 
 extension VipsRenderer {

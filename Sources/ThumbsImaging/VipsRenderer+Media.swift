@@ -1,4 +1,5 @@
 import ThumbsCore
+import ThumbsRendering
 import ThumbsSupport
 
 /// Videos and camera RAW files: FFmpeg or LibRaw decodes the picture (outside

@@ -6,7 +6,7 @@ import ThumbsCore
 ///
 /// A decode that ends early (a truncated file, a JPEG whose restart markers are wrong, a GIF or
 /// PNG cut short) fails as truncated or corrupt. Of a file unmodified for
-/// ``ImagingConfiguration/settlingTime`` it is decoded once more by libvips' loaders with
+/// ``/ThumbsCore/FileFingerprint/settlingTime`` it is decoded once more by libvips' loaders with
 /// `fail_on=none` (and, for a JPEG, without jpegload's limit of 100 warnings), which give the
 /// picture as far as it decoded and fill the rest (a JPEG grey, a GIF or PNG as its loader
 /// leaves it); each thumbnail made from that is marked ``/ThumbsCore/Thumbnail/isPartial``. A
@@ -59,10 +59,4 @@ extension VipsRenderer {
         }
         return true
     }
-}
-
-extension ImagingError {
-    /// Whether the error says the decode ended early: the file's data ran out, or was damaged
-    /// part of the way in.
-    var endsDecodeEarly: Bool { kind == .truncated || kind == .corrupt }
 }

@@ -2,6 +2,7 @@ import Foundation
 import SystemPackage
 import ThumbsCore
 import ThumbsImaging
+import ThumbsRendering
 import ThumbsSupport
 
 /// Renders thumbnails in confined worker processes: a fault, a runaway allocation or a stuck
@@ -107,6 +108,12 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
                 }
             }
         }
+    }
+
+    /// A thumbnail's placeholder, decoded in this process: the thumbnail is one a worker made and
+    /// this process checked, not a library file.
+    public func placeholder(of thumbnail: Thumbnail) throws(ImagingError) -> ThumbHash {
+        try ThumbHash(encoded: thumbnail)
     }
 
     public func inspect(_ location: ImageLocation) async throws -> Inspection {

@@ -2,6 +2,7 @@ import CRenderSandbox
 import Glibc
 import ThumbsCore
 import ThumbsImaging
+import ThumbsRendering
 import ThumbsSupport
 
 /// The worker's side: what `thumbs-render-worker` runs.

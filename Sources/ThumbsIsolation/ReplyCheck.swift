@@ -1,5 +1,6 @@
 import ThumbsCore
 import ThumbsImaging
+import ThumbsRendering
 
 /// What a worker's results must be before the renderer trusts them: as many thumbnails as specs
 /// asked for, each in its spec's format and inside its box, each starting as its format does.

@@ -1,6 +1,7 @@
 import Foundation
 import ThumbsCore
 import ThumbsImaging
+import ThumbsRendering
 
 /// What a worker answers: the encoded results, or why the file failed.
 package enum WorkerReply: Equatable {

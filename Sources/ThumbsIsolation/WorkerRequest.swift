@@ -1,5 +1,6 @@
 import ThumbsCore
 import ThumbsImaging
+import ThumbsRendering
 
 /// What a renderer asks of its worker. The file itself comes beside the message, as a
 /// descriptor the renderer opened beneath its root. Its path inside that root crosses too (it

@@ -1,7 +1,7 @@
 import Foundation
 import SystemPackage
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 
 extension Asset {
     /// The file at `path` (a name given on a command line) as an asset, inspected by `renderer`.

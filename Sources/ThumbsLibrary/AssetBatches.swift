@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsStore
 
 /// The enumeration as an `AsyncSequence` of batches (see ``PhotoLibrary/assets(batchSize:)``).

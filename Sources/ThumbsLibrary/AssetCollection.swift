@@ -1,5 +1,5 @@
 import Foundation
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 

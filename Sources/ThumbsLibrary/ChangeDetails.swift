@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 
 /// What changed between two fetch results, as `PHFetchResultChangeDetails`.
 ///

@@ -1,6 +1,6 @@
 import Glibc
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 

@@ -1,5 +1,5 @@
 import SystemPackage
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 

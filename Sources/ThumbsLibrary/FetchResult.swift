@@ -1,4 +1,4 @@
-import ThumbsImaging
+import ThumbsRendering
 
 /// An ordered snapshot of assets, as `PHFetchResult`: what a grid shows, and what later changes
 /// are described against. Newest first (by ``Asset/date``, ties by id).

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import SystemPackage
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 

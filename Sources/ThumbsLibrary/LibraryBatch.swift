@@ -1,5 +1,5 @@
 import Foundation
-import ThumbsImaging
+import ThumbsRendering
 
 /// One batch of the enumeration.
 public struct LibraryBatch: Sendable {

@@ -1,6 +1,6 @@
 import SystemPackage
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import SystemPackage
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 

@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 
 extension MediaType {
     private static let imageExtensions: Set = [

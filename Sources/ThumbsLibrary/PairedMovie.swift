@@ -1,7 +1,7 @@
 import Foundation
 import SystemPackage
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsSupport
 
 /// A Live Photo's movie: a file of its own in the still's folder, with the still's content

@@ -1,7 +1,7 @@
 import Foundation
 import SystemPackage
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 

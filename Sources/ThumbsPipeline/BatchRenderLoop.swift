@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsLibrary
 import ThumbsSupport
 
@@ -66,7 +66,8 @@ package struct BatchRenderLoop: Sendable {
                         running += 1
                         group.addTask {
                             guard case .render(let specs) = work else {
-                                return Outcome(asset: asset, result: nil, placeholder: Self.placeholder(of: work))
+                                return Outcome(
+                                    asset: asset, result: nil, placeholder: Self.placeholder(of: work, renderer))
                             }
                             do {
                                 let thumbnails = try await renderer.render(
@@ -76,7 +77,8 @@ package struct BatchRenderLoop: Sendable {
                                     asset: asset,
                                     result: .success(Dictionary(zip(specs, thumbnails)) { first, _ in first }),
                                     placeholder: makesPlaceholders
-                                        ? smallest.flatMap { $0.placeholder ?? (try? ThumbHash(encoded: $0)) } : nil)
+                                        ? smallest.flatMap { $0.placeholder ?? (try? renderer.placeholder(of: $0)) }
+                                        : nil)
                             } catch let error as ImagingError {
                                 return Outcome(asset: asset, result: .failure(error))
                             } catch {
@@ -98,8 +100,8 @@ package struct BatchRenderLoop: Sendable {
     /// The placeholder of a thumbnail made before; nil when it cannot be decoded. Hashed right
     /// here, in the child task (a millisecond or two): queued on the render threads at batch
     /// priority, it would wait behind the whole window of renders.
-    private static func placeholder(of work: Work) -> ThumbHash? {
+    private static func placeholder(of work: Work, _ renderer: any ThumbnailRendering) -> ThumbHash? {
         guard case .placeholder(let thumbnail) = work else { return nil }
-        return try? ThumbHash(encoded: thumbnail)
+        return try? renderer.placeholder(of: thumbnail)
     }
 }

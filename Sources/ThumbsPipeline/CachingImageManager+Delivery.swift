@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsLibrary
 import ThumbsStore
 import ThumbsSupport
@@ -100,9 +100,9 @@ extension CachingImageManager {
         guard asset.placeholder == nil, let metadata = try? store.metadata(for: asset.id),
             metadata.fingerprint == asset.fingerprint, metadata.placeholder == nil
         else { return }
-        let store = store
+        let store = store, renderer = renderer
         Task.detached(priority: .utility) {
-            guard let placeholder = thumbnail.placeholder ?? (try? ThumbHash(encoded: thumbnail)) else { return }
+            guard let placeholder = thumbnail.placeholder ?? (try? renderer.placeholder(of: thumbnail)) else { return }
             _ = try? await store.setPlaceholder(placeholder, for: asset.id, fingerprint: asset.fingerprint)
         }
     }

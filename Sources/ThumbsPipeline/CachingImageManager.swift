@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsLibrary
 import ThumbsStore
 import ThumbsSupport
@@ -21,7 +21,7 @@ import ThumbsSupport
 ///                                     contentMode: .aspectFill)
 /// ```
 /// Identical requests in flight share one render; a request cancelled before its render starts
-/// costs nothing; at most the renderer's ``/ThumbsImaging/ThumbnailRendering/workers`` full decodes run at once.
+/// costs nothing; at most the renderer's ``/ThumbsRendering/ThumbnailRendering/workers`` full decodes run at once.
 public final class CachingImageManager: Sendable {
     public let configuration: PipelineConfiguration
     let renderer: any ThumbnailRendering
@@ -33,7 +33,7 @@ public final class CachingImageManager: Sendable {
     let onRender: RenderEventHandler?
     private let nextRequestID = Atomic<UInt64>(0)
 
-    /// `renderer` is usually a ``/ThumbsImaging/ThumbnailRenderer``; `onRender`, if given, hears the outcome of
+    /// `renderer` is usually a `ThumbnailRenderer` (ThumbsImaging); `onRender`, if given, hears the outcome of
     /// every final render (see ``RenderEvent``).
     public init(
         renderer: any ThumbnailRendering, store: ThumbnailStore,

@@ -1,6 +1,6 @@
 import Foundation
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsLibrary
 import ThumbsStore
 import ThumbsSupport

@@ -1,6 +1,6 @@
 import Foundation
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 
 /// An asset's original file, as `requestImageData` gives it: mapped into memory rather than
 /// copied, so asking for a 50 MB panorama costs address space, not 50 MB of heap, and only the

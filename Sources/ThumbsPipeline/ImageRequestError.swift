@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsStore
 
 /// Why a request gave no final image.

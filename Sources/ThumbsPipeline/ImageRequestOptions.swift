@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 
 /// Options of one request, as `PHImageRequestOptions`. What is left nil comes from the
 /// manager's ``PipelineConfiguration``.

@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 
 /// One image delivered to a request.
 public struct ImageResult: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsStore
 
 /// Settings of a ``CachingImageManager``, with what each request leaves unsaid.

@@ -1,6 +1,6 @@
 import Foundation
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 
 extension WarmJob {
     /// Where a run is. As JSON (the `progress`, `summary` and `interrupted` events of

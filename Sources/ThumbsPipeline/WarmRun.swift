@@ -1,5 +1,5 @@
 import ThumbsCore
-import ThumbsImaging
+import ThumbsRendering
 import ThumbsLibrary
 import ThumbsStore
 
@@ -115,7 +115,7 @@ struct WarmRun {
         progress.done += 1
         progress.failuresByKind[failure.error.kind, default: 0] += 1
         events(.failed(failure))
-        guard let asset = failure.asset, !ImagingConfiguration.failureMayPass(failure.error, for: asset.fingerprint)
+        guard let asset = failure.asset, !failure.error.mayPass(for: asset.fingerprint)
         else { return }
         let record = FailureRecord(failure.error)
         for output in outputs {

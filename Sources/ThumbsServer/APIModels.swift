@@ -1,7 +1,7 @@
 import Foundation
 import ThumbsCore
-import ThumbsImaging
 import ThumbsLibrary
+import ThumbsRendering
 import ThumbsSupport
 
 /// One asset as the JSON API gives it: ids and sizes, never a path (the display name is the

@@ -2,8 +2,8 @@ import Glibc
 import Hummingbird
 import SystemPackage
 import ThumbsCore
-import ThumbsImaging
 import ThumbsLibrary
+import ThumbsRendering
 import ThumbsSupport
 
 /// A Live Photo's or a motion photo's movie, opened for one answer: the file (opened beneath

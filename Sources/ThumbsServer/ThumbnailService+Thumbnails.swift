@@ -99,7 +99,7 @@ extension ThumbnailService {
     private func failure(_ error: any Error, asset: Asset) async throws -> APIError {
         switch error {
         case ImageRequestError.imaging(let imaging):
-            if !ImagingConfiguration.failureMayPass(imaging, for: asset.fingerprint) {
+            if !imaging.mayPass(for: asset.fingerprint) {
                 try await store.recordFailures([
                     .init(assetID: asset.id, fingerprint: asset.fingerprint, failure: FailureRecord(imaging))
                 ])

@@ -2,7 +2,7 @@ import Foundation
 
 /// A file's modification time set for the renderer's rule on damaged files: a decode that ends
 /// early is rendered partially once the file has gone unmodified for
-/// `ImagingConfiguration.settlingTime`, and fails while it may still be being copied in.
+/// `FileFingerprint.settlingTime`, and fails while it may still be being copied in.
 package enum FileAge {
     /// Dates the file at `path` an hour back: long settled.
     package static func settle(_ path: String) throws {

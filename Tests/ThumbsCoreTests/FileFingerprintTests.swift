@@ -27,4 +27,22 @@ import ThumbsCoreTestSupport
         defer { close(descriptor) }
         #expect(try FileFingerprint(descriptor: descriptor) == later)
     }
+
+    /// A modification time may be any 64-bit value (a file dated 2300 wraps): never a trap.
+    @Test func aFileSettlesFiveSecondsAfterItsLastChange() {
+        let now = Int64(Date().timeIntervalSince1970 * 1e9)
+        func settled(_ nanoseconds: Int64) -> Bool {
+            FileFingerprint(size: 1, modificationTimeNanoseconds: nanoseconds).hasSettled
+        }
+        #expect(settled(now - 3_600_000_000_000) && !settled(now) && !settled(now + 3_600_000_000_000))
+        #expect(!settled(.min), "an age past 64 bits is none")
+        #expect(!settled(.max))
+        let truncated = ImagingError.truncated("premature end of JPEG file")
+        let old = FileFingerprint(size: 1, modificationTimeNanoseconds: now - 3_600_000_000_000)
+        let fresh = FileFingerprint(size: 1, modificationTimeNanoseconds: now)
+        #expect(!truncated.mayPass(for: old), "damage: remembered")
+        #expect(truncated.mayPass(for: fresh), "maybe a copy under way")
+        #expect(!ImagingError.unsupportedFormat("text").mayPass(for: fresh))
+        #expect(ImagingError.unreadable("EIO").mayPass(for: old))
+    }
 }

@@ -4,24 +4,6 @@ import ThumbsCore
 @testable import ThumbsImaging
 
 @Suite struct ImagingConfigurationTests {
-    /// A modification time may be any 64-bit value (a file dated 2300 wraps): never a trap.
-    @Test func aFileSettlesFiveSecondsAfterItsLastChange() {
-        let now = Int64(Date().timeIntervalSince1970 * 1e9)
-        func settled(_ nanoseconds: Int64) -> Bool {
-            ImagingConfiguration.hasSettled(FileFingerprint(size: 1, modificationTimeNanoseconds: nanoseconds))
-        }
-        #expect(settled(now - 3_600_000_000_000) && !settled(now) && !settled(now + 3_600_000_000_000))
-        #expect(!settled(.min), "an age past 64 bits is none")
-        #expect(!settled(.max))
-        let truncated = ImagingError.truncated("premature end of JPEG file")
-        let old = FileFingerprint(size: 1, modificationTimeNanoseconds: now - 3_600_000_000_000)
-        let fresh = FileFingerprint(size: 1, modificationTimeNanoseconds: now)
-        #expect(!ImagingConfiguration.failureMayPass(truncated, for: old), "damage: remembered")
-        #expect(ImagingConfiguration.failureMayPass(truncated, for: fresh), "maybe a copy under way")
-        #expect(!ImagingConfiguration.failureMayPass(.unsupportedFormat("text"), for: fresh))
-        #expect(ImagingConfiguration.failureMayPass(.unreadable("EIO"), for: old))
-    }
-
     @Test func workersAreOnePerCoreUnlessAskedFor() {
         let cores = min(ProcessInfo.processInfo.activeProcessorCount, ImagingConfiguration.maximumWorkers)
         var configuration = ImagingConfiguration()

@@ -9,7 +9,7 @@ import ThumbsTestSupport
 import ThumbsTesting
 
 /// Files whose decode ends early: rendered as far as they decoded, and marked partial, once
-/// they have gone unmodified for `ImagingConfiguration.settlingTime`; failing as before while
+/// they have gone unmodified for `FileFingerprint.settlingTime`; failing as before while
 /// they may still be being copied in (dated ahead of the clock here, so that however long a
 /// loaded machine takes to reach the render, the file counts as being written).
 @Suite struct VipsRendererPartialTests {

@@ -1,6 +1,7 @@
 import SystemPackage
 import Testing
 import ThumbsImaging
+import ThumbsRendering
 import ThumbsTestSupport
 import ThumbsTesting
 

@@ -5,6 +5,7 @@ import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsLibrary
 @testable import ThumbsPipeline
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
@@ -339,6 +340,10 @@ private final class HeldRenderer: ThumbnailRendering {
     var workers: Int { renderer.workers }
 
     func inspect(_ location: ImageLocation) async throws -> Inspection { try await renderer.inspect(location) }
+
+    func placeholder(of thumbnail: Thumbnail) throws(ImagingError) -> ThumbHash {
+        try renderer.placeholder(of: thumbnail)
+    }
 
     /// Renders done and waiting for ``release()``.
     var heldRenders: Int { gate.value.waiting.count }

@@ -6,6 +6,7 @@ import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsLibrary
 @testable import ThumbsPipeline
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
@@ -48,6 +49,10 @@ private final class ScriptedRenderer: ThumbnailRendering {
 
     func inspect(_ location: ImageLocation) async throws -> Inspection {
         throw failure ?? .unsupportedFormat("a scripted renderer inspects nothing")
+    }
+
+    func placeholder(of thumbnail: Thumbnail) throws(ImagingError) -> ThumbHash {
+        throw .unsupportedFormat("a scripted renderer's thumbnails are no images")
     }
 }
 

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import Thumbs
 import ThumbsCoreTestSupport
+import ThumbsRendering
 import ThumbsServer
 import ThumbsTestSupport
 import ThumbsTesting

@@ -10,8 +10,8 @@ declaration.
     python3 -m thumbs_tools.package_graph [PACKAGE_DIR...]    (default: the repository)
 
 prints each import that is not declared, with where it is, and each target that must link no
-codec but reaches one through its dependencies (the store, its tests and its test programs), and
-exits 1 when there is one.
+codec but reaches one through its dependencies (the store, the renderer seam and the layers above
+it, with their tests and test programs), and exits 1 when there is one.
 """
 
 from __future__ import annotations
@@ -64,9 +64,41 @@ _IMPORT = re.compile(
     r"([A-Za-z_]\w*)"
 )
 # The targets that must build without a codec: the store is the vocabulary of ThumbsCore and
-# LMDB, and its tests and test programs prove it by linking nothing else.
-CODEC_FREE = ("ThumbsStore", "ThumbsStoreTests", "thumbs-store-worker", "thumbs-journal-fault")
-CODECS = frozenset({"ThumbsImaging", "CVips", "CVipsShim", "CFFmpeg", "CLibRaw", "CHeif"})
+# LMDB, and its tests and test programs prove it by linking nothing else; the layers above the
+# renderer seam (ThumbsRendering) know images only through it, imaging being plugged in where
+# the factory and the command assemble Thumbs.
+CODEC_FREE = (
+    "ThumbsStore",
+    "ThumbsStoreTests",
+    "thumbs-store-worker",
+    "thumbs-journal-fault",
+    "ThumbsRendering",
+    "ThumbsRenderingTests",
+    "ThumbsLibrary",
+    "ThumbsPipeline",
+    "ThumbsFreedesktop",
+)
+# Every target that decodes or encodes pixels, or links a library that does.
+CODECS = frozenset(
+    {
+        "ThumbsImaging",
+        "ThumbsIsolation",
+        "CVips",
+        "CVipsShim",
+        "CFFmpeg",
+        "CVideoShim",
+        "CToneMap",
+        "CLibRaw",
+        "CRawShim",
+        "CHeif",
+        "CHeifShim",
+        "CAvif",
+        "CAvifShim",
+        "CJpegShim",
+        "CResample",
+        "CPNGEncoder",
+    }
+)
 
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 

@@ -3,6 +3,7 @@ import ThumbsCore
 import ThumbsImaging
 import ThumbsIsolation
 import ThumbsPipeline
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 

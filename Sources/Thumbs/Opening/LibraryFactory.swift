@@ -3,6 +3,7 @@ import ThumbsImaging
 import ThumbsIsolation
 import ThumbsLibrary
 import ThumbsPipeline
+import ThumbsRendering
 import ThumbsStore
 
 /// Opens what a program works on from a ``ThumbsConfiguration``: the store, the renderer its

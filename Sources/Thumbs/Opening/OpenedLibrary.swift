@@ -1,5 +1,6 @@
 import ThumbsImaging
 import ThumbsLibrary
+import ThumbsRendering
 import ThumbsStore
 
 /// What a ``LibraryFactory`` opens: the store, and the library whose renderer the

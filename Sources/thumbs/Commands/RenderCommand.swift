@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Thumbs
+import ThumbsRendering
 
 struct RenderCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Thumbs
+import ThumbsRendering
 
 /// What the library commands share: the configuration, the roots, the store, the library.
 struct LibraryOptions: ParsableArguments {

@@ -2,10 +2,11 @@ import ThumbsCore
 import ThumbsSupport
 
 /// What the library and the pipeline need from a renderer: inspected files, rendered renditions,
-/// cropped renders and embedded previews, each queued by priority. ``ThumbnailRenderer`` decodes
-/// in the calling process; `IsolatedThumbnailRenderer` (ThumbsIsolation) in confined worker
-/// processes. An app can give `CachingImageManager` its own to test its code without decoding a
-/// single image.
+/// cropped renders, embedded previews and placeholders, each queued by priority. The layers
+/// above decode nothing themselves: `ThumbnailRenderer` (ThumbsImaging) decodes in the calling
+/// process, `IsolatedThumbnailRenderer` (ThumbsIsolation) in confined worker processes, and the
+/// factory that opens a library picks one. An app can give `CachingImageManager` its own to test
+/// its code without decoding a single image:
 ///
 /// ```swift
 /// struct SolidRenderer: ThumbnailRendering {
@@ -17,7 +18,13 @@ import ThumbsSupport
 ///         try await render(location, specs: [spec], ticket: PriorityTicket(priority))[0]
 ///     }
 ///     func embeddedPreview(_ location: ImageLocation, format: ThumbnailFormat, quality: Int, priority: WorkPriority) async throws -> Thumbnail? { nil }
-///     func inspect(_ location: ImageLocation) async throws -> Inspection { try await ThumbnailRenderer().inspect(location) }
+///     func inspect(_ location: ImageLocation) async throws -> Inspection {
+///         let fingerprint = location.expectedFingerprint ?? FileFingerprint(size: 1, modificationTimeNanoseconds: 0)
+///         return Inspection(mediaType: .jpeg, fingerprint: fingerprint, properties: nil, problem: nil, changedWhileRead: false)
+///     }
+///     func placeholder(of thumbnail: Thumbnail) throws(ImagingError) -> ThumbHash {
+///         ThumbHash(rgba: [128, 128, 128, 255], width: 1, height: 1)
+///     }
 /// }
 /// ```
 /// Failures are ``/ThumbsCore/ImagingError``s (a file that cannot be rendered) or `CancellationError` (the
@@ -48,4 +55,10 @@ public protocol ThumbnailRendering: Sendable {
     /// says, without decoding pixels: what the library's walk learns of a file. Throws only when
     /// the file cannot be read at all.
     func inspect(_ location: ImageLocation) async throws -> Inspection
+
+    /// The placeholder of a thumbnail this renderer made (its bytes decoded, fitted into
+    /// 100 × 100, hashed), on the caller's thread: a thumbnail of a few hundred pixels takes a
+    /// millisecond or two, less than queueing it behind renders would. Throws
+    /// ``/ThumbsCore/ImagingError/corrupt(_:)`` for bytes it cannot decode.
+    func placeholder(of thumbnail: Thumbnail) throws(ImagingError) -> ThumbHash
 }

@@ -1,6 +1,3 @@
-import CVipsShim
-import ThumbsSupport
-
 /// A rectangle in fractions of an image's upright size: (0, 0, 1, 1) is the whole image.
 public struct NormalizedRect: Sendable, Hashable {
     public var x: Double, y: Double, width: Double, height: Double
@@ -10,7 +7,7 @@ public struct NormalizedRect: Sendable, Hashable {
     }
 
     /// Clamped inside the unit square, with a minimum size so it always holds a pixel.
-    var clamped: NormalizedRect {
+    package var clamped: NormalizedRect {
         let left = min(max(0, x), 0.999), top = min(max(0, y), 0.999)
         return NormalizedRect(
             x: left, y: top, width: min(max(0.001, width), 1 - left),

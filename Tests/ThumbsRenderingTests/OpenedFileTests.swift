@@ -4,9 +4,7 @@ import SystemPackage
 import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
-@testable import ThumbsImaging
-import ThumbsTestSupport
-import ThumbsTesting
+@testable import ThumbsRendering
 
 /// Files are opened beneath their root and nowhere else, by openat2 and by the fallback that
 /// opens one component at a time.
@@ -69,30 +67,6 @@ import ThumbsTesting
         let file = try OpenedFile.open(ImageLocation(root: FilePath(root), relativePath: "alias.jpg"))
         #expect(contents(dup(file.descriptor)) == "inside")
         #expect(withRoot { contents(OpenedFile.openByComponents($0, "alias.jpg")) } == nil, "the fallback follows none")
-    }
-
-    @Test func aFIFOInAPhotosPlaceDoesNotBlock() throws {
-        #expect(mkfifo(root + "/pipe.jpg", 0o644) == 0)
-        let error = #expect(throws: ImagingError.self) {
-            try VipsRenderer().probe(ImageLocation(root: FilePath(root), relativePath: "pipe.jpg"))
-        }
-        #expect(error == .unreadable("not a regular file"))
-    }
-
-    /// The walk saw a photo; before the render, it became a link to a file outside the library.
-    @Test func aPhotoSwappedForALinkAfterTheWalkIsNotRendered() throws {
-        try folder.write(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "library/photo.jpg")
-        try folder.write(try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg), to: "outside/private.jpg")
-        let walked = try FileFingerprint(path: root + "/photo.jpg")
-        try FileManager.default.removeItem(atPath: root + "/photo.jpg")
-        try FileManager.default.createSymbolicLink(
-            atPath: root + "/photo.jpg", withDestinationPath: folder.path + "/outside/private.jpg")
-        let location = ImageLocation(root: FilePath(root), relativePath: "photo.jpg", expectedFingerprint: walked)
-        let spec = RenditionSpec(size: PixelSize(width: 64, height: 64))
-        let error = #expect(throws: ImagingError.self) { try VipsRenderer().render(location, specs: [spec]) }
-        #expect(error?.kind == .unreadable)
-        #expect(throws: ImagingError.self) { try VipsRenderer().embeddedPreview(location) }
-        #expect(throws: ImagingError.self) { try location.mappedContents() }
     }
 
     @Test func readingIsAdvisedOnlyForRegularFilesBeneathTheRoot() throws {
