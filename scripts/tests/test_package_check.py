@@ -57,6 +57,23 @@ def test_events_join_an_unfinished_call_to_its_resumption() -> None:
     ]
 
 
+def test_a_result_printed_on_its_own_line_after_an_end_resumes_the_last_lines_call() -> None:
+    lines = trace(
+        "12  +++ exited with 0 +++",
+        "10  clone3({flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD}, 88 <unfinished ...>",
+        ")                                       = 13",
+        ran(13, "/usr/bin/git"),
+        "13  +++ exited with 0 +++",
+        "10  clone(child_stack=NULL, flags=SIGCHLD <unfinished ...>",
+        ", child_tidptr=0x7f78e6923a10)          = 14",
+    )
+    read = list(events(lines))
+    assert read[2] == Call(10, "clone3", "{flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD}, 88", 13)
+    assert read[-1] == Call(10, "clone", "child_stack=NULL, flags=SIGCHLD, child_tidptr=0x7f78e6923a10", 14)
+    used = usage(trace(ran(10, "/usr/bin/bash", "bash", "scripts/test"), marked(10, "build"), *lines), MARKS)
+    assert used.by_needs[frozenset({"build"})]["/usr/bin/git"] == ("test", "/usr/bin/git")
+
+
 def test_a_call_that_failed_is_kept_with_its_result_and_then_not_used() -> None:
     lines = trace('10  openat(AT_FDCWD, "/usr/lib/none.so", O_RDONLY) = -1 ENOENT (No such file or directory)')
     [call] = events(lines)

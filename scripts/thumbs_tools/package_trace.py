@@ -98,11 +98,20 @@ def events(lines: Iterable[str]) -> Iterator[Event]:
     """strace's output as events: calls that returned (an unfinished call joined to its
     resumption), the start of each unfinished call, and processes' ends."""
     pending: dict[int, tuple[str, str]] = {}
+    last = 0  # whose line came last
     for line in lines:
-        matched = LINE.match(line.rstrip("\n"))
-        if matched is None:
+        printed = line.rstrip("\n")
+        matched = LINE.match(printed)
+        if matched is not None:
+            pid, rest = int(matched.group(1)), matched.group(2)
+        elif last in pending:
+            # After an end's line, strace leaves the next call unfinished and prints the rest of
+            # it (`) = 3`, `, child_tidptr=…) = 12`) on a line of its own, without the id: the
+            # last line's call resumed.
+            pid, rest = last, f"<... {pending[last][0]} resumed>{printed}"
+        else:
             continue
-        pid, rest = int(matched.group(1)), matched.group(2)
+        last = pid
         if ENDED.match(rest):
             pending.pop(pid, None)
             yield Ended(pid)
