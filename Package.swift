@@ -24,7 +24,7 @@ let package = Package(
             name: "Thumbs",
             targets: [
                 "Thumbs", "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsIsolation",
-                "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
+                "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "ThumbsSettings",
             ]
         ),
         // The cache, the library and the grid page over HTTP: `thumbs serve`.
@@ -181,19 +181,27 @@ let package = Package(
             name: "ThumbsPipeline",
             dependencies: ["ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsStore", "ThumbsLibrary"]
         ),
-        // The umbrella an app imports, and config.json.
+        // config.json read into each layer's settings, and what a factory opens from it; no codec.
+        .target(
+            name: "ThumbsSettings",
+            dependencies: [
+                "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
+            ]
+        ),
+        // The umbrella an app imports, and the factory that opens a library with the renderer its
+        // configuration names.
         .target(
             name: "Thumbs",
             dependencies: [
                 "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore",
-                "ThumbsLibrary", "ThumbsPipeline",
+                "ThumbsLibrary", "ThumbsPipeline", "ThumbsSettings",
             ]
         ),
         // HTTP: the JSON API, thumbnails with opportunistic delivery, the grid page, metrics.
         .target(
             name: "ThumbsServer",
             dependencies: [
-                "Thumbs", "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsStore", "ThumbsLibrary",
+                "ThumbsSettings", "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsStore", "ThumbsLibrary",
                 "ThumbsPipeline",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -298,8 +306,8 @@ let package = Package(
         .target(
             name: "ThumbsTestSupport",
             dependencies: [
-                "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
-                "ThumbsTesting", "ThumbsCoreTestSupport", "CVips", "CVipsShim",
+                "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary",
+                "ThumbsPipeline", "ThumbsTesting", "ThumbsCoreTestSupport", "CVips", "CVipsShim",
             ],
             path: "Tests/ThumbsTestSupport"
         ),
@@ -338,8 +346,8 @@ let package = Package(
         .testTarget(
             name: "ThumbsLibraryTests",
             dependencies: [
-                "ThumbsLibrary", "ThumbsCore", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore", "ThumbsSupport",
-                "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-hostile-worker",
+                "ThumbsLibrary", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore",
+                "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-hostile-worker",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -348,6 +356,13 @@ let package = Package(
             dependencies: [
                 "ThumbsPipeline", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore",
                 "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "ThumbsSettingsTests",
+            dependencies: [
+                "ThumbsSettings", "ThumbsCore", "ThumbsRendering", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
+                "ThumbsSupport", "ThumbsCoreTestSupport",
             ]
         ),
         .testTarget(

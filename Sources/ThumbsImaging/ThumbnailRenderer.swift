@@ -7,7 +7,7 @@ import ThumbsSupport
 ///
 /// Every call runs on one of the renderer's render threads (`BlockingThreadPool`), so any number
 /// of concurrent callers (a task group, many requests) suspend instead of blocking, and at most
-/// ``ImagingConfiguration/workers`` decodes are in flight; waiting work starts by
+/// ``/ThumbsRendering/ImagingConfiguration/workers`` decodes are in flight; waiting work starts by
 /// ``/ThumbsSupport/WorkPriority``.
 /// ```swift
 /// let renderer = ThumbnailRenderer()

@@ -1,6 +1,7 @@
 import CVips
 import CVipsShim
 import ThumbsCore
+import ThumbsRendering
 import ThumbsSupport
 
 /// The synchronous core of the imaging layer: probe, render and extract previews with libvips,

@@ -9,14 +9,14 @@ import ThumbsSupport
 /// decoder in any of the C libraries that read a file costs that file, never the process that
 /// asked.
 ///
-/// As many workers as ``ImagingConfiguration/workers`` start with the renderer and each renders
+/// As many workers as ``/ThumbsRendering/ImagingConfiguration/workers`` start with the renderer and each renders
 /// one file at a time, keeping libvips and its decoders warm between files. The renderer opens
 /// each file beneath its library root and hands the worker the open descriptor; the worker,
 /// confined before it read a byte of input (``WorkerConfinement``), decodes, resizes and encodes,
 /// and answers with the encoded thumbnails only, which the renderer checks before it trusts
 /// them. A worker that dies fails its file as ``/ThumbsCore/ImagingError/crashed`` (or
 /// ``/ThumbsCore/ImagingError/tooMuchMemory(needed:budget:)`` when it died at its memory limit), one that
-/// overstays ``ImagingConfiguration/decodeTimeLimit`` on any file is killed and fails it as
+/// overstays ``/ThumbsRendering/ImagingConfiguration/decodeTimeLimit`` on any file is killed and fails it as
 /// ``/ThumbsCore/ImagingError/timedOut(_:)``, and either is replaced before the next file.
 /// ```swift
 /// let renderer = try IsolatedThumbnailRenderer()

@@ -1,14 +1,15 @@
 import ThumbsImaging
+import ThumbsRendering
 import ThumbsSupport
 
 /// What a worker is started with, on its command line: the limits of its renders.
 package struct WorkerSettings: Sendable, Equatable {
-    /// ``ImagingConfiguration/pixelLimit``.
+    /// ``/ThumbsRendering/ImagingConfiguration/pixelLimit``.
     var pixelLimit: Int
-    /// The worker's share of ``ImagingConfiguration/decodeMemoryBudget``: its decode budget, and
+    /// The worker's share of ``/ThumbsRendering/ImagingConfiguration/decodeMemoryBudget``: its decode budget, and
     /// what its address-space limit allows beyond the worker's own needs.
     var decodeMemory: Int
-    /// ``ImagingConfiguration/decodeTimeLimit``, which the worker's video and RAW decoders keep
+    /// ``/ThumbsRendering/ImagingConfiguration/decodeTimeLimit``, which the worker's video and RAW decoders keep
     /// (the renderer kills a worker that overstays it on any file).
     var decodeTimeLimit: Duration
     /// The decoding libraries the worker opens before it confines itself, besides libvips: those

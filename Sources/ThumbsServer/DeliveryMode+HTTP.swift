@@ -1,4 +1,5 @@
-import Thumbs
+import ThumbsPipeline
+import ThumbsSettings
 
 extension DeliveryMode {
     /// The mode a thumbnail URL's `delivery` parameter names (docs/HTTP.md): `final` (or none)

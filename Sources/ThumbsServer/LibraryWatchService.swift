@@ -1,6 +1,8 @@
 import Logging
 import ServiceLifecycle
-import Thumbs
+import ThumbsLibrary
+import ThumbsPipeline
+import ThumbsSettings
 
 /// Keeps the server current while it runs: each change the library watch reports is warmed
 /// (so a new photo is listed with its placeholder and answers from the store), what was removed

@@ -1,5 +1,7 @@
 import Hummingbird
-import Thumbs
+import ThumbsCore
+import ThumbsPipeline
+import ThumbsSettings
 
 /// Opportunistic delivery over plain HTTP: a `multipart/x-mixed-replace` body whose parts are
 /// the images of one request, degraded first and final last. A browser shows each part in place

@@ -2,7 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import Thumbs
+import ThumbsCore
+import ThumbsPipeline
+import ThumbsSettings
 
 /// A thumbnail URL's answer that carries one image or none: the image (200), a stand-in for it
 /// (`delivery=fast` before the final image exists), or nothing when the client's copy is current

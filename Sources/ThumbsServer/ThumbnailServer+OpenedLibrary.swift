@@ -1,8 +1,8 @@
 import Logging
-import Thumbs
+import ThumbsSettings
 
 extension ThumbnailServer {
-    /// Serves a library a ``/Thumbs/LibraryFactory`` opened, with its configuration's renditions
+    /// Serves a library a `LibraryFactory` (Thumbs) opened, with its configuration's renditions
     /// and manager settings, and `serve` (else the configuration's `serve` section).
     ///
     /// ```swift

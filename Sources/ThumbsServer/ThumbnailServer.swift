@@ -2,7 +2,10 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import Thumbs
+import ThumbsLibrary
+import ThumbsPipeline
+import ThumbsSettings
+import ThumbsStore
 import UnixSignals
 
 /// The cache, the library and the grid page over HTTP (`thumbs serve`): one process holding one

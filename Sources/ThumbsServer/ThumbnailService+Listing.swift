@@ -1,5 +1,7 @@
 import Hummingbird
-import Thumbs
+import ThumbsCore
+import ThumbsLibrary
+import ThumbsSettings
 
 extension ThumbnailService {
     /// `GET /api/assets` and `GET /api/albums/{id}/assets`: a page of assets, newest first, a

@@ -2,7 +2,9 @@ import HTTPTypes
 import HummingbirdCore
 import NIOCore
 import NIOHTTP1
-import Thumbs
+import ThumbsCore
+import ThumbsPipeline
+import ThumbsSettings
 
 extension ThumbnailService {
     /// The answer to `request` when memory alone answers it, as the head to write (its status

@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdCore
-import Thumbs
+import ThumbsSettings
+import ThumbsSupport
 
 extension ThumbnailService {
     /// How much of a movie one read gives the response body.

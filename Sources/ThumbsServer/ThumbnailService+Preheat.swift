@@ -3,7 +3,9 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOFoundationEssentialsCompat
-import Thumbs
+import ThumbsLibrary
+import ThumbsPipeline
+import ThumbsSettings
 
 extension ThumbnailService {
     /// Header a client names itself with, so that its preheating is its own whatever connection

@@ -1,7 +1,11 @@
 import Hummingbird
 import HummingbirdCore
 import Logging
-import Thumbs
+import ThumbsCore
+import ThumbsLibrary
+import ThumbsPipeline
+import ThumbsSettings
+import ThumbsStore
 import ThumbsSupport
 
 extension ThumbnailService {

@@ -1,7 +1,11 @@
 import Foundation
 import Hummingbird
 import Logging
-import Thumbs
+import ThumbsCore
+import ThumbsLibrary
+import ThumbsPipeline
+import ThumbsSettings
+import ThumbsStore
 import ThumbsSupport
 
 /// What the routes answer from: the library index, the manager and its store, the renditions

@@ -1,9 +1,8 @@
-import ThumbsImaging
 import ThumbsLibrary
 import ThumbsRendering
 import ThumbsStore
 
-/// What a ``LibraryFactory`` opens: the store, and the library whose renderer the
+/// What a `LibraryFactory` (Thumbs) opens: the store, and the library whose renderer the
 /// configuration's isolation asks for, its metadata kept in that store.
 public struct OpenedLibrary: Sendable {
     /// The configuration they were opened from.
@@ -11,6 +10,12 @@ public struct OpenedLibrary: Sendable {
     /// The thumbnail cache, also the library's metadata cache.
     public let store: ThumbnailStore
     public let library: PhotoLibrary
+
+    package init(configuration: ThumbsConfiguration, store: ThumbnailStore, library: PhotoLibrary) {
+        self.configuration = configuration
+        self.store = store
+        self.library = library
+    }
 
     /// The renderer the library reads headers with, to render with too.
     public var renderer: any ThumbnailRendering { library.renderer }

@@ -1,6 +1,6 @@
 import ThumbsCore
-import ThumbsImaging
 import ThumbsPipeline
+import ThumbsRendering
 import ThumbsStore
 
 /// A named rung of the rendition ladder in `config.json`.

@@ -1,5 +1,5 @@
+import ThumbsRendering
 import ThumbsStore
-import ThumbsImaging
 import ThumbsPipeline
 import ThumbsSupport
 
@@ -7,7 +7,7 @@ import ThumbsSupport
 /// composed layer setting it stands for.
 extension ThumbsConfiguration {
     /// Render threads, and so the most decodes in flight; 0 means one per core
-    /// (``/ThumbsImaging/ImagingConfiguration/requestedWorkers`` nil).
+    /// (``/ThumbsRendering/ImagingConfiguration/requestedWorkers`` nil).
     public var workers: Int {
         get { imaging.requestedWorkers ?? 0 }
         set {
@@ -15,21 +15,21 @@ extension ThumbsConfiguration {
         }
     }
 
-    /// Largest image accepted, in pixels: ``/ThumbsImaging/ImagingConfiguration/pixelLimit``.
+    /// Largest image accepted, in pixels: ``/ThumbsRendering/ImagingConfiguration/pixelLimit``.
     public var pixelLimit: Int {
         get { imaging.pixelLimit }
         set { imaging.pixelLimit = newValue }
     }
 
     /// Memory all decodes in flight may take together, written like "1 GiB":
-    /// ``/ThumbsImaging/ImagingConfiguration/decodeMemoryBudget``.
+    /// ``/ThumbsRendering/ImagingConfiguration/decodeMemoryBudget``.
     public var decodeMemoryBudget: ByteCount {
         get { ByteCount(Int64(imaging.decodeMemoryBudget)) }
         set { imaging.decodeMemoryBudget = Int(clamping: newValue.bytes) }
     }
 
     /// Seconds a video's or a camera RAW file's decode may take before it is stopped and the
-    /// file fails as timed out: ``/ThumbsImaging/ImagingConfiguration/decodeTimeLimit``.
+    /// file fails as timed out: ``/ThumbsRendering/ImagingConfiguration/decodeTimeLimit``.
     public var decodeTimeLimit: Double {
         get { imaging.decodeTimeLimit.seconds }
         set { imaging.decodeTimeLimit = .seconds(newValue) }

@@ -1,7 +1,5 @@
 import Foundation
 import ThumbsCore
-import ThumbsImaging
-import ThumbsIsolation
 import ThumbsPipeline
 import ThumbsRendering
 import ThumbsStore
@@ -10,7 +8,7 @@ import ThumbsSupport
 /// The settings of a Thumbs installation, as read from `config.json`.
 ///
 /// Every field has a documented default and may be left out, in every section, so `{}` is a
-/// valid configuration; see `docs/CONFIGURATION.md` for each field. ``LibraryFactory`` opens the
+/// valid configuration; see `docs/CONFIGURATION.md` for each field. `LibraryFactory` (Thumbs) opens the
 /// store, renderer and library it describes.
 /// ```swift
 /// let configuration = try ThumbsConfiguration.load(from: "config.json")
@@ -78,7 +76,7 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         didSet { pipeline.renditions = renditions.map(\.spec) }
     }
     /// The imaging layer's settings: `workers`, `pixelLimit`, `decodeMemoryBudget` and
-    /// `decodeTimeLimit` in `config.json`, defaults from ``/ThumbsImaging/ImagingConfiguration``.
+    /// `decodeTimeLimit` in `config.json`, defaults from ``/ThumbsRendering/ImagingConfiguration``.
     public var imaging = ImagingConfiguration()
     /// Where files are decoded: `"process"`, in confined worker processes, where a fault or a
     /// runaway decoder costs one file; `"none"`, in the process that asked (no worker to start,
@@ -205,17 +203,6 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
         StoreConfiguration(
             path: override.map { Self.absolute(Self.expandingTilde($0), against: nil) } ?? resolve(cache.path),
             budget: cache.budget)
-    }
-
-    /// The renderer this configuration implies: workers in confined processes, or (isolation
-    /// `"none"`) a renderer in this process that notes its decodes in `journal`.
-    public func renderer(journal: (any DecodeJournal)? = nil) throws(ImagingError) -> any ThumbnailRendering {
-        guard isolation == .process else {
-            // A worker the command forked as it started has nothing to do.
-            PrestartedWorker.discard()
-            return ThumbnailRenderer(configuration: imaging, journal: journal)
-        }
-        return try IsolatedThumbnailRenderer(configuration: imaging)
     }
 
     /// `path` with `~` expanded and, when relative, resolved against the configuration's folder.

@@ -6,6 +6,7 @@ import ThumbsCore
 import ThumbsImaging
 import ThumbsIsolation
 import ThumbsCoreTestSupport
+import ThumbsRendering
 import ThumbsTestSupport
 
 /// The worker protocol spoken directly to a real `thumbs-render-worker`: what a renderer that

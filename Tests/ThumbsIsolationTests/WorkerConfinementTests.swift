@@ -6,6 +6,7 @@ import ThumbsCore
 import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsIsolation
+import ThumbsRendering
 import ThumbsSupport
 import ThumbsTestSupport
 import ThumbsTesting

@@ -1,6 +1,7 @@
 import Testing
 import ThumbsImaging
 import ThumbsIsolation
+import ThumbsRendering
 
 /// A worker's settings, through the command line it is started with.
 @Suite struct WorkerSettingsTests {

@@ -4,6 +4,7 @@ import ThumbsCore
 import ThumbsCoreTestSupport
 import ThumbsImaging
 @testable import ThumbsLibrary
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport

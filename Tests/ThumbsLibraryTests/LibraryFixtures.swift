@@ -2,6 +2,7 @@ import Foundation
 import ThumbsCoreTestSupport
 import ThumbsImaging
 @testable import ThumbsLibrary
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport

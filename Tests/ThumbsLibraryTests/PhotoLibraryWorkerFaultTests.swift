@@ -5,6 +5,7 @@ import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsIsolation
 import ThumbsLibrary
+import ThumbsRendering
 import ThumbsStore
 import ThumbsTestSupport
 import ThumbsTesting

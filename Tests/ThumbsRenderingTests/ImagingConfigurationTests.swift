@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ThumbsCore
-@testable import ThumbsImaging
+import ThumbsRendering
 
 @Suite struct ImagingConfigurationTests {
     @Test func workersAreOnePerCoreUnlessAskedFor() {

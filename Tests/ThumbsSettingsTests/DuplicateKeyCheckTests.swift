@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Thumbs
+@testable import ThumbsSettings
 
 /// A key written twice in one JSON object is found at any depth and named by its path; whatever
 /// else a document holds, valid or not, the check never throws.

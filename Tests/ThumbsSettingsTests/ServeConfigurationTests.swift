@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Thumbs
+import ThumbsSettings
 
 @Suite("ServeConfiguration")
 struct ServeConfigurationTests {

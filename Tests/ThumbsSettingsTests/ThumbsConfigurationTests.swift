@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-@testable import Thumbs
+import ThumbsCore
+@testable import ThumbsSettings
 import ThumbsCoreTestSupport
-import ThumbsTestSupport
+import ThumbsStore
 
 @Suite struct ThumbsConfigurationTests {
     let folder = TemporaryFolder()

@@ -4,6 +4,7 @@ import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline
+import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTesting

@@ -77,6 +77,8 @@ CODEC_FREE = (
     "ThumbsLibrary",
     "ThumbsPipeline",
     "ThumbsFreedesktop",
+    "ThumbsSettings",
+    "ThumbsServer",
 )
 # Every target that decodes or encodes pixels, or links a library that does.
 CODECS = frozenset(

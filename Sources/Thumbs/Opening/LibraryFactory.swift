@@ -6,7 +6,7 @@ import ThumbsPipeline
 import ThumbsRendering
 import ThumbsStore
 
-/// Opens what a program works on from a ``ThumbsConfiguration``: the store, the renderer its
+/// Opens what a program works on from a ``/ThumbsSettings/ThumbsConfiguration``: the store, the renderer its
 /// isolation asks for, and the library over its roots, with the decode journal every process
 /// that decodes keeps. The `thumbs` commands, `thumbs serve` and apps open a library this way.
 ///
@@ -30,7 +30,7 @@ public struct LibraryFactory: Sendable {
     /// ``LibraryFactoryError/missingRoot(_:)``. Default: false.
     public var skipsMissingRoots = false
     /// The cache folder instead of `cache.path`, relative to the working directory (see
-    /// ``ThumbsConfiguration/store(path:)``).
+    /// ``/ThumbsSettings/ThumbsConfiguration/store(path:)``).
     public var cachePath: String?
     /// The part of the library to open (all of it when nil); it also stands for
     /// ``shardPlaceholder`` in the cache path.
@@ -131,7 +131,7 @@ public struct LibraryFactory: Sendable {
             renderer: try renderer(journal: journal, notices: notices), store: nil, shard: shard)
     }
 
-    /// The renderer the configuration asks for (``ThumbsConfiguration/renderer(journal:)``);
+    /// The renderer the configuration asks for (`ThumbsConfiguration.renderer(journal:)`);
     /// render workers that run without part of their confinement are told through `notices`.
     public func renderer(
         journal: (any DecodeJournal)? = nil, notices: (Notice) -> Void = { _ in }
