@@ -8,4 +8,14 @@ public enum DeliveryMode: String, Sendable, Hashable, CaseIterable, Codable {
     case highQualityFormat
     /// One image, the cheapest acceptable: a cached final one, else a degraded one, else a render.
     case fastFormat
+
+    /// The mode `name` names: PhotoKit's name (the raw value), or the short one a thumbnail URL's
+    /// `delivery` parameter uses (`final`, `opportunistic`, `fast`); nil for any other name.
+    public init?(name: some StringProtocol) {
+        switch name {
+        case "final": self = .highQualityFormat
+        case "fast": self = .fastFormat
+        default: self.init(rawValue: String(name))
+        }
+    }
 }

@@ -48,7 +48,7 @@ struct ThumbnailServerThumbnailTests {
             let id = try #require(try await client.allAssets().first?["id"] as? String)
             // The large fit rendition cached first: a fit request could be served from it.
             #expect(try await client.get("/thumbnails/\(id)/large").status == .ok)
-            for delivery in ["final", "opportunistic", "fast"] {
+            for delivery in ["final", "opportunistic", "fast", "highQualityFormat", "fastFormat"] {
                 let medium = try await client.get("/thumbnails/\(id)/medium?delivery=\(delivery)")
                 let image = try #require(try MultipartParts.images(in: medium).last)
                 #expect(try DecodedPixels(image).size == PixelSize(width: 256, height: 192), "\(delivery)")

@@ -24,7 +24,8 @@ struct GetCommand: AsyncParsableCommand, DecodesFiles {
     @Option(help: "fill or fit.")
     var mode: ContentMode = .aspectFill
 
-    @Option(help: "opportunistic, highQualityFormat or fastFormat (default: deliveryMode of config.json).")
+    @Option(
+        help: "opportunistic, highQualityFormat (final) or fastFormat (fast) (default: deliveryMode of config.json).")
     var delivery: DeliveryMode?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the final image.", valueName: "FILE"))
