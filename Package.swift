@@ -221,9 +221,7 @@ let package = Package(
             resources: [
                 .embedInCode("Page/index.html"), .embedInCode("Page/page.css"), .embedInCode("Page/page.js"),
                 .embedInCode("Page/thumbhash.js"),
-            ],
-            // Each file imports the modules whose members it uses, not only the ones it names.
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+            ]
         ),
 
         // The desktop's thumbnail cache (freedesktop.org Thumbnail Managing Standard), as a warm's output.
@@ -244,9 +242,7 @@ let package = Package(
             dependencies: [
                 "ThumbsSupport", "ThumbsCore", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline",
                 "CVips", "CVipsShim",
-            ],
-            // Each file imports the modules whose members it uses, not only the ones it names.
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+            ]
         ),
         .target(name: "ThumbsProcessTuning", dependencies: ["CVipsShim"]),
 
@@ -384,9 +380,11 @@ let package = Package(
             name: "ThumbsServerTests",
             // The worker is listed so the process the isolated renderer starts is built first.
             dependencies: [
-                "ThumbsServer", "Thumbs", "ThumbsRendering", "ThumbsIsolation", "ThumbsTesting", "ThumbsTestSupport",
-                "ThumbsCoreTestSupport", "thumbs-render-worker",
+                "ThumbsServer", "Thumbs", "ThumbsCore", "ThumbsRendering", "ThumbsPipeline", "ThumbsIsolation",
+                "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-render-worker",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -422,3 +420,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Each file of every Swift target imports the modules whose members it uses, not only the ones
+// whose names it writes: a member reached through another file's import is an error.
+for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

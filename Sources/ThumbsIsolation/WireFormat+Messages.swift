@@ -1,5 +1,6 @@
 import ThumbsCore
 import ThumbsImaging
+import ThumbsSupport
 
 /// How the messages' parts are written and read.
 extension WireWriter {

@@ -1,3 +1,4 @@
+import ThumbsCore
 extension Asset {
     /// The burst this photo is a frame of, shared by its every frame; nil for most assets.
     public var burstIdentifier: String? { properties?.burst?.identifier }

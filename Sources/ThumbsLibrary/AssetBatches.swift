@@ -1,6 +1,7 @@
 import ThumbsCore
 import ThumbsRendering
 import ThumbsStore
+import ThumbsSupport
 
 /// The enumeration as an `AsyncSequence` of batches (see ``PhotoLibrary/assets(batchSize:)``).
 public struct AssetBatches: AsyncSequence, Sendable {

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import ThumbsCore
 import ThumbsRendering
 import ThumbsStore

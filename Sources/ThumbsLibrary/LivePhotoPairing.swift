@@ -1,5 +1,6 @@
 import SystemPackage
 import ThumbsCore
+import ThumbsSupport
 
 /// Joins a Live Photo's still and movie into one asset as the walk lists them: the two halves
 /// are files of one folder with one content identifier (Apple's MakerNote in the still,

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsLibrary
 
 extension WarmJob {

@@ -1,6 +1,7 @@
 import Foundation
 import ThumbsCore
 import ThumbsRendering
+import ThumbsSupport
 
 extension WarmJob {
     /// Where a run is. As JSON (the `progress`, `summary` and `interrupted` events of

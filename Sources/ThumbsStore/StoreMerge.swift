@@ -1,5 +1,6 @@
 import CLMDB
 import Foundation
+import ThumbsCore
 import ThumbsSupport
 
 /// Merges the tables of several caches into an empty environment, in one write transaction, in

@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 import Glibc
+import Synchronization
 import ThumbsSupport
 
 extension ThumbnailStore {

@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import ThumbsCore
 import ThumbsSupport
 
 extension ThumbnailStore {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ThumbsBenchmarking
 import ThumbsCore
+import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline

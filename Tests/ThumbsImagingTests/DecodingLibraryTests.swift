@@ -1,5 +1,6 @@
 import CVips
 import Testing
+import ThumbsCore
 import ThumbsImaging
 
 /// The decoding libraries, opened on first use through CLibraryLoader's trampolines.

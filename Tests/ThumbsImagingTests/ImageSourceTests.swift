@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 import ThumbsCore
 @testable import ThumbsImaging

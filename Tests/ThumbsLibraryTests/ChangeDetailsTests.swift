@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport

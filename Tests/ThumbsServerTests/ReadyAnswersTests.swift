@@ -1,6 +1,9 @@
+import HTTPTypes
 import NIOCore
 import Testing
 
+import ThumbsCore
+import ThumbsPipeline
 @testable import ThumbsServer
 
 @Suite("ReadyAnswers")

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsRendering

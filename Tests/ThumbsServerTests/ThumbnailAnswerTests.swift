@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import HummingbirdCore
 import HummingbirdTesting
 import NIOCore
 import Testing

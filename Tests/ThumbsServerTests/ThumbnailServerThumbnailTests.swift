@@ -1,8 +1,10 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import Testing
 import Thumbs
+import ThumbsCoreTestSupport
 import ThumbsTesting
 import ThumbsTestSupport
 

@@ -1,5 +1,8 @@
 import Foundation
 import Glibc
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
 import Testing
 import Thumbs
 import ThumbsCoreTestSupport

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import ThumbsCore
+import ThumbsPipeline
+import ThumbsRendering
 @testable import ThumbsSettings
 import ThumbsCoreTestSupport
 import ThumbsStore

@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsSupport
 
 extension Duration {
     var formattedMilliseconds: String {

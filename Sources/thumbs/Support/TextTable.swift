@@ -1,3 +1,4 @@
+import Foundation
 /// Left-aligned columns for terminal tables; cells are escaped (``TerminalText``), since they
 /// hold album titles and file names.
 enum TextTable {
