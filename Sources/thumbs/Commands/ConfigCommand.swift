@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Thumbs
+import ThumbsSupport
 
 struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,8 +24,7 @@ struct ConfigCommand: AsyncParsableCommand {
             configuration.library.roots.map(configuration.resolve).forEach { print($0.escapedForTerminal) }
             return
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder(style: .document)
         print(String(decoding: try encoder.encode(configuration), as: UTF8.self))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Thumbs
+import ThumbsSupport
 
 struct MergeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -63,8 +64,7 @@ struct MergeCommand: AsyncParsableCommand {
         let rate = Double(report.thumbnails) / seconds
         let megabytesPerSecond = Double(report.liveBytes) / seconds / 1e6
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            let encoder = JSONEncoder(style: .document)
             let document = Document(
                 destination: configuration.path, report: report, seconds: (seconds * 1000).rounded() / 1000,
                 thumbnailsPerSecond: rate.rounded())

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Thumbs
+import ThumbsSupport
 
 struct ProbeCommand: AsyncParsableCommand, DecodesFiles {
     static let configuration = CommandConfiguration(
@@ -27,8 +28,7 @@ struct ProbeCommand: AsyncParsableCommand, DecodesFiles {
     func run() async throws {
         let configuration = try options.load()
         let renderer = try LibraryOptions.renderer(for: configuration)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let encoder = JSONEncoder(style: .document)
         var failures = 0
         for file in files {
             do {

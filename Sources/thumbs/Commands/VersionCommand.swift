@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Thumbs
+import ThumbsSupport
 
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,8 +41,7 @@ struct VersionCommand: ParsableCommand {
         let headers = Dictionary(uniqueKeysWithValues: builtAgainst.map { ($0.name, $0.headerVersion) })
         let loaded = libraries ? try DecoderLibraries.linked() : nil
         guard !json else {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            let encoder = JSONEncoder(style: .document)
             let document = Document(
                 builtAgainst: headers, libvips: loaded?.libvips, ffmpeg: loaded?.ffmpeg, libraw: loaded?.libRaw,
                 libvipsRawLoader: loaded.map { $0.libvipsReadsRaw ? "dcrawload" : "none" },

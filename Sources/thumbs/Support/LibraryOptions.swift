@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Thumbs
 import ThumbsRendering
+import ThumbsSupport
 
 /// What the library commands share: the configuration, the roots, the store, the library.
 struct LibraryOptions: ParsableArguments {
@@ -114,8 +115,7 @@ struct LibraryOptions: ParsableArguments {
     }
 
     func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder(style: .document)
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
