@@ -32,19 +32,13 @@ public struct AssetMetadata: Sendable, Hashable {
 
     public var fileSize: UInt64 { fingerprint.size }
 
-    /// Version 2 added the placeholder, version 3 the video properties, version 4 Live Photos'
-    /// content identifiers, motion photos' movies, media subtypes, bursts and the partial flag. Older records are still
-    /// read; those that say too little of their file are ``isOutdated``.
-    static let formatVersion: UInt8 = 4
-
-    /// Whether the record was written before the probe read what it reads now (videos, camera
-    /// RAW and AVI before version 3; Live Photo links, subtypes and bursts before version 4):
-    /// the file is to be inspected again.
+    /// Whether the record was written before the probe read what it reads now of its file
+    /// (`MetadataRecordVersion.isOutdated(for:)`): the file is to be inspected again.
     package var isOutdated = false
 
     package func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 128)
-        writer.u8(Self.formatVersion)
+        writer.u8(MetadataRecordVersion.current.rawValue)
         writer.u64(fingerprint.size)
         writer.i64(fingerprint.modificationTimeNanoseconds)
         writer.string(mediaType.rawValue)
@@ -87,9 +81,11 @@ public struct AssetMetadata: Sendable, Hashable {
 
     package init(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
         var reader = ByteReader(record, record: "metadata")
-        let version = try reader.u8()
-        guard (1...Self.formatVersion).contains(version) else {
-            throw .store("metadata record version \(version) is not 1 to \(Self.formatVersion)", "decode metadata")
+        let byte = try reader.u8()
+        guard let version = MetadataRecordVersion(rawValue: byte) else {
+            throw .store(
+                "metadata record version \(byte) is not 1 to \(MetadataRecordVersion.current.rawValue)",
+                "decode metadata")
         }
         fingerprint = FileFingerprint(size: try reader.u64(), modificationTimeNanoseconds: try reader.i64())
         let typeName = try reader.string()
@@ -97,14 +93,14 @@ public struct AssetMetadata: Sendable, Hashable {
             throw .store("unknown media type \(typeName)", "decode metadata")
         }
         mediaType = type
-        isOutdated = version < 3 && !type.isImage || version < 4 && type.isAsset
+        isOutdated = version.isOutdated(for: type)
         properties = try reader.u8() == 1 ? try Self.properties(&reader, type, fingerprint, version: version) : nil
-        guard version >= 2 else { return }
+        guard version >= .placeholders else { return }
         if try reader.u8() == 1 {
             // Bytes that are not a whole hash cost the placeholder only: the next warm makes another.
             placeholder = ThumbHash(bytes: Array(try reader.lengthPrefixed()))
         }
-        guard version >= 4 else { return }
+        guard version >= .livePhotosSubtypesAndBursts else { return }
         isPartial = try reader.u8() == 1
     }
 
@@ -121,7 +117,7 @@ public struct AssetMetadata: Sendable, Hashable {
     }
 
     private static func properties(
-        _ reader: inout ByteReader, _ type: MediaType, _ fingerprint: FileFingerprint, version: UInt8
+        _ reader: inout ByteReader, _ type: MediaType, _ fingerprint: FileFingerprint, version: MetadataRecordVersion
     ) throws(StoreError) -> ImageProperties {
         let size = try pictureSize(&reader)
         let orientation = Int(try reader.u8())
@@ -132,7 +128,7 @@ public struct AssetMetadata: Sendable, Hashable {
         let preview = try pictureSize(&reader)
         let pageCount = Int(try reader.u32())
         var video: VideoProperties?
-        if version >= 3, try reader.u8() == 1 {
+        if version >= .videos, try reader.u8() == 1 {
             let container = try reader.string(), codec = try reader.string()
             let duration = try reader.f64(), frameRate = try reader.f64()
             // A damaged record may hold any bit pattern: what is not a finite length or rate
@@ -146,7 +142,7 @@ public struct AssetMetadata: Sendable, Hashable {
             captureDate: date, cameraMake: make, cameraModel: model,
             embeddedPreviewSize: hasPreview ? preview : nil, pageCount: pageCount,
             fingerprint: fingerprint, video: video)
-        if version >= 4 {
+        if version >= .livePhotosSubtypesAndBursts {
             properties.contentIdentifier = try reader.optionalString()
             let hasMovie = try reader.u8() == 1
             let offset = try reader.u64(), length = try reader.u64(), duration = try reader.f64()
