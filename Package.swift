@@ -30,7 +30,9 @@ let package = Package(
         // The cache, the library and the grid page over HTTP: `thumbs serve`.
         .library(name: "ThumbsServer", targets: ["ThumbsServer"]),
         .library(name: "ThumbsFreedesktop", targets: ["ThumbsFreedesktop"]),
-        // Photo-like images made from nothing, for tests and sample libraries.
+        // Photo-like images made from nothing, for sample libraries and tests.
+        .library(name: "ThumbsSamples", targets: ["ThumbsSamples"]),
+        // Test doubles: a renderer that decodes nothing, for an app's tests (no codec).
         .library(name: "ThumbsTesting", targets: ["ThumbsTesting"]),
         // Process-wide settings for programs that decode many images (the command, benchmarks).
         .library(name: "ThumbsProcessTuning", targets: ["ThumbsProcessTuning"]),
@@ -234,7 +236,8 @@ let package = Package(
         ),
 
         // The extras.
-        .target(name: "ThumbsTesting", dependencies: ["ThumbsCore", "ThumbsImaging", "CVips", "CVipsShim"]),
+        .target(name: "ThumbsSamples", dependencies: ["ThumbsCore", "ThumbsImaging", "CVips", "CVipsShim"]),
+        .target(name: "ThumbsTesting", dependencies: ["ThumbsSupport", "ThumbsCore", "ThumbsRendering"]),
         // The scroll benchmark behind `thumbs bench delivery`: `package` access, in no product (the
         // command and its tests are its only users), so the API check does not hold it.
         .target(
@@ -257,7 +260,7 @@ let package = Package(
                 "ThumbsFreedesktop",
                 "ThumbsBenchmarking",
                 "ThumbsProcessTuning",
-                "ThumbsTesting",
+                "ThumbsSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -303,7 +306,7 @@ let package = Package(
             name: "ThumbsTestSupport",
             dependencies: [
                 "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsStore", "ThumbsLibrary",
-                "ThumbsPipeline", "ThumbsTesting", "ThumbsCoreTestSupport", "CVips", "CVipsShim",
+                "ThumbsPipeline", "ThumbsSamples", "ThumbsCoreTestSupport", "CVips", "CVipsShim",
             ],
             path: "Tests/ThumbsTestSupport"
         ),
@@ -316,6 +319,13 @@ let package = Package(
         ),
         .testTarget(name: "ThumbsCoreTests", dependencies: ["ThumbsCore", "ThumbsCoreTestSupport"]),
         .testTarget(
+            name: "ThumbsTestingTests",
+            dependencies: [
+                "ThumbsTesting", "ThumbsCore", "ThumbsRendering", "ThumbsSupport", "ThumbsCoreTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .testTarget(
             name: "ThumbsRenderingTests",
             dependencies: [
                 "ThumbsRendering", "ThumbsCore", "ThumbsCoreTestSupport",
@@ -325,7 +335,7 @@ let package = Package(
         .testTarget(
             name: "ThumbsImagingTests",
             dependencies: [
-                "ThumbsImaging", "ThumbsRendering", "ThumbsCore", "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport",
+                "ThumbsImaging", "ThumbsRendering", "ThumbsCore", "ThumbsSupport", "ThumbsSamples", "ThumbsTestSupport",
                 "ThumbsCoreTestSupport", "CVips", "CVipsShim", "CHeif", "CResample",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -343,7 +353,7 @@ let package = Package(
             name: "ThumbsLibraryTests",
             dependencies: [
                 "ThumbsLibrary", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore",
-                "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-hostile-worker",
+                "ThumbsSupport", "ThumbsSamples", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-hostile-worker",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
@@ -351,7 +361,7 @@ let package = Package(
             name: "ThumbsPipelineTests",
             dependencies: [
                 "ThumbsPipeline", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore",
-                "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport",
+                "ThumbsSupport", "ThumbsSamples", "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport",
             ]
         ),
         .testTarget(
@@ -373,7 +383,7 @@ let package = Package(
             name: "ThumbsFreedesktopTests",
             dependencies: [
                 "ThumbsFreedesktop", "ThumbsCore", "ThumbsImaging", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore",
-                "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport",
+                "ThumbsSupport", "ThumbsSamples", "ThumbsTestSupport", "ThumbsCoreTestSupport",
             ]
         ),
         .testTarget(
@@ -381,7 +391,7 @@ let package = Package(
             // The worker is listed so the process the isolated renderer starts is built first.
             dependencies: [
                 "ThumbsServer", "Thumbs", "ThumbsCore", "ThumbsRendering", "ThumbsPipeline", "ThumbsIsolation",
-                "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-render-worker",
+                "ThumbsSamples", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-render-worker",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
@@ -395,14 +405,14 @@ let package = Package(
             name: "ThumbsBenchmarkingTests",
             dependencies: [
                 "ThumbsBenchmarking", "ThumbsCore", "ThumbsImaging", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore",
-                "ThumbsSupport", "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport",
+                "ThumbsSupport", "ThumbsSamples", "ThumbsTestSupport", "ThumbsCoreTestSupport",
             ]
         ),
         .testTarget(
             name: "ThumbsCommandTests",
             // The executable is listed so the process the tests run is built first.
             dependencies: [
-                "Thumbs", "ThumbsBenchmarking", "ThumbsFreedesktop", "ThumbsTesting", "ThumbsTestSupport",
+                "Thumbs", "ThumbsBenchmarking", "ThumbsFreedesktop", "ThumbsSamples", "ThumbsTestSupport",
                 "ThumbsCoreTestSupport", "thumbs",
                 "thumbs-peak-memory", "thumbs-journal-fault", "thumbs-render-worker",
             ]
@@ -411,7 +421,7 @@ let package = Package(
             name: "ThumbsIsolationTests",
             // The worker is listed so the process the renderer starts is built first.
             dependencies: [
-                "ThumbsIsolation", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsSupport", "ThumbsTesting",
+                "ThumbsIsolation", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsSupport", "ThumbsSamples",
                 "ThumbsTestSupport", "ThumbsCoreTestSupport", "CRenderSandbox",
                 "thumbs-render-worker", "thumbs-hostile-worker",
                 .product(name: "SystemPackage", package: "swift-system"),

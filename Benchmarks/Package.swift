@@ -18,7 +18,7 @@ let package = Package(
         // Temporary folders that do not outlive the run.
         .target(name: "BenchmarkSupport"),
         benchmarkTarget("StoreBenchmarks", extra: ["CLMDBRaw"]),
-        benchmarkTarget("LibraryBenchmarks", extra: [.product(name: "ThumbsTesting", package: "Thumbs")]),
+        benchmarkTarget("LibraryBenchmarks", extra: [.product(name: "ThumbsSamples", package: "Thumbs")]),
         benchmarkTarget("PipelineBenchmarks", extra: [.product(name: "ThumbsProcessTuning", package: "Thumbs")]),
     ],
     swiftLanguageModes: [.v6]

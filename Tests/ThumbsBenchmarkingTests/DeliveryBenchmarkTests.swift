@@ -9,7 +9,7 @@ import ThumbsPipeline
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Short real-time scrolls over generated photos with real libvips and LMDB. Only what holds
 /// whatever the machine's speed is checked; the measurements themselves are for benchmarks.

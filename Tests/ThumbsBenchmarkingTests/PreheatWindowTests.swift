@@ -6,7 +6,7 @@ import ThumbsPipeline
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Apple's rule: visible rect ± half its height, moved after a third of the view's height. The
 /// rule that follows the scroll: ahead only, by speed, every frame, empty above a speed.

@@ -6,7 +6,7 @@ import ThumbsPipeline
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct ScrollGridTests {
     let grid = ScrollGrid(count: 30, columns: 4, visibleRows: 6)

@@ -7,7 +7,7 @@ import ThumbsPipeline
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct ScrollRecorderTests {
     let grid = ScrollGrid(count: 40, columns: 4, visibleRows: 3)

@@ -4,7 +4,7 @@ import Thumbs
 import ThumbsBenchmarking
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs bench delivery` as a process on a generated library.
 @Suite struct BenchCommandTests {

@@ -3,7 +3,7 @@ import Testing
 import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs stats`, `evict`, `compact`, `verify` on a cache warmed by `thumbs warm`.
 @Suite struct CacheCommandsTests {

@@ -3,7 +3,7 @@ import Testing
 import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Every command, run as a process on a generated library and on ../shared/photos.
 @Suite struct EveryCommandTests {

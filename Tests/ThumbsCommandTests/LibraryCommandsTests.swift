@@ -3,7 +3,7 @@ import Testing
 import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs albums`, `thumbs moments`, `thumbs sizes`, run as a user would.
 @Suite(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))

@@ -3,7 +3,7 @@ import Testing
 import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs warm --shard` and `thumbs merge` as processes: a library warmed in shards and merged
 /// is the cache of one warm, and a merge killed at any moment leaves its destination whole.

@@ -3,7 +3,7 @@ import Testing
 import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs render` and `thumbs probe`, run as a separate process.
 @Suite struct RenderCommandTests {

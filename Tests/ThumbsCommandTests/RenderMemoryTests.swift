@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs render` keeps `decodeMemoryBudget`: whatever a file's shape and format, the process's
 /// peak resident memory stays within the budget beyond what rendering a tiny image takes, or the

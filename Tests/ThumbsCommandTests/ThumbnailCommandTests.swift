@@ -3,7 +3,7 @@ import Testing
 import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs thumbnail`, the desktop thumbnailer, run as a separate process with its own XDG
 /// folders, and the `thumbs.thumbnailer` entry that names it.

@@ -3,7 +3,7 @@ import Testing
 import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs version`, and the decoding libraries it and the other commands open only when a file
 /// needs one. What a process tree loads is read from the dynamic linker's own account

@@ -3,7 +3,7 @@ import Testing
 import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs warm` over files that fail, or kill the process: every run ends, each bad file has
 /// its line, and the second run renders nothing.

@@ -3,7 +3,7 @@ import Testing
 import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs warm` as a process: killed or interrupted mid-run, then resumed.
 @Suite struct WarmCommandTests {

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs warm`'s render workers, found under the warm's process: each confined; and while
 /// they are killed (caught with a file in hand), each death costs the file that worker had,

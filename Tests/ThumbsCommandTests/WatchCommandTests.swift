@@ -4,7 +4,7 @@ import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsFreedesktop
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `thumbs watch` keeps the cache in sync while it runs.
 @Suite struct WatchCommandTests {

@@ -6,7 +6,7 @@ import ThumbsPipeline
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @testable import ThumbsFreedesktop
 import ThumbsCore

@@ -1,7 +1,7 @@
 import Testing
 import ThumbsImaging
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @testable import ThumbsFreedesktop
 import ThumbsCore

@@ -4,7 +4,7 @@ import ThumbsCore
 import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Animated AVIF (AVIF image sequences), which libheif does not read, through libavif: the
 /// probe counts the frames, the thumbnail is the first frame.

@@ -7,7 +7,7 @@ import ThumbsCoreTestSupport
 import ThumbsRendering
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Decodes are accounted by the memory they really take, and the budget serialises or refuses
 /// what would pass it.

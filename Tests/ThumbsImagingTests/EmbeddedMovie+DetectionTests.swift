@@ -4,7 +4,7 @@ import ThumbsCore
 import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// The movie inside a motion photo: Samsung's `mpvd` box in the shared real HEIC, Google's XMP
 /// over generated JPEGs with an ffmpeg-made MP4 appended, and claims that do not hold.

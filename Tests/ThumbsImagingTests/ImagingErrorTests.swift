@@ -5,7 +5,7 @@ import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Bad input of every kind gets a typed error, cheaply and without a crash.
 @Suite struct ImagingErrorTests {

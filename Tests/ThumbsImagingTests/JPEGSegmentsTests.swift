@@ -1,6 +1,6 @@
 import Testing
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @testable import ThumbsImaging
 

@@ -7,7 +7,7 @@ import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// libjpeg-turbo driven directly gives the pixels libvips' loader gives, and a progressive file
 /// read only in part gives the pixels of the whole.

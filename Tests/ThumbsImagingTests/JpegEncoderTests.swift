@@ -7,7 +7,7 @@ import ThumbsCore
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// libjpeg-turbo driven directly encodes what libvips' jpegsave encodes, and nothing but pixels.
 @Suite struct JpegEncoderTests {

@@ -5,7 +5,7 @@ import ThumbsCore
 import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// JPEG XL stills, read by libvips' `jxlload` from its module, loaded on the first one.
 @Suite struct JpegXLRuntimeTests {

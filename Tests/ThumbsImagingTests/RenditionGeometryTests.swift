@@ -3,7 +3,7 @@ import ThumbsCore
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct RenditionGeometryTests {
     private let landscape = PixelSize(width: 4000, height: 3000)

@@ -5,7 +5,7 @@ import ThumbsCore
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Every file of ../shared/photos: good ones render upright at the right size, damaged ones that
 /// decode in part render partial thumbnails, broken ones give the typed error their MANIFEST

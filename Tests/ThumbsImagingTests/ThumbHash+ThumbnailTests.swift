@@ -3,7 +3,7 @@ import ThumbsCore
 import ThumbsCoreTestSupport
 import ThumbsImaging
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// The placeholder of an encoded thumbnail, and of a render's smallest one.
 @Suite struct ThumbHashThumbnailTests {

@@ -6,7 +6,7 @@ import ThumbsCoreTestSupport
 import ThumbsRendering
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct ThumbnailRendererTests {
     let folder = TemporaryFolder()

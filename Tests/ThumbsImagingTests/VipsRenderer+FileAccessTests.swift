@@ -7,7 +7,7 @@ import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsRendering
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// The renderer reads a library's files only as they were walked, beneath their root, and never
 /// waits on one that is not a regular file.

@@ -6,7 +6,7 @@ import ThumbsCore
 import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Files whose decode ends early: rendered as far as they decoded, and marked partial, once
 /// they have gone unmodified for `FileFingerprint.settlingTime`; failing as before while

@@ -4,7 +4,7 @@ import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @testable import ThumbsImaging
 

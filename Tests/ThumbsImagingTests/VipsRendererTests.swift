@@ -7,7 +7,7 @@ import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Renders generated images (every orientation, alpha, 16-bit, grey, CMYK, all containers).
 @Suite struct VipsRendererTests {

@@ -9,7 +9,7 @@ import ThumbsIsolation
 import ThumbsRendering
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// The isolated renderer on real worker processes: what they render, what holds them in, and
 /// what a worker's death costs (real signals, sent to the real process).

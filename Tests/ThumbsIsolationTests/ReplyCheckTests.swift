@@ -3,7 +3,7 @@ import Testing
 import ThumbsImaging
 import ThumbsRendering
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @testable import ThumbsIsolation
 import ThumbsCore

@@ -9,7 +9,7 @@ import ThumbsIsolation
 import ThumbsRendering
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// What a worker taken over by a hostile file can do: `thumbs-hostile-worker` is Thumbs' own
 /// worker, confined as every worker is, whose decoder does what an exploit would for files

@@ -9,7 +9,7 @@ import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct ChangeDetailsTests {
     let folder = TemporaryFolder()

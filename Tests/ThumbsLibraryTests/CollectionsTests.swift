@@ -7,7 +7,7 @@ import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct CollectionsTests {
     let folder = TemporaryFolder()

@@ -6,7 +6,7 @@ import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Small libraries written by the tests.
 enum LibraryFixtures {

@@ -6,7 +6,7 @@ import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct LibraryShardTests {
     let folder = TemporaryFolder()

@@ -8,7 +8,7 @@ import ThumbsImaging
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct PhotoLibraryTests {
     let folder = TemporaryFolder()

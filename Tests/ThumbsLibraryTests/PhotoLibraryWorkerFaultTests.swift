@@ -9,7 +9,7 @@ import ThumbsLibrary
 import ThumbsRendering
 import ThumbsStore
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// A file whose header kills the render worker that reads it (`thumbs-hostile-worker`, which
 /// faults for real on that file's inspection): the walk reports it, remembers it, and the next

@@ -9,7 +9,7 @@ import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct CachingImageManagerTests {
     let grid = PixelSize(width: 256, height: 256)

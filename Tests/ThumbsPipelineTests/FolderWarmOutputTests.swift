@@ -7,7 +7,7 @@ import ThumbsLibrary
 import ThumbsPipeline
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct FolderWarmOutputTests {
     let grid = RenditionSpec(size: PixelSize(width: 64, height: 64), contentMode: .aspectFill)

@@ -7,7 +7,7 @@ import ThumbsLibrary
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct MemoryCacheTests {
     private func key(_ asset: String, _ side: Int, _ mode: ContentMode = .aspectFit) -> ThumbnailKey {

@@ -6,7 +6,7 @@ import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct WarmBatchTests {
     @Test func theWalksIssuesThatAreFailuresOfAFileAreFailures() async throws {

@@ -8,7 +8,7 @@ import ThumbsPipeline
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// `WarmJob.apply(_:)`, what `thumbs watch` and the server's watch do with each change.
 @Suite struct WarmJobChangeTests {

@@ -8,7 +8,7 @@ import ThumbsLibrary
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// A warm of damaged files: a settled one is rendered partially (a warning, counted and kept in
 /// the metadata cache), one just modified fails as before.

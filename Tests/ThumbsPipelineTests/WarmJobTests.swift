@@ -8,7 +8,7 @@ import ThumbsLibrary
 import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite struct WarmJobTests {
     let renditions = [

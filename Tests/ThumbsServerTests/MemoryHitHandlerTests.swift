@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import Thumbs
+import ThumbsCoreTestSupport
 import ThumbsTestSupport
 
 @Suite("MemoryHitHandler: hits answered on the event loop")

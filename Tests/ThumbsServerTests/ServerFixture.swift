@@ -9,7 +9,7 @@ import ThumbsCoreTestSupport
 import ThumbsRendering
 import ThumbsServer
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 import HTTPTypes
 
 /// The library folder of a fixture: where tests add, change and remove photos while the server

@@ -5,7 +5,7 @@ import Testing
 import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite("ThumbnailServer: the JSON listing")
 struct ThumbnailServerListingTests {

@@ -5,7 +5,7 @@ import NIOCore
 import Testing
 import Thumbs
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 @Suite("ThumbnailServer: Live Photos' movies")
 struct ThumbnailServerMotionTests {

@@ -4,7 +4,8 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import Thumbs
-import ThumbsTesting
+import ThumbsCoreTestSupport
+import ThumbsSamples
 import ThumbsTestSupport
 
 @Suite("ThumbnailServer: preheating")

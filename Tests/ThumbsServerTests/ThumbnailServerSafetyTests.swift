@@ -4,7 +4,7 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import Thumbs
-import ThumbsTesting
+import ThumbsSamples
 import ThumbsTestSupport
 
 @Suite("ThumbnailServer: tokens, limits and hostile clients")

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Testing
 import Thumbs
+import ThumbsCoreTestSupport
 import ThumbsTestSupport
 
 @Suite("ThumbnailServer: subtypes and bursts", .enabled(if: SubtypeLibrary.isAvailable, SubtypeLibrary.skipReason))

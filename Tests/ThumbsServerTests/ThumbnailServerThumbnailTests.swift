@@ -5,7 +5,7 @@ import NIOCore
 import Testing
 import Thumbs
 import ThumbsCoreTestSupport
-import ThumbsTesting
+import ThumbsSamples
 import ThumbsTestSupport
 
 @Suite("ThumbnailServer: thumbnails")

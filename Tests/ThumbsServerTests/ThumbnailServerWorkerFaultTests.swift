@@ -8,7 +8,7 @@ import Thumbs
 import ThumbsCoreTestSupport
 import ThumbsIsolation
 import ThumbsTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// The server on the isolated renderer, one of whose render workers dies in the middle of a
 /// decode while a flood of misses is in flight: the file that worker had is answered 422

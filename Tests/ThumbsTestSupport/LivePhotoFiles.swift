@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ThumbsCoreTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Live Photos and motion photos made for a test: an iPhone-style still (a JPEG whose EXIF holds
 /// an Apple MakerNote, built here byte by byte, as exiftool writes no MakerNote from nothing; a

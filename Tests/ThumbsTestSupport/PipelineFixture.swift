@@ -7,7 +7,7 @@ import ThumbsPipeline
 import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// A folder of generated photos, a store and a manager over them.
 package struct PipelineFixture {
@@ -56,16 +56,4 @@ extension ImageTask {
             return (results, error)
         }
     }
-}
-
-/// Waits until `condition` holds, for at most `seconds` (polls; never a timing assertion), and
-/// says whether it did.
-@discardableResult
-package func eventually(seconds: Double = 30, _ condition: () async throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-    return true
 }

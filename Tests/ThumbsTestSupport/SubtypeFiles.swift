@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ThumbsCoreTestSupport
-import ThumbsTesting
+import ThumbsSamples
 
 /// Photos of each subtype a file can say, made for a test: an iPhone burst's frames (a JPEG whose
 /// EXIF holds an Apple MakerNote with BurstUUID, built byte by byte as ``LivePhotoFiles`` builds

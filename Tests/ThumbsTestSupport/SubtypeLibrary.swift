@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import ThumbsTesting
+import ThumbsSamples
 
 /// A library holding one generated file of every subtype, for the tests of what the library,
 /// the server and the commands make of them: a burst of 12 iPhone frames, a screenshot, an XMP

@@ -79,6 +79,8 @@ CODEC_FREE = (
     "ThumbsFreedesktop",
     "ThumbsSettings",
     "ThumbsServer",
+    "ThumbsTesting",
+    "ThumbsTestingTests",
 )
 # Every target that decodes or encodes pixels, or links a library that does.
 CODECS = frozenset(

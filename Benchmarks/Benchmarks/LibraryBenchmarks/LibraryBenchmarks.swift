@@ -2,7 +2,7 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import Thumbs
-import ThumbsTesting
+import ThumbsSamples
 
 /// Enumeration of generated libraries of 20,000 and 100,000 small JPEGs: time to the first
 /// batch and to the end of the walk, cold (every file read and probed, a new metadata cache) and

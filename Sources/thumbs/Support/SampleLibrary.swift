@@ -1,5 +1,5 @@
 import Thumbs
-import ThumbsTesting
+import ThumbsSamples
 
 /// The contents of the sample library: what a small real one holds, good and bad.
 enum SampleLibrary {
