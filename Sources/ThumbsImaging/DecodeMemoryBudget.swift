@@ -15,8 +15,9 @@ final class DecodeMemoryBudget: Sendable {
     private nonisolated(unsafe) var peak = 0
     private let condition = NSCondition()
 
-    init(bytes: Int) {
-        self.bytes = bytes
+    /// A budget of `budget` (of at most `Int.max` bytes: what a process can address).
+    init(_ budget: ByteCount) {
+        bytes = Int(clamping: budget.bytes)
     }
 
     /// Runs `body` with `needed` bytes reserved, waiting for them when they are not free.

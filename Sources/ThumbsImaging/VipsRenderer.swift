@@ -19,12 +19,12 @@ package struct VipsRenderer: Sendable {
 
     package init(
         pixelLimit: Int = ImagingConfiguration().pixelLimit,
-        decodeMemoryBudget: Int = ImagingConfiguration.defaultDecodeMemoryBudget,
+        decodeMemoryBudget: ByteCount = ImagingConfiguration.defaultDecodeMemoryBudget,
         decodeTimeLimit: Duration = ImagingConfiguration.defaultDecodeTimeLimit
     ) {
         self.pixelLimit = pixelLimit
         self.decodeTimeLimit = decodeTimeLimit
-        memory = DecodeMemoryBudget(bytes: decodeMemoryBudget)
+        memory = DecodeMemoryBudget(decodeMemoryBudget)
     }
 
     /// The most decode memory reserved at once so far.

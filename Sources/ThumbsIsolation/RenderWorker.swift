@@ -25,15 +25,14 @@ package final class RenderWorker: Sendable {
 
     deinit { close(socket) }
 
-    /// Starts `executable` with `arguments`, connected by a new socket pair.
-    package static func start(executable: FilePath, arguments: [String]) throws(ImagingError) -> RenderWorker {
+    /// Starts `executable`, connected by a new socket pair, and sends it its `settings`.
+    package static func start(executable: FilePath, settings: WorkerSettings) throws(ImagingError) -> RenderWorker {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw .libraryUnavailable("no socket for a render worker: " + SystemError.describe(errno))
         }
         defer { close(ends[1]) }
-        let argv = [executable.string] + arguments
-        let pid = withCStrings(argv) { argv in
+        let pid = withCStrings([executable.string]) { argv in
             executable.withPlatformString { thumbs_spawn_worker($0, argv, environ, ends[1]) }
         }
         guard pid > 0 else {
@@ -41,22 +40,24 @@ package final class RenderWorker: Sendable {
             throw .libraryUnavailable(
                 "the render worker \(executable) could not start: " + SystemError.describe(-pid))
         }
-        return RenderWorker(pid: pid, socket: ends[0])
+        return try RenderWorker(pid: pid, socket: ends[0]).sending(settings, "the render worker \(executable)")
     }
 
-    /// Takes over the worker ``PrestartedWorker`` forked, handing it its `arguments`.
-    static func adopt(pid: pid_t, socket: Int32, arguments: [String]) throws(ImagingError) -> RenderWorker {
-        let worker = RenderWorker(pid: pid, socket: socket)
-        var settings = WireWriter()
-        settings.count(arguments.count)
-        for argument in arguments { settings.string(argument) }
-        let message = settings.framed()
+    /// Takes over the worker ``PrestartedWorker`` forked, handing it its `settings`.
+    static func adopt(pid: pid_t, socket: Int32, settings: WorkerSettings) throws(ImagingError) -> RenderWorker {
+        try RenderWorker(pid: pid, socket: socket).sending(settings, "the prestarted render worker")
+    }
+
+    /// This worker, once it has been sent `settings`, its first message; stopped when it cannot
+    /// take them.
+    private func sending(_ settings: WorkerSettings, _ worker: String) throws(ImagingError) -> RenderWorker {
+        let message = settings.encoded()
         let sent = message.withUnsafeBytes { thumbs_send_with_descriptor(socket, $0.baseAddress, $0.count, -1) }
         guard sent == message.count else {
-            worker.stop()
-            throw .libraryUnavailable("the prestarted render worker is gone")
+            stop()
+            throw .libraryUnavailable("\(worker) is gone")
         }
-        return worker
+        return self
     }
 
     /// Waits for the worker's greeting, which it sends once it is confined and ready.

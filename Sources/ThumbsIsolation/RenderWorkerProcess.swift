@@ -35,32 +35,27 @@ package enum RenderWorkerProcess {
     package typealias Decoder = (WorkerRequest, OpenedFile) -> WorkerReply
 
     /// Runs the worker, decoding with what `decoder` makes of its settings (``standardDecoder(_:)``
-    /// unless a test puts a hostile one in its place); returns its exit status.
-    package static func main(
-        arguments: [String], decoder makeDecoder: (WorkerSettings) -> Decoder = standardDecoder
-    ) -> Int32 {
-        guard let settings = WorkerSettings(arguments: arguments) else {
-            warn("started by Thumbs' renderer only (settings missing)")
+    /// unless a test puts a hostile one in its place); returns its exit status. The settings are
+    /// the first message on its socket (``WorkerSettings``).
+    package static func main(decoder makeDecoder: (WorkerSettings) -> Decoder = standardDecoder) -> Int32 {
+        guard let (received, descriptor) = receiveMessage(on: THUMBS_WORKER_SOCKET_FD),
+            let settings = WorkerSettings(decoding: received)
+        else {
+            warn("started by Thumbs' renderer only (no settings on its socket)")
             return ExitStatus.usage
         }
+        if descriptor >= 0 { close(descriptor) }
         return startLibvipsAndServe(settings, decoder: makeDecoder(settings))
     }
 
     /// A worker of ``PrestartedWorker``, forked from a command: it takes its settings, the first
-    /// message on its socket, then runs as any worker. With `startingLibvipsAtOnce`, it starts
-    /// libvips first, while the command gets on.
+    /// message on its socket (none when the command needed no worker), then runs as any worker.
+    /// With `startingLibvipsAtOnce`, it starts libvips first, while the command gets on.
     static func runForked(startingLibvipsAtOnce: Bool) -> Int32 {
         if startingLibvipsAtOnce { _ = try? VipsRuntime.ensureStarted() }
         guard let (received, descriptor) = receiveMessage(on: THUMBS_WORKER_SOCKET_FD) else { return 0 }
         if descriptor >= 0 { close(descriptor) }
-        var reader = WireReader(received)
-        var arguments: [String] = []
-        do throws(WireError) {
-            for _ in 0..<(try reader.count(atMost: 64)) { arguments.append(try reader.string()) }
-        } catch {
-            return ExitStatus.usage
-        }
-        guard let settings = WorkerSettings(arguments: arguments) else { return ExitStatus.usage }
+        guard let settings = WorkerSettings(decoding: received) else { return ExitStatus.usage }
         return startLibvipsAndServe(settings, decoder: standardDecoder(settings))
     }
 
@@ -82,7 +77,8 @@ package enum RenderWorkerProcess {
         let socket = THUMBS_WORKER_SOCKET_FD
         thumbs_use_one_openmp_thread()
         guard thumbs_report_fatal_signals(socket) == 0 else { return ExitStatus.cannotConfine }
-        let limit = thumbs_address_space_in_use() + addressSpaceHeadroom + UInt64(settings.decodeMemory)
+        let limit =
+            thumbs_address_space_in_use() + addressSpaceHeadroom + UInt64(clamping: settings.decodeMemoryBudget.bytes)
         // Asked before confinement, which refuses the question.
         let landlockABI = Int(thumbs_landlock_abi())
         let measures = thumbs_confine_worker(limit)
@@ -114,7 +110,7 @@ package enum RenderWorkerProcess {
     /// failure is the reply.
     package static func standardDecoder(_ settings: WorkerSettings) -> Decoder {
         let renderer = VipsRenderer(
-            pixelLimit: settings.pixelLimit, decodeMemoryBudget: settings.decodeMemory,
+            pixelLimit: settings.pixelLimit, decodeMemoryBudget: settings.decodeMemoryBudget,
             decodeTimeLimit: settings.decodeTimeLimit)
         return { request, file in
             do throws(ImagingError) {

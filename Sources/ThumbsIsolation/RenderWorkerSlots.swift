@@ -65,10 +65,10 @@ final class RenderWorkerSlots: Sendable {
             slots[index].withLock { slot in
                 guard slot.worker == nil else { return }
                 let prestarted = PrestartedWorker.take().flatMap {
-                    try? RenderWorker.adopt(pid: $0.pid, socket: $0.socket, arguments: settings.arguments)
+                    try? RenderWorker.adopt(pid: $0.pid, socket: $0.socket, settings: settings)
                 }
                 let worker =
-                    prestarted ?? (try? RenderWorker.start(executable: executable, arguments: settings.arguments))
+                    prestarted ?? (try? RenderWorker.start(executable: executable, settings: settings))
                 if let worker { replace(&slot, at: index, with: worker, opening: settings.libraries) }
             }
         }
@@ -132,7 +132,7 @@ final class RenderWorkerSlots: Sendable {
         } else {
             slot.worker?.stop()
             let settings = self.settings.opening(needed)
-            worker = try RenderWorker.start(executable: executable, arguments: settings.arguments)
+            worker = try RenderWorker.start(executable: executable, settings: settings)
             replace(&slot, at: index, with: worker, opening: settings.libraries)
         }
         guard !slot.greeted else { return worker }
@@ -159,7 +159,7 @@ final class RenderWorkerSlots: Sendable {
         switch cause {
         case .crashed: .crashed
         case .timedOut(let limit): .timedOut(limit)
-        case .outOfMemory: .tooMuchMemory(needed: .max, budget: settings.decodeMemory)
+        case .outOfMemory: .tooMuchMemory(needed: .max, budget: Int(clamping: settings.decodeMemoryBudget.bytes))
         }
     }
 }

@@ -27,7 +27,7 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// image): a decode waits until its share is free, and a file that needs more than the
     /// whole budget on its own fails with ``/ThumbsCore/ImagingError/tooMuchMemory(needed:budget:)``.
     /// Default: ``defaultDecodeMemoryBudget``.
-    public var decodeMemoryBudget: Int = Self.defaultDecodeMemoryBudget
+    public var decodeMemoryBudget: ByteCount = Self.defaultDecodeMemoryBudget
     /// How long decoding one video's poster frame or one camera RAW file may take before it is
     /// stopped and the file fails with ``/ThumbsCore/ImagingError/timedOut(_:)``: a decoder stuck on a
     /// damaged file costs that file, not the run. Default: ``defaultDecodeTimeLimit``.
@@ -41,11 +41,11 @@ public struct ImagingConfiguration: Sendable, Hashable {
     /// 100 megapixels: larger than any camera's photo, far smaller than a decompression bomb.
     public static let defaultPixelLimit = 100_000_000
     /// 1 GiB.
-    public static let defaultDecodeMemoryBudget = 1 << 30
+    public static let defaultDecodeMemoryBudget = ByteCount(1 << 30)
     /// 30 seconds.
     public static let defaultDecodeTimeLimit = Duration.seconds(30)
     /// The smallest decode memory budget: below it ordinary photos would be refused.
-    public static let minimumDecodeMemoryBudget = 64 << 20
+    public static let minimumDecodeMemoryBudget = ByteCount(64 << 20)
 
     /// `workers` is brought within 1...``maximumWorkers`` (nil: one per core), `pixelLimit`
     /// within 1...``maximumPixelLimit``.

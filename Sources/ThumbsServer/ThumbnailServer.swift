@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ThumbsCore
 import ThumbsLibrary
 import ThumbsPipeline
 import ThumbsSettings

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsRendering
 import ThumbsStore
 import ThumbsPipeline
@@ -24,8 +25,8 @@ extension ThumbsConfiguration {
     /// Memory all decodes in flight may take together, written like "1 GiB":
     /// ``/ThumbsRendering/ImagingConfiguration/decodeMemoryBudget``.
     public var decodeMemoryBudget: ByteCount {
-        get { ByteCount(Int64(imaging.decodeMemoryBudget)) }
-        set { imaging.decodeMemoryBudget = Int(clamping: newValue.bytes) }
+        get { imaging.decodeMemoryBudget }
+        set { imaging.decodeMemoryBudget = newValue }
     }
 
     /// Seconds a video's or a camera RAW file's decode may take before it is stopped and the

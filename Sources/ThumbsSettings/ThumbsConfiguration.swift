@@ -116,11 +116,11 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
             self.pixelLimit = pixelLimit
         }
         if let budget = try container.decodeIfPresent(ByteCount.self, forKey: .decodeMemoryBudget) {
-            guard budget.bytes >= ImagingConfiguration.minimumDecodeMemoryBudget else {
+            guard budget >= ImagingConfiguration.minimumDecodeMemoryBudget else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .decodeMemoryBudget, in: container,
                     debugDescription:
-                        "expected at least \(ByteCount(Int64(ImagingConfiguration.minimumDecodeMemoryBudget))), found \(budget)"
+                        "expected at least \(ImagingConfiguration.minimumDecodeMemoryBudget), found \(budget)"
                 )
             }
             decodeMemoryBudget = budget

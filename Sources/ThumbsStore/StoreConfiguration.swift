@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsCore
 import ThumbsSupport
 
 /// Where the cache lives and how big it may grow.

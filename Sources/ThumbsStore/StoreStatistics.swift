@@ -1,3 +1,4 @@
+import ThumbsCore
 /// What `thumbs stats` shows.
 public struct StoreStatistics: Sendable, Hashable {
     public var thumbnails: Int

@@ -1,3 +1,4 @@
+import ThumbsCore
 import ThumbsSupport
 
 extension ThumbnailStore {

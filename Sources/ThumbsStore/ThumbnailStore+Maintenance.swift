@@ -2,6 +2,7 @@ import CLMDB
 import Foundation
 import Glibc
 import Synchronization
+import ThumbsCore
 import ThumbsSupport
 
 extension ThumbnailStore {

@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsCore
 import ThumbsSupport
 
 extension ThumbnailStore {

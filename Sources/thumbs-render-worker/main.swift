@@ -8,4 +8,4 @@ import ThumbsProcessTuning
 ProcessTuning.limitMallocArenas()
 ProcessTuning.keepFreedAllocations()
 ProcessTuning.startLibvipsWithoutModules()
-exit(RenderWorkerProcess.main(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(RenderWorkerProcess.main())

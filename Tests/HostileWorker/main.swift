@@ -8,7 +8,7 @@ import ThumbsIsolation
 // for files named after an attack it does what the attack would, under the real confinement.
 // Every other file it decodes as the real worker does.
 exit(
-    RenderWorkerProcess.main(arguments: Array(CommandLine.arguments.dropFirst())) { settings in
+    RenderWorkerProcess.main { settings in
         let standard = RenderWorkerProcess.standardDecoder(settings)
         return { request, file in
             switch request.path {

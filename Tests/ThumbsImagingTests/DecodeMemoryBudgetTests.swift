@@ -36,7 +36,7 @@ import ThumbsSamples
     }
 
     @Test func aDecodeLargerThanTheBudgetIsRefused() throws {
-        let renderer = VipsRenderer(decodeMemoryBudget: 8 << 20)
+        let renderer = VipsRenderer(decodeMemoryBudget: ByteCount(8 << 20))
         let progressive = try photo(progressive: true, name: "progressive.jpg")
         let error = try #require(throws: ImagingError.self) { try renderer.render(progressive, spec: grid) }
         #expect(error.kind == .tooMuchMemory && "\(error)".contains("the decode budget is 8 MiB"), "\(error)")
@@ -48,7 +48,7 @@ import ThumbsSamples
         let progressive = try photo(progressive: true, name: "progressive.jpg")
         let one = try estimate(progressive)
         var configuration = ImagingConfiguration(workers: 4)
-        configuration.decodeMemoryBudget = one + one / 2
+        configuration.decodeMemoryBudget = ByteCount(Int64(one + one / 2))
         let renderer = ThumbnailRenderer(configuration: configuration)
         let grid = grid
         try await withThrowingTaskGroup(of: Thumbnail.self) { group in
@@ -56,11 +56,11 @@ import ThumbsSamples
             for try await thumbnail in group { #expect(thumbnail.pixelSize == grid.size) }
         }
         let peak = renderer.core.peakDecodeMemory
-        #expect(peak > 0 && peak <= configuration.decodeMemoryBudget, "\(peak)")
+        #expect(peak > 0 && Int64(peak) <= configuration.decodeMemoryBudget.bytes, "\(peak)")
     }
 
     @Test func manyLargeRenditionsArePartOfTheEstimate() throws {
-        let renderer = VipsRenderer(decodeMemoryBudget: 64 << 20)
+        let renderer = VipsRenderer(decodeMemoryBudget: ByteCount(64 << 20))
         let path = try photo(progressive: false, name: "baseline.jpg")
         let huge = (0..<32).map {
             RenditionSpec(size: PixelSize(width: 8000 + $0, height: 8000), allowsUpscaling: true)

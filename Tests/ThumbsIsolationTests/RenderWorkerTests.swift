@@ -16,7 +16,7 @@ import ThumbsTestSupport
 
     func startedWorker() throws -> RenderWorker {
         let program = try #require(IsolatedThumbnailRenderer.defaultWorkerExecutable)
-        let worker = try RenderWorker.start(executable: program, arguments: settings.arguments)
+        let worker = try RenderWorker.start(executable: program, settings: settings)
         _ = try worker.greeting(within: .seconds(60))
         return worker
     }

@@ -184,7 +184,7 @@ import ThumbsStore
     }
 
     @Test func decodeMemoryBudgetReachesTheRenderer() throws {
-        #expect(try load("{}").imaging.decodeMemoryBudget == 1 << 30)
-        #expect(try load(#"{"decodeMemoryBudget": "256 MiB"}"#).imaging.decodeMemoryBudget == 256 << 20)
+        #expect(try load("{}").imaging.decodeMemoryBudget == ByteCount(1 << 30))
+        #expect(try load(#"{"decodeMemoryBudget": "256 MiB"}"#).imaging.decodeMemoryBudget == ByteCount(256 << 20))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbsCore
 import ThumbsCoreTestSupport
 @testable import ThumbsStore
 import ThumbsSupport

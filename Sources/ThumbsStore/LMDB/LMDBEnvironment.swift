@@ -1,6 +1,7 @@
 import CLMDB
 import Foundation
 import Synchronization
+import ThumbsCore
 import ThumbsSupport
 
 /// An open LMDB environment: one per path per process, shared by everyone in the process who

@@ -1,6 +1,5 @@
 import Testing
-@testable import ThumbsStore
-import ThumbsSupport
+@testable import ThumbsCore
 
 @Suite struct ByteCountTests {
     @Test func parsesWhatPeopleWrite() {
