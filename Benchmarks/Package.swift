@@ -37,3 +37,8 @@ func benchmarkTarget(_ name: String, extra: [Target.Dependency] = []) -> Target 
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     )
 }
+
+// As in the package it measures: each file imports the modules whose members it uses.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

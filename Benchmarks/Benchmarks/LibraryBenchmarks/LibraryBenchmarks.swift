@@ -72,9 +72,9 @@ enum GeneratedLibrary {
             if index % 500 == 0 {
                 try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
-            FileManager.default.createFile(atPath: folder + "/IMG_\(index).jpg", contents: jpeg)
+            _ = FileManager.default.createFile(atPath: folder + "/IMG_\(index).jpg", contents: jpeg)
         }
-        FileManager.default.createFile(atPath: done, contents: nil)
+        _ = FileManager.default.createFile(atPath: done, contents: nil)
         return root
     }
 }
