@@ -1,6 +1,7 @@
 import CAvifShim
 import Glibc
 import ThumbsCore
+import ThumbsRendering
 import ThumbsSupport
 
 /// An AVIF image sequence (an animated AVIF) opened with libavif: what its header says, and its

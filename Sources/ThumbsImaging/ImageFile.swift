@@ -2,6 +2,7 @@ import CVips
 import CVipsShim
 import Foundation
 import ThumbsCore
+import ThumbsRendering
 import ThumbsSupport
 
 /// An image file opened for decoding: its source checks passed, its header read by libvips and

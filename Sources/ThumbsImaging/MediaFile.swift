@@ -1,5 +1,6 @@
 import Foundation
 import ThumbsCore
+import ThumbsRendering
 import ThumbsSupport
 
 /// A file whose pictures another library decodes before libvips resizes them: a video (FFmpeg),

@@ -1,6 +1,7 @@
 import CRawShim
 import Foundation
 import ThumbsCore
+import ThumbsRendering
 import ThumbsSupport
 
 /// A camera RAW file opened with LibRaw: what its header says, read without decoding the sensor

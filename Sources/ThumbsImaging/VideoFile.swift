@@ -1,6 +1,7 @@
 import CVideoShim
 import Foundation
 import ThumbsCore
+import ThumbsRendering
 import ThumbsSupport
 
 /// A video opened for its poster frame: the container's header read by FFmpeg through the open

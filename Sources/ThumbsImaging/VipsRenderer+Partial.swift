@@ -1,6 +1,7 @@
 import CVipsShim
 import Glibc
 import ThumbsCore
+import ThumbsRendering
 
 /// Partial thumbnails: what decoded of a damaged file.
 ///

@@ -7,12 +7,11 @@ extension ImageLocation {
     /// The file's bytes, mapped into memory, and its fingerprint, read from the file opened
     /// beneath the root (as every render opens it).
     public func mappedContents() throws(ImagingError) -> (bytes: Data, fingerprint: FileFingerprint) {
-        let file = try OpenedFile.open(self)
-        let fingerprint = try FileFingerprint(descriptor: file.descriptor)
-        if let expectedFingerprint, expectedFingerprint != fingerprint { throw .changedWhileRendering }
+        let source = try ImageSource(opened: self)
+        let fingerprint = source.fingerprint
         guard fingerprint.size > 0 else { return (Data(), fingerprint) }
         let count = Int(fingerprint.size)
-        guard let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, file.descriptor, 0), mapped != MAP_FAILED else {
+        guard let mapped = mmap(nil, count, PROT_READ, MAP_PRIVATE, source.descriptor, 0), mapped != MAP_FAILED else {
             throw .unreadable(SystemError.describe(errno))
         }
         let bytes = Data(

@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 import ThumbsCore
 import ThumbsRendering
@@ -96,16 +95,13 @@ public final class InMemoryRenderer: ThumbnailRendering {
         if let failure { throw failure }
         var unchecked = location
         unchecked.expectedFingerprint = nil
-        let file = try OpenedFile.open(unchecked)
-        let fingerprint = try FileFingerprint(descriptor: file.descriptor)
-        var prefix = [UInt8](repeating: 0, count: MediaType.sniffLength)
-        let count = prefix.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, $0.count, 0) }
-        let name = location.displayName
-        let type = count > 0 ? MediaType(sniffing: Array(prefix.prefix(count)), fileName: name) : .unsupported
+        let source = try ImageSource(opened: unchecked)
         let properties =
-            type.isAsset ? ImageProperties(mediaType: type, pixelSize: pixelSize, fingerprint: fingerprint) : nil
+            source.mediaType.isAsset
+            ? ImageProperties(mediaType: source.mediaType, pixelSize: pixelSize, fingerprint: source.fingerprint) : nil
         return Inspection(
-            mediaType: type, fingerprint: fingerprint, properties: properties, problem: nil, changedWhileRead: false)
+            mediaType: source.mediaType, fingerprint: source.fingerprint, properties: properties, problem: nil,
+            changedWhileRead: false)
     }
 
     /// A grey placeholder, the same for every thumbnail.

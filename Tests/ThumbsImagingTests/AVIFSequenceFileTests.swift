@@ -3,6 +3,7 @@ import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
 @testable import ThumbsImaging
+import ThumbsRendering
 import ThumbsTestSupport
 import ThumbsSamples
 

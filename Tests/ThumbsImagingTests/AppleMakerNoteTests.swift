@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ThumbsCore
+import ThumbsRendering
 import ThumbsTestSupport
 
 @testable import ThumbsImaging

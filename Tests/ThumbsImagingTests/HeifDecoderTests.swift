@@ -6,6 +6,7 @@ import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
 @testable import ThumbsImaging
+import ThumbsRendering
 import ThumbsTestSupport
 
 /// libheif's picture as stored, averaged down and turned by Thumbs, is the picture libvips'

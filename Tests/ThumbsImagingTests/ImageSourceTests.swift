@@ -2,6 +2,7 @@ import FoundationEssentials
 import Testing
 import ThumbsCore
 @testable import ThumbsImaging
+import ThumbsRendering
 import ThumbsTestSupport
 
 @Suite struct ImageSourceTests {

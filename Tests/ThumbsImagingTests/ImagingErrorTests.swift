@@ -3,6 +3,7 @@ import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
 @testable import ThumbsImaging
+import ThumbsRendering
 import ThumbsSupport
 import ThumbsTestSupport
 import ThumbsSamples

@@ -4,6 +4,7 @@ import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
 @testable import ThumbsImaging
+import ThumbsRendering
 import ThumbsTestSupport
 import ThumbsSamples
 

@@ -1,30 +1,29 @@
 import Glibc
 import ThumbsCore
-import ThumbsRendering
 import ThumbsSupport
 
 /// A file about to be imaged: opened beneath its root, its fingerprint and content type read
 /// from that descriptor, checked before a decoder sees it. Empty files and files that are no
 /// asset (neither an image, a camera RAW file nor a video) stop here.
 package struct ImageSource: Sendable {
-    let file: OpenedFile
+    package let file: OpenedFile
     package let fingerprint: FileFingerprint
     package let mediaType: MediaType
     /// Whether the file is an AVIF image sequence (``/ThumbsCore/MediaType/isAVIFSequence(_:)``),
-    /// whose first frame libavif decodes (``AVIFSequenceFile``).
+    /// whose first frame libavif decodes (`AVIFSequenceFile`, ThumbsImaging).
     package let isAVIFSequence: Bool
     /// The file's path inside its root, for people: hints at formats whose first bytes are
     /// ambiguous (its name's extension) and at a screenshot (its folder).
     package let path: String
 
-    init(_ location: ImageLocation) throws(ImagingError) {
+    package init(_ location: ImageLocation) throws(ImagingError) {
         try self.init(opened: location)
         try ensureAsset()
     }
 
     /// Opens and sniffs `location`, whatever its type (an empty file is `.unsupported`); fails
     /// only when it cannot be opened or is not the version `location` expects.
-    init(opened location: ImageLocation) throws(ImagingError) {
+    package init(opened location: ImageLocation) throws(ImagingError) {
         try self.init(
             file: try OpenedFile.open(location), path: location.relativePath.displayString,
             expectedFingerprint: location.expectedFingerprint)
@@ -52,11 +51,11 @@ package struct ImageSource: Sendable {
         guard mediaType.isAsset else { throw .unsupportedFormat("not an image or a video") }
     }
 
-    var descriptor: Int32 { file.descriptor }
+    package var descriptor: Int32 { file.descriptor }
 
     /// Fails with ``/ThumbsCore/ImagingError/changedWhileRendering`` if the open file is no longer the
     /// version it was when opened (rewritten in place).
-    func ensureUnchanged() throws(ImagingError) {
+    package func ensureUnchanged() throws(ImagingError) {
         let now: FileFingerprint
         do { now = try FileFingerprint(descriptor: descriptor) } catch { throw .changedWhileRendering }
         guard now == fingerprint else { throw .changedWhileRendering }
@@ -64,16 +63,16 @@ package struct ImageSource: Sendable {
 
     /// Whether the file has gone unmodified long enough for a decode that ends early to be its
     /// damage (``/ThumbsCore/FileFingerprint/hasSettled``).
-    var hasSettled: Bool { fingerprint.hasSettled }
+    package var hasSettled: Bool { fingerprint.hasSettled }
 
-    static func readPrefix(of file: OpenedFile, count: Int) throws(ImagingError) -> [UInt8] {
+    package static func readPrefix(of file: OpenedFile, count: Int) throws(ImagingError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let got = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, count, 0) }
         guard got >= 0 else { throw .unreadable(SystemError.describe(errno)) }
         return Array(bytes.prefix(got))
     }
 
-    func readSuffix(count: Int) -> [UInt8] {
+    package func readSuffix(count: Int) -> [UInt8] {
         let end = Int64(fingerprint.size)
         let start = max(0, end - Int64(count))
         var bytes = [UInt8](repeating: 0, count: Int(end - start))
