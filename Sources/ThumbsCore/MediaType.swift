@@ -104,13 +104,6 @@ public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
         return .unsupported
     }
 
-    /// Whether `bytes` (a file's first ``sniffLength``) open an AVIF image sequence: an ISO base
-    /// media file whose major brand is `avis`. Its frames are a track, which libheif does not
-    /// read; a file of major brand `avif` that also lists `avis` has a still picture of its own.
-    package static func isAVIFSequence(_ bytes: [UInt8]) -> Bool {
-        bytes.count >= 12 && Array(bytes[4..<8]) == Array("ftyp".utf8) && Array(bytes[8..<12]) == Array("avis".utf8)
-    }
-
     /// An ISO base media file (HEIF, AVIF, MP4, MOV): its major brand, then the compatible brands.
     private static func classifyISOBaseMedia(_ b: [UInt8]) -> MediaType {
         let boxSize = b.count >= 4 ? Int(b[0]) << 24 | Int(b[1]) << 16 | Int(b[2]) << 8 | Int(b[3]) : 0

@@ -68,21 +68,6 @@ package enum DecodingLibrary: String, CaseIterable, Sendable {
         }
     }
 
-    /// The libraries a file of `mediaType` is decoded with: libvips for every file (it resizes
-    /// the pictures of videos and RAW files too), FFmpeg for a video, LibRaw for a camera RAW
-    /// file, libheif with FFmpeg's decoders in it for a HEIF or AVIF picture, libavif for an
-    /// AVIF image sequence (`isAVIFSequence`), libjxl through libvips' module for JPEG XL.
-    package static func needed(for mediaType: MediaType, isAVIFSequence: Bool = false) -> Set<DecodingLibrary> {
-        switch mediaType {
-        case .avif where isAVIFSequence: [.libvips, .libavif]
-        case .heif, .avif: [.libvips, .libheif, .ffmpeg]
-        case .jpegXL: [.libvips, .libjxl]
-        case .cameraRaw: [.libvips, .libRaw]
-        case _ where mediaType.isVideo: [.libvips, .ffmpeg]
-        default: [.libvips]
-        }
-    }
-
     /// Opens libvips and `libraries` and starts what they need (libvips; libheif with its
     /// decoders and libvips' HEIF loader; libvips' JPEG XL loader): for a process that must do
     /// it before it confines itself and can open nothing more (a render worker). A library that

@@ -20,20 +20,7 @@ extension VipsRenderer {
     package func render(
         _ source: ImageSource, spec: RenditionSpec, crop: NormalizedRect
     ) throws(ImagingError) -> Thumbnail {
-        if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
-            return try render(media, spec: spec, crop: crop)
-        }
-        return try VipsCallGate.run { () throws(ImagingError) -> Thumbnail in
-            let file = try ImageFile(source, pixelLimit: pixelLimit)
-            let (decodeSize, output) = Self.cropGeometry(full: file.uprightSize, crop: crop, spec: spec)
-            let needed = file.decodeMemory(to: decodeSize, renditionPixels: output.pixelCount)
-            return try memory.withReservation(needed) { () throws(ImagingError) -> Thumbnail in
-                let base = try shrinkOnLoad(file, to: decodeSize, fill: false)
-                let thumbnail = try cropped(base, to: crop, output: output, spec: spec, file.decodeError)
-                try file.ensureUnchanged()
-                return thumbnail
-            }
-        }
+        try formats.handler(for: source).render(source, spec: spec, crop: crop, engine: self)
     }
 
     /// The size to decode the whole picture at so that `crop` of it covers `spec`, and the size

@@ -6,7 +6,7 @@ import ThumbsSupport
 /// ``VipsCallGate``: it is no libvips call, and may take seconds), then libvips makes every
 /// rendition from it as from a photo's decode.
 extension VipsRenderer {
-    func render(_ media: MediaFile, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
+    func render(_ media: some PictureFile, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
         let upright = media.uprightSize
         let decodeSize = RenditionGeometry.sharedDecodeSize(source: upright, specs: specs)
         let outputs = specs.map { RenditionGeometry.outputSize(source: upright, spec: $0) }
@@ -26,7 +26,7 @@ extension VipsRenderer {
     /// The cheap picture of opportunistic delivery: a video's cover or first keyframe, a RAW's
     /// embedded preview, encoded at its own size (at most the size of the photo).
     func embeddedPreview(
-        _ media: MediaFile, format: ThumbnailFormat, quality: Int
+        _ media: some PictureFile, format: ThumbnailFormat, quality: Int
     ) throws(ImagingError) -> Thumbnail? {
         guard media.hasDegradedPicture else { return nil }
         let picture: DecodedPicture
@@ -43,7 +43,8 @@ extension VipsRenderer {
     }
 
     /// The part of the picture inside `crop`, fitted or filled into `spec`'s box.
-    func render(_ media: MediaFile, spec: RenditionSpec, crop: NormalizedRect) throws(ImagingError) -> Thumbnail {
+    func render(_ media: some PictureFile, spec: RenditionSpec, crop: NormalizedRect) throws(ImagingError) -> Thumbnail
+    {
         let full = media.uprightSize
         let (decodeSize, output) = Self.cropGeometry(full: full, crop: crop, spec: spec)
         let needed = media.decodeMemory(covering: decodeSize, renditionPixels: output.pixelCount)

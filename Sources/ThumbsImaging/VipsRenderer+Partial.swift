@@ -20,11 +20,15 @@ extension VipsRenderer {
     /// header its loader refused as truncated or corrupt (a GIF's loader reads the whole file
     /// first), read past the damage, with the error the loader gave: the file is then rendered
     /// partially or fails with that error.
-    func openedForRender(_ source: ImageSource) throws(ImagingError) -> (file: ImageFile, damage: ImagingError?) {
+    func openedForRender(
+        _ source: ImageSource, as handler: some StillImageHandler
+    ) throws(ImagingError) -> (file: ImageFile, damage: ImagingError?) {
         do throws(ImagingError) {
-            return (try ImageFile(source, pixelLimit: pixelLimit), nil)
+            return (try ImageFile(source, handler: handler, pixelLimit: pixelLimit), nil)
         } catch  where error.endsDecodeEarly && source.hasSettled {
-            guard let file = try? ImageFile(source, pixelLimit: pixelLimit, partial: true) else { throw error }
+            guard let file = try? ImageFile(source, handler: handler, pixelLimit: pixelLimit, partial: true) else {
+                throw error
+            }
             return (file, error)
         }
     }

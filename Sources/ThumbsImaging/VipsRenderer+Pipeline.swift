@@ -7,8 +7,9 @@ import ThumbsSupport
 /// The libvips steps renders are made of.
 extension VipsRenderer {
     /// The file shrunk on load to `size` (see ``resized(_:to:fill:_:)`` for `fill`), upright,
-    /// 8-bit sRGB (from its ICC profile, or a PNG's colour chunks), decoded into memory so that decode errors surface here rather than in the
-    /// encoder. With `partial`, libvips' loaders decode past damage, as far as they can
+    /// 8-bit sRGB (from its ICC profile, or the colour its format states otherwise), decoded into
+    /// memory so that decode errors surface here rather than in the encoder. With `partial`,
+    /// libvips' loaders decode past damage, as far as they can
     /// (``VipsRenderer/partialRenditions(of:specs:decodeSize:outputs:failure:)``); a picture
     /// that is all one colour then is the loader's fill alone, nothing decoded, and fails.
     func shrinkOnLoad(
@@ -16,53 +17,30 @@ extension VipsRenderer {
     ) throws(ImagingError) -> VipsImageHandle {
         let failure = file.decodeError
         let shrunk: VipsImageHandle
-        if !partial, let decoded = try storedPicture(file, target: size, cover: fill) {
+        if !partial, let decoded = try file.handler.storedPicture(file, target: size, cover: fill) {
             // Resized as stored, then turned: the turn then moves the fewest pixels.
             let orientation = decoded.orientation
             let stored = orientation >= 5 ? PixelSize(width: size.height, height: size.width) : size
             shrunk = try Self.upright(
                 Self.resized(decoded.image, to: stored, fill: fill, failure), orientation: orientation, failure)
         } else {
-            let width = Int32(clamping: size.width), height = Int32(clamping: size.height)
-            let interesting = Int32(fill ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue)
-            let sizing = Int32(fill ? VIPS_SIZE_BOTH.rawValue : VIPS_SIZE_FORCE.rawValue)
-            shrunk = try VipsImageHandle.make(failure) { out in
-                file.mediaType == .jpeg
-                    ? thumbs_vips_thumbnail_jpeg(
-                        file.descriptor, Self.decodeShrink(file.uprightSize, to: size, cover: fill), out,
-                        width, height, interesting, sizing, partial ? 1 : 0)
-                    : thumbs_vips_thumbnail_descriptor(
-                        file.descriptor, out, width, height, interesting, sizing, partial ? 1 : 0)
-            }
+            shrunk = try file.handler.loaded(file, to: size, fill: fill, partial: partial)
         }
-        let picture = try Self.srgb(Self.describingPngColour(shrunk, of: file, failure), failure).inMemory(failure)
+        let picture = try Self.srgb(file.handler.describingColour(shrunk, of: file, failure), failure).inMemory(failure)
         if partial && Self.isUniform(picture) { throw failure("nothing of the picture decoded") }
         return picture
     }
 
-    /// The picture decoded outside libvips' loaders for a thumbnail of `target` (covering it
-    /// when `cover`), shrunk on load, as stored, with the EXIF orientation that turns it
-    /// upright: a JPEG by libjpeg-turbo (``JpegDecoder``), a HEIF picture by libheif
-    /// (``HeifDecoder``). Nil for the files libvips' loaders read.
-    private func storedPicture(
-        _ file: ImageFile, target: PixelSize, cover: Bool
-    ) throws(ImagingError) -> (image: VipsImageHandle, orientation: Int32)? {
-        switch file.mediaType {
-        case .jpeg:
-            let shrink = Self.decodeShrink(file.uprightSize, to: target, cover: cover)
-            return try JpegDecoder.decode(file, shrink: shrink).map { ($0.image, Int32(file.header.orientation)) }
-        case .heif, .avif:
-            // A block's mean is a rougher filter than a JPEG's DCT scaling: the picture is kept
-            // at least twice the target, so that the Lanczos resize after it does most of the
-            // shrinking, as in libvips' own resize.
-            let twice = PixelSize(width: target.width * 2, height: target.height * 2)
-            let shrink = Self.decodeShrink(file.uprightSize, to: twice, cover: cover)
-            return try HeifDecoder.decode(file, shrink: shrink, target: target, cover: cover).map {
-                ($0.image, $0.orientation)
-            }
-        default:
-            return nil
-        }
+    /// libvips' thumbnail options for a picture of `size`: its width and height, the crop
+    /// (centre when `fill`) and the sizing (both sides covered when `fill`, else forced to fit).
+    static func thumbnailOptions(
+        _ size: PixelSize, fill: Bool
+    ) -> (width: Int32, height: Int32, interesting: Int32, sizing: Int32) {
+        (
+            Int32(clamping: size.width), Int32(clamping: size.height),
+            Int32(fill ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue),
+            Int32(fill ? VIPS_SIZE_BOTH.rawValue : VIPS_SIZE_FORCE.rawValue)
+        )
     }
 
     /// The scale (1, 2, 4 or 8) that decodes a picture of `upright` size straight to the
@@ -76,33 +54,6 @@ extension VipsRenderer {
         let down = Double(upright.height) / Double(max(1, target.height))
         let factor = cover ? min(across, down) : max(across, down)
         return [8, 4, 2].first { Double($0) <= factor } ?? 1
-    }
-
-    /// The embedded preview as an upright 8-bit sRGB image (not yet decoded), or nil.
-    func embeddedPreviewImage(of file: ImageFile) throws(ImagingError) -> VipsImageHandle? {
-        let failure = file.decodeError
-        switch file.mediaType {
-        case .jpeg:
-            guard let bytes = file.header.blob("jpeg-thumbnail-data") else { return nil }
-            guard let opened = bytes.withUnsafeBytes({ thumbs_vips_open_buffer($0.baseAddress, $0.count) })
-            else { throw failure(VipsError.takeMessage()) }
-            let thumbnail = VipsImageHandle(opened)
-            // The EXIF thumbnail has no orientation of its own: it shares the photo's.
-            let orientation = Int32(file.header.orientation)
-            let upright = try VipsImageHandle.make(failure) { thumbs_vips_orient(thumbnail.pointer, $0, orientation) }
-            return try Self.srgb(Self.trimmingLetterbox(upright, toAspectOf: file.uprightSize), failure)
-        case .heif, .avif:
-            let thumbnail = try VipsImageHandle.make(failure) { thumbs_vips_heif_thumbnail(file.descriptor, $0) }
-            // libheif hands back the primary image when there is no thumbnail (and has applied
-            // the container's rotation to both). A "thumbnail" no smaller than the photo, or over
-            // the pixel limit, is not a cheap preview.
-            guard thumbnail.size.pixelCount < file.header.size.pixelCount,
-                thumbnail.size.pixelCount <= pixelLimit
-            else { return nil }
-            return try Self.srgb(thumbnail, failure)
-        default:
-            return nil
-        }
     }
 
     /// Encodes without any metadata, whatever the format: a thumbnail must not carry the

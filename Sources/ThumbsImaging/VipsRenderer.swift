@@ -4,25 +4,30 @@ import ThumbsCore
 import ThumbsRendering
 import ThumbsSupport
 
-/// The synchronous core of the imaging layer: probe, render and extract previews with libvips,
-/// and with FFmpeg and LibRaw for videos and camera RAW files (``MediaFile``), whose pictures
-/// libvips then resizes and encodes like a photo's.
+/// The synchronous core of the imaging layer: probe, render and extract previews. Each file goes
+/// to the handler of its format (``FormatRegistry``), which decodes it with libvips or its own
+/// library (libjpeg-turbo, libheif, FFmpeg, LibRaw, libavif) and uses this renderer as its
+/// engine: libvips resizes, colour-manages and encodes every picture, whoever decoded it.
 ///
 /// Every call blocks its thread for the whole decode; ``ThumbnailRenderer`` runs them on render
-/// threads. Errors are typed and keep libvips' message.
+/// threads. Errors are typed and keep the decoder's message.
 package struct VipsRenderer: Sendable {
     package var pixelLimit: Int
     /// How long one video or RAW decode may take before it is stopped.
     package var decodeTimeLimit: Duration
     /// Shared by every copy of this renderer (and so by all its render threads).
     let memory: DecodeMemoryBudget
+    /// Who decodes each format.
+    let formats: FormatRegistry
 
     package init(
         pixelLimit: Int = ImagingConfiguration().pixelLimit,
         decodeMemoryBudget: ByteCount = ImagingConfiguration.defaultDecodeMemoryBudget,
-        decodeTimeLimit: Duration = ImagingConfiguration.defaultDecodeTimeLimit
+        decodeTimeLimit: Duration = ImagingConfiguration.defaultDecodeTimeLimit,
+        formats: FormatRegistry = .standard
     ) {
         self.pixelLimit = pixelLimit
+        self.formats = formats
         self.decodeTimeLimit = decodeTimeLimit
         memory = DecodeMemoryBudget(decodeMemoryBudget)
     }
@@ -41,61 +46,7 @@ package struct VipsRenderer: Sendable {
     }
 
     package func probe(_ source: ImageSource) throws(ImagingError) -> ImageProperties {
-        if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
-            return media.properties
-        }
-        let (probed, xmp) = try VipsCallGate.run { () throws(ImagingError) in
-            let file = try ImageFile(source, pixelLimit: pixelLimit)
-            let header = file.header
-            let orientationTag = header.exifString("exif-ifd0-Orientation")
-                .flatMap { $0.split(separator: " ").first.flatMap { Int($0) } }
-                .flatMap { (1...8).contains($0) ? $0 : nil }
-            var properties = ImageProperties(
-                mediaType: file.mediaType,
-                pixelSize: file.uprightSize,
-                exifOrientation: header.has("orientation") ? header.orientation : orientationTag,
-                captureDate: header.exifString("exif-ifd2-DateTimeOriginal").flatMap {
-                    CaptureDate(exif: $0, offset: header.exifString("exif-ifd2-OffsetTimeOriginal"))
-                },
-                cameraMake: header.exifString("exif-ifd0-Make"),
-                cameraModel: header.exifString("exif-ifd0-Model"),
-                embeddedPreviewSize: try? embeddedPreviewImage(of: file)?.size,
-                pageCount: max(1, header.pageCount),
-                fingerprint: file.fingerprint)
-            let makerNote = header.blob("exif-data").flatMap(AppleMakerNote.init(exif:))
-            properties.contentIdentifier = makerNote?.contentIdentifier
-            properties.burst = makerNote.flatMap(BurstMembership.init(appleMakerNote:))
-            if MediaSubtypes.isScreenshot(
-                userComment: header.exifString("exif-ifd2-UserComment"), cameraMake: properties.cameraMake,
-                mediaType: properties.mediaType, pixelSize: properties.pixelSize, path: source.path)
-            {
-                properties.mediaSubtypes.insert(.photoScreenshot)
-            }
-            return (properties, header.blob("xmp-data"))
-        }
-        var properties = probed
-        // Outside the gate, as it is no libvips call: box headers read through the descriptor
-        // already open (a render worker opens no path).
-        let file = FileBytes(source.file, size: source.fingerprint.size)
-        if source.mediaType == .jpeg || source.mediaType == .heif {
-            properties.embeddedMovie = EmbeddedMovie(in: file, xmp: xmp)
-        }
-        if source.mediaType == .jpeg {
-            properties.mediaSubtypes.formUnion(MediaSubtypes(jpeg: JPEGSegments(in: file)))
-        }
-        if source.mediaType == .heif || source.mediaType == .avif, let meta = HEIFMetaBox(in: file) {
-            properties.mediaSubtypes.formUnion(MediaSubtypes(heif: meta))
-        }
-        if let xmp {
-            let packet = XMPPacket(xmp)
-            properties.mediaSubtypes.formUnion(MediaSubtypes(xmp: packet))
-            properties.burst = properties.burst ?? BurstMembership(xmp: packet)
-        }
-        // A name is read only where the file's metadata says nothing of a burst.
-        if properties.burst == nil, let name = source.path.split(separator: "/").last {
-            properties.burst = BurstMembership(fileName: String(name))
-        }
-        return properties
+        try formats.handler(for: source).probe(source, engine: self)
     }
 
     /// Renders one rendition straight from the file, with shrink-on-load.
@@ -120,27 +71,7 @@ package struct VipsRenderer: Sendable {
     /// As ``render(_:specs:)-(ImageLocation,_)``, of a file already opened and found an asset.
     package func render(_ source: ImageSource, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
         guard !specs.isEmpty else { return [] }
-        if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
-            return try render(media, specs: specs)
-        }
-        return try VipsCallGate.run { () throws(ImagingError) in
-            let (file, damage) = try openedForRender(source)
-            let decodeSize = RenditionGeometry.sharedDecodeSize(source: file.uprightSize, specs: specs)
-            let outputs = specs.map { RenditionGeometry.outputSize(source: file.uprightSize, spec: $0) }
-            let needed = file.decodeMemory(to: decodeSize, renditionPixels: outputs.reduce(0) { $0 + $1.pixelCount })
-            return try memory.withReservation(needed) { () throws(ImagingError) in
-                let thumbnails: [Thumbnail]
-                do throws(ImagingError) {
-                    if let damage { throw damage }
-                    thumbnails = try renderRenditions(of: file, specs: specs, decodeSize: decodeSize, outputs: outputs)
-                } catch  where error.endsDecodeEarly && source.hasSettled {
-                    thumbnails = try partialRenditions(
-                        of: file, specs: specs, decodeSize: decodeSize, outputs: outputs, failure: error)
-                }
-                try file.ensureUnchanged()
-                return thumbnails
-            }
-        }
+        return try formats.handler(for: source).render(source, specs: specs, engine: self)
     }
 
     /// ``embeddedPreview(_:format:quality:)-(ImageLocation,_,_)`` of a file named on its own.
@@ -162,21 +93,7 @@ package struct VipsRenderer: Sendable {
     package func embeddedPreview(
         _ source: ImageSource, format: ThumbnailFormat, quality: Int
     ) throws(ImagingError) -> Thumbnail? {
-        if let media = try MediaFile(source, pixelLimit: pixelLimit, timeLimit: decodeTimeLimit) {
-            return try embeddedPreview(media, format: format, quality: quality)
-        }
-        return try VipsCallGate.run { () throws(ImagingError) -> Thumbnail? in
-            let file = try ImageFile(source, pixelLimit: pixelLimit)
-            // A damaged preview (some phones write truncated ones) is no preview: the caller
-            // simply waits for the full render.
-            do throws(ImagingError) {
-                guard let preview = try embeddedPreviewImage(of: file) else { return nil }
-                let spec = RenditionSpec(size: preview.size, format: format, quality: quality)
-                return try encode(preview.inMemory(file.decodeError), spec: spec)
-            } catch  where error.isLibvipsFailure {
-                return nil
-            }
-        }
+        try formats.handler(for: source).embeddedPreview(source, format: format, quality: quality, engine: self)
     }
 
     /// `specs` from one decode at `decodeSize`; `outputs` are their sizes, in the same order.

@@ -149,8 +149,7 @@ public final class IsolatedThumbnailRenderer: ThumbnailRendering {
         return try withExtendedLifetime(file) { () throws(ImagingError) -> T in
             try slots.perform(
                 request, file: file.descriptor,
-                needing: DecodingLibrary.needed(
-                    for: sniffed?.mediaType ?? .unsupported, isAVIFSequence: sniffed?.isAVIFSequence ?? false),
+                needing: FormatRegistry.standard.libraries(for: sniffed),
                 limit: configuration.decodeTimeLimit,
                 largestReply: ReplyCheck.largestReply(to: work, pixelLimit: configuration.pixelLimit)
             ) { reply throws(ReplyError) in

@@ -9,9 +9,9 @@ package struct ImageSource: Sendable {
     package let file: OpenedFile
     package let fingerprint: FileFingerprint
     package let mediaType: MediaType
-    /// Whether the file is an AVIF image sequence (``/ThumbsCore/MediaType/isAVIFSequence(_:)``),
-    /// whose first frame libavif decodes (`AVIFSequenceFile`, ThumbsImaging).
-    package let isAVIFSequence: Bool
+    /// The file's first ``/ThumbsCore/MediaType/sniffLength`` bytes (fewer in a shorter file),
+    /// which told its media type: a format's handler (ThumbsImaging) tells its variants by them.
+    package let leadingBytes: [UInt8]
     /// The file's path inside its root, for people: hints at formats whose first bytes are
     /// ambiguous (its name's extension) and at a screenshot (its folder).
     package let path: String
@@ -40,9 +40,8 @@ package struct ImageSource: Sendable {
         let fileName = path.split(separator: "/").last.map(String.init) ?? path
         fingerprint = try FileFingerprint(descriptor: file.descriptor)
         if let expectedFingerprint, expectedFingerprint != fingerprint { throw .changedWhileRendering }
-        let prefix = try fingerprint.size == 0 ? [] : Self.readPrefix(of: file, count: MediaType.sniffLength)
-        mediaType = fingerprint.size == 0 ? .unsupported : MediaType(sniffing: prefix, fileName: fileName)
-        isAVIFSequence = mediaType == .avif && MediaType.isAVIFSequence(prefix)
+        leadingBytes = try fingerprint.size == 0 ? [] : Self.readPrefix(of: file, count: MediaType.sniffLength)
+        mediaType = fingerprint.size == 0 ? .unsupported : MediaType(sniffing: leadingBytes, fileName: fileName)
     }
 
     /// Fails unless the file is a non-empty asset (an image, a camera RAW file or a video).

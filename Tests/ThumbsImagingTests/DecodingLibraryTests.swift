@@ -23,13 +23,6 @@ import ThumbsImaging
     }
 
     /// libvips' HEIF loader is a module, loaded with libheif when a HEIF file first needs it.
-    /// An AVIF image sequence needs libavif and nothing of libheif; a still AVIF the reverse.
-    @Test func avifSequencesNeedLibavifAndStillsLibheif() {
-        #expect(DecodingLibrary.needed(for: .avif, isAVIFSequence: true) == [.libvips, .libavif])
-        #expect(DecodingLibrary.needed(for: .avif) == [.libvips, .libheif, .ffmpeg])
-        #expect(DecodingLibrary.needed(for: .jpegXL) == [.libvips, .libjxl])
-    }
-
     @Test func heifStartLoadsLibvipsHeifLoader() throws {
         try HeifRuntime.ensureStarted()
         #expect(DecodingLibrary.libheif.isOpen)

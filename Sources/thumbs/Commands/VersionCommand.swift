@@ -58,20 +58,12 @@ struct VersionCommand: ParsableCommand {
                 : "decoding: in this process (isolation \"none\"), unconfined")
     }
 
+    /// The libraries loaded, and how each format is decoded with them.
     private func printLoaded(_ loaded: DecoderLibraries) {
         print("loaded: libvips \(loaded.libvips), FFmpeg \(loaded.ffmpeg), LibRaw \(loaded.libRaw)")
-        let vipsLoader =
-            loaded.libvipsReadsRaw
-            ? "libvips' dcrawload is present and left unused: it demosaics every file in full"
-            : "libvips has no LibRaw loader"
-        print("camera RAW: LibRaw, embedded preview else half-size decode (\(vipsLoader))")
-        print("HEIC: libheif, its HEVC pictures decoded by \(loaded.heicDecoder)")
-        print("AVIF: libheif, its AV1 pictures decoded by \(loaded.avifDecoder)")
-        print("animated AVIF: libavif \(loaded.libavif), its first frame")
-        print(
-            loaded.jpegXLLoader == "none"
-                ? "JPEG XL: none (libvips' module vips-jxl.so cannot be loaded)"
-                : "JPEG XL: libvips' \(loaded.jpegXLLoader), from its module vips-jxl.so (libjxl)")
+        for handler in FormatRegistry.standard.handlers {
+            print("\(handler.name): \(handler.decoding(with: loaded))")
+        }
     }
 
     /// `thumbs version --json`; the libraries loaded only with `--libraries`.

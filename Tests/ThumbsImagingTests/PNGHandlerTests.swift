@@ -8,9 +8,10 @@ import ThumbsCoreTestSupport
 import ThumbsSupport
 import ThumbsTestSupport
 
-/// PNGs whose colour is given by cHRM and gAMA chunks, drawn as browsers draw them, checked
-/// against the colours the PNG specification's formulas give, computed here.
-@Suite struct VipsRendererPngColourTests {
+/// PNGs whose colour is given by cHRM and gAMA chunks, drawn as browsers draw them
+/// (``PNGHandler``), checked against the colours the PNG specification's formulas give,
+/// computed here.
+@Suite struct PNGHandlerTests {
     let renderer = VipsRenderer()
     let folder = TemporaryFolder()
     /// 8 x 8 blocks of 8 x 8 pixels, each block one colour: rendered at its own size, each

@@ -1,0 +1,46 @@
+import ThumbsCore
+import ThumbsRendering
+
+/// The format handlers, asked in order: the first that reads a file handles it.
+///
+/// ```swift
+/// let handler = try FormatRegistry.standard.handler(for: source)
+/// let properties = try handler.probe(source, engine: VipsRenderer())
+/// ```
+package struct FormatRegistry: Sendable {
+    package let handlers: [any FormatHandler]
+
+    package init(handlers: [any FormatHandler]) {
+        self.handlers = handlers
+    }
+
+    /// Every format Thumbs renders. An AVIF image sequence comes before AVIF stills, which it
+    /// would otherwise be taken for.
+    package static let standard = FormatRegistry(handlers: [
+        JPEGHandler(),
+        AVIFSequenceHandler(),
+        HEIFHandler(),
+        PNGHandler(),
+        WebPHandler(),
+        GIFHandler(),
+        TIFFHandler(),
+        JPEGXLHandler(),
+        CameraRawHandler(),
+        VideoHandler(),
+    ])
+
+    /// The handler of `source`; a file no handler reads is an unsupported format.
+    package func handler(for source: ImageSource) throws(ImagingError) -> any FormatHandler {
+        guard let handler = handlers.first(where: { $0.reads(source) }) else {
+            throw .unsupportedFormat("\(source.mediaType.rawValue): no handler reads it")
+        }
+        return handler
+    }
+
+    /// The libraries a file of `mediaType` is decoded with (libvips alone when no handler reads
+    /// it: it is what reports the file unsupported).
+    package func libraries(for source: ImageSource?) -> Set<DecodingLibrary> {
+        guard let source, let handler = handlers.first(where: { $0.reads(source) }) else { return [.libvips] }
+        return handler.libraries
+    }
+}

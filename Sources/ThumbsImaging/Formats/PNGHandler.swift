@@ -1,0 +1,43 @@
+import CVipsShim
+import Glibc
+import ThumbsCore
+import ThumbsRendering
+
+/// PNG: libvips' `pngload` (libspng), streamed through libvips' shrink; an interlaced one is
+/// read whole. A PNG that states its colour with cHRM and gAMA chunks rather than an ICC profile
+/// is converted as browsers draw it. It ends with an IEND chunk.
+struct PNGHandler: StillImageHandler {
+    let name = "PNG"
+    let mediaTypes: Set<MediaType> = [.png]
+    let libraries: Set<DecodingLibrary> = [.libvips]
+
+    func decoding(with loaded: DecoderLibraries) -> String {
+        "libvips \(loaded.libvips)' pngload, its colour chunks read as a profile"
+    }
+
+    func decoderMemory(of file: ImageFile, decodeSize: PixelSize) -> Int {
+        let whole = file.isInterlaced ? file.storedSize.pixelCount * file.bands * file.sampleBytes : 0
+        return whole + file.streamedLineMemory(lines: 1152)
+    }
+
+    func lacksEndMarker(_ tail: [UInt8]) -> Bool {
+        !String(decoding: tail.suffix(12), as: UTF8.self).contains("IEND")
+    }
+
+    /// `image` with the ICC profile the PNG's colour chunks describe (cHRM's primaries and white
+    /// point, gAMA's gamma) when it has no profile of its own and no sRGB chunk:
+    /// ``VipsRenderer/srgb(_:_:)`` then converts it as it converts an embedded profile. Chunks
+    /// that say sRGB leave `image` as it is.
+    func describingColour(
+        _ image: VipsImageHandle, of file: ImageFile, _ failure: (String) -> ImagingError
+    ) throws(ImagingError) -> VipsImageHandle {
+        guard !image.has("icc-profile-data") else { return image }
+        var length = 0
+        // Grey, with or without alpha, takes a grey profile.
+        guard let profile = thumbs_png_colour_profile(file.descriptor, image.bands < 3 ? 1 : 0, &length) else {
+            return image
+        }
+        defer { free(profile) }
+        return try VipsImageHandle.make(failure) { thumbs_vips_with_profile(image.pointer, $0, profile, length) }
+    }
+}
