@@ -9,7 +9,7 @@ struct GIFHandler: StillImageHandler {
     let libraries: Set<DecodingLibrary> = [.libvips]
 
     func decoding(with loaded: DecoderLibraries) -> String {
-        "libvips \(loaded.libvips)' gifload (libnsgif), its first frame"
+        "libvips' gifload (libnsgif), its first frame"
     }
 
     func decoderMemory(of file: ImageFile, decodeSize: PixelSize) -> Int {

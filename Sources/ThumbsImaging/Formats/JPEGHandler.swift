@@ -13,7 +13,7 @@ struct JPEGHandler: StillImageHandler {
     let libraries: Set<DecodingLibrary> = [.libvips]
 
     func decoding(with loaded: DecoderLibraries) -> String {
-        "libjpeg-turbo at the DCT scale the thumbnail needs, libvips \(loaded.libvips)' jpegload past damage"
+        "libjpeg-turbo at the DCT scale the thumbnail needs; libvips' jpegload past damage"
     }
 
     func storedPicture(

@@ -12,7 +12,7 @@ struct PNGHandler: StillImageHandler {
     let libraries: Set<DecodingLibrary> = [.libvips]
 
     func decoding(with loaded: DecoderLibraries) -> String {
-        "libvips \(loaded.libvips)' pngload, its colour chunks read as a profile"
+        "libvips' pngload, its colour chunks read as a profile"
     }
 
     func decoderMemory(of file: ImageFile, decodeSize: PixelSize) -> Int {

@@ -9,6 +9,6 @@ struct TIFFHandler: StillImageHandler {
     let libraries: Set<DecodingLibrary> = [.libvips]
 
     func decoding(with loaded: DecoderLibraries) -> String {
-        "libvips \(loaded.libvips)' tiffload (libtiff), its first page"
+        "libvips' tiffload (libtiff), its first page"
     }
 }

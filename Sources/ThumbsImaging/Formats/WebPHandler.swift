@@ -8,7 +8,7 @@ struct WebPHandler: StillImageHandler {
     let libraries: Set<DecodingLibrary> = [.libvips]
 
     func decoding(with loaded: DecoderLibraries) -> String {
-        "libvips \(loaded.libvips)' webpload (libwebp), its first frame"
+        "libvips' webpload (libwebp), its first frame"
     }
 
     func decoderMemory(of file: ImageFile, decodeSize: PixelSize) -> Int {
