@@ -5,8 +5,9 @@ import ThumbsLibrary
 import ThumbsStore
 
 /// The store as an output of a warm: its renditions, the photos' placeholders in the metadata
-/// cache, and the failure memo (through ``/ThumbsLibrary/FailureMemo``). Writes are batched, one transaction in flight while rendering
-/// goes on; killed, a warm loses only the batch being written, and the next run resumes.
+/// cache, and the failure memo (through ``/ThumbsLibrary/FailureMemo``). Writes are batched,
+/// one transaction in flight while rendering goes on; killed, a warm loses only the batch being
+/// written, and the next run resumes.
 ///
 /// Every photo gets its placeholder (``/ThumbsCore/ThumbHash``): a rendered one from the
 /// smallest of its new thumbnails, a fresh one that has none from the smallest of its stored
