@@ -7,30 +7,37 @@ import ThumbsSupport
 
 extension PhotoLibrary {
     /// Turns walked files into assets: from the metadata cache when the fingerprint matches,
-    /// otherwise by inspecting the file (in parallel, on the render threads), writing what was
-    /// learnt back to the cache in one batch. Returns the files that changed while read, with the
+    /// otherwise by inspecting the file (in parallel, on the render threads), keeping what was
+    /// learnt in the store in one batch. Returns the files that changed while read, with the
     /// type their first bytes had.
     func resolve(
         _ files: [LibraryWalker.File], root: String, into batch: inout LibraryBatch
     ) async throws -> [ChangingFile] {
+        let misses = try resolveFromCache(files, root: root, into: &batch)
+        guard !misses.isEmpty else { return [] }
+        let inspections = try await inspect(misses.map { ImageLocation(root: FilePath(root), relativePath: $0.path) })
+        var learnt = Learnt()
+        for (file, result) in zip(misses, inspections) {
+            batch.inspected += 1
+            sort(result, of: file, root: root, into: &batch, learnt: &learnt)
+        }
+        try await keep(learnt)
+        return learnt.changing
+    }
+
+    /// Adds to `batch` the files the metadata cache knows at their version, and an issue for each
+    /// file whose version crashed a decoder (the failure memo's), its header not read again.
+    /// Returns the others, to inspect.
+    private func resolveFromCache(
+        _ files: [LibraryWalker.File], root: String, into batch: inout LibraryBatch
+    ) throws -> [LibraryWalker.File] {
         var misses: [LibraryWalker.File] = []
         for file in files {
             let id = AssetID.make(root: root, relativeFilePath: file.path)
             if let cached = try store?.metadata(for: id), cached.fingerprint == file.fingerprint, !cached.isOutdated {
-                if cached.mediaType.isAsset {
-                    var asset = Asset(
-                        root: root, relativeFilePath: file.path, mediaType: cached.mediaType,
-                        fingerprint: file.fingerprint, properties: cached.properties)
-                    asset.placeholder = cached.placeholder
-                    batch.assets.append(asset)
-                } else if MediaType.isMediaFileName(file.relativePath) {
-                    batch.issues.append(
-                        .init(
-                            file, reason: .notMedia(Self.notMediaError(cached.fingerprint)),
-                            fingerprint: file.fingerprint))
-                }
+                add(file, root: root, as: cached, to: &batch)
                 batch.fromCache += 1
-            } else if try store?.failure(for: id, fingerprint: file.fingerprint)?.kind == .crashed {
+            } else if try failureMemo?.crashedBefore(assetID: id, fingerprint: file.fingerprint) == true {
                 // Its header killed a process (this one's render worker, or this process when it
                 // decoded in-process): reading it again would do so again.
                 batch.issues.append(.init(file, reason: .crashedBefore, fingerprint: file.fingerprint))
@@ -38,63 +45,68 @@ extension PhotoLibrary {
                 misses.append(file)
             }
         }
-        guard !misses.isEmpty else { return [] }
-        let locations = misses.map { ImageLocation(root: FilePath(root), relativePath: $0.path) }
-        // Asked for all at once, the headers' reads overlap, where each inspection would
-        // otherwise hold its render thread on a read of its own.
-        try await io.run { for location in locations { location.adviseReading(first: Self.headerBytes) } }
-        let inspections = try await inspect(locations)
-        var changing: [ChangingFile] = []
-        var learnt: [ThumbnailStore.MetadataEntry] = []
-        var crashed: [ThumbnailStore.FailureEntry] = []
-        for (file, result) in zip(misses, inspections) {
-            batch.inspected += 1
-            let inspection: Inspection
-            switch result {
-            case .success(let value): inspection = value
-            case .failure(.crashed):
-                // Its header killed a render worker: remembered, so that no walk reads it again.
-                crashed.append(
-                    ThumbnailStore.FailureEntry(
-                        assetID: AssetID.make(root: root, relativeFilePath: file.path), fingerprint: file.fingerprint,
-                        failure: FailureRecord(.crashed)))
-                batch.issues.append(.init(file, reason: .crashedBefore, fingerprint: file.fingerprint))
-                continue
-            case .failure(let error):
-                batch.issues.append(LibraryIssue(path: file.relativePath, reason: .unreadableFile("\(error)")))
-                continue
-            }
-            if inspection.changedWhileRead || inspection.fingerprint != file.fingerprint {
-                changing.append(ChangingFile(root: root, file: file, mediaType: inspection.mediaType))
-                continue
-            }
-            let id = AssetID.make(root: root, relativeFilePath: file.path)
-            learnt.append(
-                .init(
-                    assetID: id,
-                    metadata: AssetMetadata(
-                        fingerprint: inspection.fingerprint, mediaType: inspection.mediaType,
-                        properties: inspection.properties)))
-            guard inspection.mediaType.isAsset else {
-                if MediaType.isMediaFileName(file.relativePath) {
-                    batch.issues.append(
-                        .init(
-                            file, reason: .notMedia(Self.notMediaError(inspection.fingerprint)),
-                            fingerprint: inspection.fingerprint))
-                }
-                continue
-            }
-            if let problem = inspection.problem {
-                batch.issues.append(LibraryIssue(path: file.relativePath, reason: .unreadableHeader(problem)))
-            }
-            batch.assets.append(
-                Asset(
-                    root: root, relativeFilePath: file.path, mediaType: inspection.mediaType,
-                    fingerprint: inspection.fingerprint, properties: inspection.properties))
+        return misses
+    }
+
+    /// Sorts one file's inspection: an asset or an issue in `batch`, and in `learnt` what the
+    /// store is to keep, or the file to read again.
+    private func sort(
+        _ result: Result<Inspection, ImagingError>, of file: LibraryWalker.File, root: String,
+        into batch: inout LibraryBatch, learnt: inout Learnt
+    ) {
+        let inspection: Inspection
+        switch result {
+        case .success(let value): inspection = value
+        case .failure(.crashed):
+            // Its header killed a render worker: remembered, so that no walk reads it again.
+            learnt.crashes.append(
+                ImageLocation(root: FilePath(root), relativePath: file.path, expectedFingerprint: file.fingerprint))
+            batch.issues.append(.init(file, reason: .crashedBefore, fingerprint: file.fingerprint))
+            return
+        case .failure(let error):
+            batch.issues.append(LibraryIssue(path: file.relativePath, reason: .unreadableFile("\(error)")))
+            return
         }
-        if let store, !learnt.isEmpty { try await store.putMetadata(learnt) }
-        if let store, !crashed.isEmpty { try await store.recordFailures(crashed) }
-        return changing
+        if inspection.changedWhileRead || inspection.fingerprint != file.fingerprint {
+            learnt.changing.append(ChangingFile(root: root, file: file, mediaType: inspection.mediaType))
+            return
+        }
+        let metadata = AssetMetadata(
+            fingerprint: inspection.fingerprint, mediaType: inspection.mediaType, properties: inspection.properties)
+        learnt.metadata.append(
+            .init(assetID: AssetID.make(root: root, relativeFilePath: file.path), metadata: metadata))
+        if metadata.mediaType.isAsset, let problem = inspection.problem {
+            batch.issues.append(LibraryIssue(path: file.relativePath, reason: .unreadableHeader(problem)))
+        }
+        add(file, root: root, as: metadata, to: &batch)
+    }
+
+    /// Adds `file` to `batch` as its metadata describes it: an asset, or for a file named like
+    /// media that is none (empty, or something else), an issue.
+    private func add(
+        _ file: LibraryWalker.File, root: String, as metadata: AssetMetadata, to batch: inout LibraryBatch
+    ) {
+        guard metadata.mediaType.isAsset else {
+            if MediaType.isMediaFileName(file.relativePath) {
+                batch.issues.append(
+                    .init(
+                        file, reason: .notMedia(Self.notMediaError(metadata.fingerprint)),
+                        fingerprint: metadata.fingerprint))
+            }
+            return
+        }
+        var asset = Asset(
+            root: root, relativeFilePath: file.path, mediaType: metadata.mediaType,
+            fingerprint: metadata.fingerprint, properties: metadata.properties)
+        asset.placeholder = metadata.placeholder
+        batch.assets.append(asset)
+    }
+
+    /// Keeps what the inspections taught: the metadata in the cache, the headers that crashed a
+    /// render worker in the failure memo.
+    private func keep(_ learnt: Learnt) async throws {
+        if let store, !learnt.metadata.isEmpty { try await store.putMetadata(learnt.metadata) }
+        if let failureMemo, !learnt.crashes.isEmpty { try await failureMemo.rememberCrashes(at: learnt.crashes) }
     }
 }
 
@@ -105,6 +117,15 @@ extension PhotoLibrary {
         let file: LibraryWalker.File
         /// What its first bytes said when it was read.
         let mediaType: MediaType
+    }
+
+    /// What the inspections of a batch's files taught, for the store, and the files to read
+    /// again.
+    private struct Learnt {
+        var metadata: [ThumbnailStore.MetadataEntry] = []
+        /// Headers that killed a render worker, at the version inspected.
+        var crashes: [ImageLocation] = []
+        var changing: [ChangingFile] = []
     }
 
     /// How much of a file is read ahead of its inspection: a photo's headers (EXIF, a HEIF's
@@ -125,6 +146,9 @@ extension PhotoLibrary {
     /// Inspects the files in parallel on the render threads; results follow `locations`' order.
     /// Throws only for cancellation.
     private func inspect(_ locations: [ImageLocation]) async throws -> [Result<Inspection, ImagingError>] {
+        // Asked for all at once, the headers' reads overlap, where each inspection would
+        // otherwise hold its render thread on a read of its own.
+        try await io.run { for location in locations { location.adviseReading(first: Self.headerBytes) } }
         let renderer = renderer
         return try await withThrowingTaskGroup(of: Inspected.self) { group in
             for (index, location) in locations.enumerated() {

@@ -16,6 +16,9 @@ public final class PhotoLibrary: Sendable {
     /// Inspects the files the walk finds.
     public let renderer: any ThumbnailRendering
     let store: ThumbnailStore?
+    /// The store's remembered failures: the walk skips the headers that crashed a decoder, and
+    /// remembers those that crash one.
+    let failureMemo: FailureMemo?
     /// When set, the library is only the assets of this shard: the walk still lists every file,
     /// but reads (and caches the metadata of) only this shard's.
     public let shard: LibraryShard?
@@ -40,6 +43,7 @@ public final class PhotoLibrary: Sendable {
         self.includeHidden = includeHidden
         self.renderer = renderer
         self.store = store
+        failureMemo = store.map(FailureMemo.init(store:))
         self.shard = shard
     }
 

@@ -5,8 +5,9 @@ import ThumbsStore
 import ThumbsSupport
 
 extension CachingImageManager {
-    /// The steps of one request: a final image if one is cached; else, unless high quality only,
-    /// a degraded one; then the final render (shared with identical requests, then stored).
+    /// The steps of one request: a final image if one is cached; else the failure remembered for
+    /// the file as it is now, if any; else, unless high quality only, a degraded one; then the
+    /// final render (shared with identical requests, then stored, or its failure remembered).
     func deliver(
         asset: Asset, spec: RenditionSpec, options: ImageRequestOptions, requestID: UInt64,
         to continuation: AsyncThrowingStream<ImageResult, any Error>.Continuation
@@ -26,6 +27,8 @@ extension CachingImageManager {
             return
         }
         try Task.checkCancellation()
+        // Before the stand-in: a file that failed is not opened again, not even for its preview.
+        if let failure = try failures.failure(of: asset) { throw ImageRequestError.failedBefore(failure) }
         let mode = options.deliveryMode ?? configuration.deliveryMode
         if mode != .highQualityFormat, let (degraded, source) = try await degraded(for: key, asset: asset, spec: spec) {
             send(degraded, degraded: true, source)
@@ -82,6 +85,7 @@ extension CachingImageManager {
                 thumbnail = try await renderer.render(asset.location, specs: [key.rendition], ticket: ticket)[0]
             } catch {
                 report(key, ticket.priority, error is CancellationError ? .cancelled : .failed)
+                if let error = error as? ImagingError { await remember(error, of: asset) }
                 throw error
             }
             report(key, ticket.priority, .rendered)
@@ -105,6 +109,14 @@ extension CachingImageManager {
             guard let placeholder = thumbnail.placeholder ?? (try? renderer.placeholder(of: thumbnail)) else { return }
             _ = try? await store.setPlaceholder(placeholder, for: asset.id, fingerprint: asset.fingerprint)
         }
+    }
+
+    /// Remembers a failed render in the failure memo (when its kind is one to remember), so that
+    /// the next request for the file answers from there. Awaited, so that a request that follows
+    /// this one's answer finds it. A record the store fails to keep costs the next request a
+    /// decode, not this one its answer.
+    private func remember(_ error: ImagingError, of asset: Asset) async {
+        _ = try? await failures.remember(error, of: asset)
     }
 
     private func report(_ key: ThumbnailKey, _ priority: WorkPriority, _ outcome: RenderEvent.Outcome) {

@@ -16,7 +16,8 @@ extension CachingImageManager {
     }
 
     /// Prepares images of `assets` for exactly `rendition`, as
-    /// ``startCaching(assets:targetSize:contentMode:options:)``.
+    /// ``startCaching(assets:targetSize:contentMode:options:)``; a file the failure memo
+    /// remembers as failed is not rendered again.
     public func startCaching(assets: [Asset], rendition spec: RenditionSpec) {
         for asset in assets {
             let key = ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: spec)
@@ -25,7 +26,9 @@ extension CachingImageManager {
                 guard tasks[key] == nil else { return }
                 let token = UUID()
                 let task = Task { [self] in
-                    if (try? cachedFinal(for: key, options: ImageRequestOptions(resizeMode: .exact))) == nil {
+                    if (try? cachedFinal(for: key, options: ImageRequestOptions(resizeMode: .exact))) == nil,
+                        (try? failures.failure(of: asset)) == nil
+                    {
                         _ = try? await final(for: key, asset: asset, priority: .preheat)
                     }
                     // Only this task's own entry: a later startCaching may have replaced it.

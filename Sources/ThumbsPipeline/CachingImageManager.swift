@@ -26,6 +26,9 @@ public final class CachingImageManager: Sendable {
     public let configuration: PipelineConfiguration
     let renderer: any ThumbnailRendering
     let store: ThumbnailStore
+    /// A request for a file that failed before is answered from here; a render that fails is
+    /// remembered here.
+    let failures: FailureMemo
     let memory: MemoryCache
     let coordinator = RenderCoordinator()
     let preheating = LockedValue<[ThumbnailKey: Preheat]>([:])
@@ -41,6 +44,7 @@ public final class CachingImageManager: Sendable {
     ) {
         self.renderer = renderer
         self.store = store
+        failures = FailureMemo(store: store)
         self.configuration = configuration
         self.onRender = onRender
         writeBehind = StoreWriteBehind(store: store)
@@ -156,6 +160,14 @@ public final class CachingImageManager: Sendable {
         } catch {
             throw ImageRequestError(error)
         }
+    }
+
+    /// The failure remembered for `asset`'s file as it is now (``/ThumbsLibrary/FailureMemo``):
+    /// what a request for an image of it not cached is answered with
+    /// (``ImageRequestError/failedBefore(_:)``), without a render. Nil when it has none. What a
+    /// server asks before it admits a render.
+    public func rememberedFailure(of asset: Asset) throws(StoreError) -> FailureRecord? {
+        try failures.failure(of: asset)
     }
 
     /// The final thumbnail of `asset` for exactly `rendition` if the memory tier holds it; nil

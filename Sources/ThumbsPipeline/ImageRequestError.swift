@@ -7,11 +7,15 @@ import ThumbsStore
 /// ```swift
 /// do { show(try await manager.image(for: asset, targetSize: box, contentMode: .aspectFill)) }
 /// catch .imaging(let error) { showBroken(error.kind) }
+/// catch .failedBefore(let failure) { showBroken(failure.kind) }
 /// catch { ... }
 /// ```
 public enum ImageRequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be rendered (or read).
     case imaging(ImagingError)
+    /// The file, as it is now, failed to render before: its failure as the failure memo
+    /// remembers it (``/ThumbsLibrary/FailureMemo``), the file not decoded again.
+    case failedBefore(FailureRecord)
     /// The cache could not be read.
     case store(StoreError)
     /// The request was cancelled before its final image came.
@@ -34,6 +38,7 @@ public enum ImageRequestError: Error, Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .imaging(let error): "\(error.kind.rawValue): \(error)"
+        case .failedBefore(let failure): "\(failure.kind.rawValue): \(failure.message)"
         case .store(let error): "cache: \(error)"
         case .cancelled: "cancelled"
         }

@@ -5,8 +5,9 @@ import ThumbsLibrary
 import ThumbsStore
 
 /// The store as an output of a warm: its renditions, the photos' placeholders in the metadata
-/// cache, and the failure memo. Writes are batched, one transaction in flight while rendering
-/// goes on; killed, a warm loses only the batch being written, and the next run resumes.
+/// cache, and the failure memo (through ``/ThumbsLibrary/FailureMemo``). Writes are batched,
+/// one transaction in flight while rendering goes on; killed, a warm loses only the batch being
+/// written, and the next run resumes.
 ///
 /// Every photo gets its placeholder (``/ThumbsCore/ThumbHash``): a rendered one from the
 /// smallest of its new thumbnails, a fresh one that has none from the smallest of its stored
@@ -16,6 +17,7 @@ public actor StoreWarmOutput: WarmOutput {
     public nonisolated let renditions: [RenditionSpec]
     /// Photos per store transaction. Default: 32.
     public let writeBatch: Int
+    private let failures: FailureMemo
 
     private var pending: [ThumbnailStore.ThumbnailEntry] = []
     private var pendingPhotos = 0
@@ -28,6 +30,7 @@ public actor StoreWarmOutput: WarmOutput {
         self.store = store
         self.renditions = renditions
         self.writeBatch = writeBatch
+        failures = FailureMemo(store: store)
     }
 
     public nonisolated var keepsPlaceholders: Bool { true }
@@ -37,7 +40,7 @@ public actor StoreWarmOutput: WarmOutput {
     }
 
     public func knownFailure(of asset: Asset) async throws -> FailureRecord? {
-        try store.failure(for: asset.id, fingerprint: asset.fingerprint)
+        try failures.failure(of: asset)
     }
 
     /// The smallest stored thumbnail of a photo whose metadata record (of this version) has no
@@ -63,9 +66,8 @@ public actor StoreWarmOutput: WarmOutput {
     }
 
     public func recordFailure(_ failure: FailureRecord, of asset: Asset) async throws {
-        let entry = ThumbnailStore.FailureEntry(assetID: asset.id, fingerprint: asset.fingerprint, failure: failure)
-        let store = store
-        try await Task.detached { try await store.recordFailures([entry]) }.value
+        let failures = failures
+        try await Task.detached { try await failures.remember(failure, of: asset) }.value
     }
 
     /// Nothing: a file the walk could not list is no asset of the store's, and the walk itself

@@ -12,7 +12,7 @@ import ThumbsSupport
 /// fresh; one an output remembers a failure for is skipped (and the outputs with no record of
 /// it get that one); otherwise the renditions the other outputs lack are rendered from one
 /// decode, and each of them gets its own. Failures are recorded by every output, unless they
-/// may pass (`ImagingError.mayPass(for:)`). Killed or interrupted, it loses
+/// may pass (``/ThumbsLibrary/FailureMemo/remembers(_:for:)``). Killed or interrupted, it loses
 /// only what the outputs had not kept; the next run resumes.
 ///
 /// ```swift

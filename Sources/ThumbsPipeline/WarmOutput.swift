@@ -41,7 +41,7 @@ public protocol WarmOutput: Sendable {
 
     /// Records that `asset` cannot be rendered, so that it is not tried again until it changes.
     /// Called for failures about the file's content, not the moment
-    /// (`ImagingError.mayPass(for:)`).
+    /// (``/ThumbsLibrary/FailureMemo/remembers(_:for:)``).
     func recordFailure(_ failure: FailureRecord, of asset: Asset) async throws
 
     /// Records the failure of a file the library walk found but could not list as an asset (an

@@ -107,16 +107,15 @@ struct WarmRun {
         events(.progress(progress))
     }
 
-    /// A file that failed: counted, reported, and recorded by every output unless the failure
-    /// may pass.
+    /// A file that failed: counted, reported, and recorded by every output when the failure is
+    /// one to remember (``/ThumbsLibrary/FailureMemo/remembers(_:for:)``).
     private mutating func fail(
         _ failure: WarmJob.Failure, listed: Bool, events: (WarmJob.Event) -> Void
     ) async throws {
         progress.done += 1
         progress.failuresByKind[failure.error.kind, default: 0] += 1
         events(.failed(failure))
-        guard let asset = failure.asset, !failure.error.mayPass(for: asset.fingerprint)
-        else { return }
+        guard let asset = failure.asset, FailureMemo.remembers(failure.error, for: asset.fingerprint) else { return }
         let record = FailureRecord(failure.error)
         for output in outputs {
             if listed {

@@ -44,10 +44,11 @@ extension ThumbnailService {
             metrics.thumbnail(from: tier)
             return MultipartImages.response(first: hit, headers: validators.fields)
         }
-        // Only a miss can have failed before: a hit skips the memo's lookup.
-        if let record = try store.failure(for: asset.id, fingerprint: asset.fingerprint) {
+        // Only a miss can have failed before: a hit skips the memo's lookup. Asked before a render
+        // is admitted, so that a file that failed is answered as such however busy the server is.
+        if let failure = try manager.rememberedFailure(of: asset) {
             metrics.thumbnail(from: .failed)
-            throw unrenderable(asset, kind: record.kind.rawValue, message: record.message)
+            throw unrenderable(asset, kind: failure.kind.rawValue, message: failure.message)
         }
         guard let slot = admission.enter() else { throw APIError.busy }
         // The first image: the final one, or for the other modes the cheapest acceptable one
@@ -58,7 +59,7 @@ extension ThumbnailService {
             first = try await manager.image(for: asset, rendition: spec, options: Self.options(mode))
         } catch {
             slot.release()
-            throw try await failure(error, asset: asset)
+            throw failure(error, asset: asset)
         }
         guard thumbnail.delivery == .opportunistic else {
             slot.release()
@@ -81,7 +82,7 @@ extension ThumbnailService {
             },
             finished: { [self] outcome in
                 slot.release()
-                if case .failure(let error) = outcome { _ = try? await failure(error, asset: asset) }
+                if case .failure(let error) = outcome { _ = failure(error, asset: asset) }
             })
     }
 
@@ -97,19 +98,18 @@ extension ThumbnailService {
         ImageRequestOptions(deliveryMode: mode, resizeMode: .exact)
     }
 
-    /// The error a failed render answers: 422 with the failure's kind for a photo that cannot be
-    /// rendered (remembered, so the next request does not decode it again, unless the cause may
-    /// pass), and a 500 naming the cache for a cache error.
-    private func failure(_ error: any Error, asset: Asset) async throws -> APIError {
+    /// The error a failed request answers, counted: 422 with the failure's kind for a photo that
+    /// cannot be rendered (which the manager remembers, so that the next request does not decode
+    /// it again, unless the cause may pass) or failed before, and a 500 naming the cache for a
+    /// cache error.
+    private func failure(_ error: any Error, asset: Asset) -> APIError {
         switch error {
         case ImageRequestError.imaging(let imaging):
-            if !imaging.mayPass(for: asset.fingerprint) {
-                try await store.recordFailures([
-                    .init(assetID: asset.id, fingerprint: asset.fingerprint, failure: FailureRecord(imaging))
-                ])
-            }
             metrics.thumbnail(from: .failed)
             return unrenderable(asset, kind: imaging.kind.rawValue, message: imaging.description)
+        case ImageRequestError.failedBefore(let failure):
+            metrics.thumbnail(from: .failed)
+            return unrenderable(asset, kind: failure.kind.rawValue, message: failure.message)
         case ImageRequestError.cancelled:
             return APIError(status: .serviceUnavailable, kind: "cancelled", message: "the request was cancelled")
         default:

@@ -51,6 +51,21 @@ import ThumbsSamples
         #expect(try json(["stats"])["thumbnails"] as? Int == 2)
     }
 
+    /// A photo a warm failed to render (over a pixel limit of 1000) is answered from the failure
+    /// memo: `thumbs get` under the default limit, which would decode it, says the warm's failure.
+    @Test func getOfAFileThatFailedAnswersFromTheFailureMemo() throws {
+        let photo = try folder.write(
+            try SyntheticImage(width: 900, height: 600).encoded(as: .jpeg), to: "library/p.jpg")
+        let config = try folder.write(Array(#"{"pixelLimit": 1000}"#.utf8), to: "config.json")
+        let warm = try ThumbsProcess.run(["warm", folder.path + "/library", "--cache", cache, "--config", config])
+        #expect(warm.status == 1, "\(warm.standardError)")
+        let got = try ThumbsProcess.run(["get", photo, "-o", folder.path + "/got.jpg", "--cache", cache])
+        #expect(got.status == 1)
+        let lines = got.standardError.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("p.jpg: too-many-pixels: 900x600"), "\(got.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/got.jpg"))
+    }
+
     @Test func aDamagedCacheIsExitThreeWithTheRemedyAndResetStartsANewOne() throws {
         for index in 0..<4 {
             try folder.write(

@@ -94,7 +94,7 @@ public struct LibraryFactory: Sendable {
         let journal = try await openJournal(beside: storeConfiguration.path, notices: notices) {
             (crashed) throws(LibraryFactoryError) in
             do {
-                try await store.recordCrashedDecodes(crashed)
+                try await FailureMemo(store: store).rememberCrashes(at: crashed)
             } catch {
                 throw .cache(path: storeConfiguration.path, error)
             }
@@ -118,7 +118,7 @@ public struct LibraryFactory: Sendable {
             journal = try await openJournal(beside: stateDirectory, notices: notices) {
                 (crashed) throws(LibraryFactoryError) in
                 do {
-                    for file in crashed.compactMap(Asset.init(crashedDecodeAt:)) {
+                    for file in FailureMemo.crashedFiles(at: crashed) {
                         for output in outputs { try await output.recordFailure(FailureRecord(.crashed), of: file) }
                     }
                 } catch {

@@ -77,6 +77,8 @@ struct GetCommand: AsyncParsableCommand, DecodesFiles {
             }
         } catch ImageRequestError.imaging(let error) {
             throw CommandFailure.inputFailed("\(asset.path): \(error.kind.rawValue): \(error)")
+        } catch ImageRequestError.failedBefore(let failure) {
+            throw CommandFailure.inputFailed("\(asset.path): \(failure.kind.rawValue): \(failure.message)")
         } catch ImageRequestError.store(let error) {
             throw CommandFailure.cache(nil, error)
         }
