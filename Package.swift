@@ -300,7 +300,8 @@ let package = Package(
         ),
 
         // Tests mirror the targets; what several of them share is in ThumbsCoreTestSupport (no
-        // codec: temporary folders, the package's programs run) and ThumbsTestSupport (images).
+        // codec: temporary folders, files that are images by their first bytes, the package's programs
+        // run) and ThumbsTestSupport (images).
         .target(name: "ThumbsCoreTestSupport", dependencies: ["ThumbsSupport"], path: "Tests/ThumbsCoreTestSupport"),
         .target(
             name: "ThumbsTestSupport",
@@ -349,19 +350,21 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The layers' tests link no codec (scripts/check fails if one comes in through a
+        // dependency): they render with ThumbsTesting's InMemoryRenderer. What decodes through a
+        // layer is tested in ThumbsTests, beside the assembled module.
         .testTarget(
             name: "ThumbsLibraryTests",
             dependencies: [
-                "ThumbsLibrary", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsIsolation", "ThumbsStore",
-                "ThumbsSupport", "ThumbsSamples", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-hostile-worker",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "ThumbsLibrary", "ThumbsCore", "ThumbsRendering", "ThumbsStore", "ThumbsSupport", "ThumbsTesting",
+                "ThumbsCoreTestSupport", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(
             name: "ThumbsPipelineTests",
             dependencies: [
-                "ThumbsPipeline", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore",
-                "ThumbsSupport", "ThumbsSamples", "ThumbsTesting", "ThumbsTestSupport", "ThumbsCoreTestSupport",
+                "ThumbsPipeline", "ThumbsCore", "ThumbsRendering", "ThumbsLibrary", "ThumbsStore", "ThumbsSupport",
+                "ThumbsTesting", "ThumbsCoreTestSupport",
             ]
         ),
         .testTarget(
@@ -373,30 +376,29 @@ let package = Package(
         ),
         .testTarget(
             name: "ThumbsTests",
-            // The executables are listed so the processes the tests start are built first.
+            // Thumbs, and what decodes through each layer (in a folder named after the layer): real
+            // photos, videos, Live Photos, placeholders, the isolated renderer. The executables are
+            // listed so the processes the tests start are built first.
             dependencies: [
-                "Thumbs", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-journal-fault", "thumbs-render-worker",
+                "Thumbs", "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsIsolation",
+                "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "ThumbsFreedesktop", "ThumbsServer", "ThumbsSamples",
+                "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-journal-fault", "thumbs-render-worker",
+                "thumbs-hostile-worker",
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
-        ),
-        .testTarget(
-            name: "ThumbsFreedesktopTests",
-            dependencies: [
-                "ThumbsFreedesktop", "ThumbsCore", "ThumbsImaging", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore",
-                "ThumbsSupport", "ThumbsSamples", "ThumbsTestSupport", "ThumbsCoreTestSupport",
-            ]
-        ),
-        .testTarget(
-            name: "ThumbsServerTests",
-            // The worker is listed so the process the isolated renderer starts is built first.
-            dependencies: [
-                "ThumbsServer", "Thumbs", "ThumbsCore", "ThumbsRendering", "ThumbsPipeline", "ThumbsIsolation",
-                "ThumbsSamples", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-render-worker",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(name: "ThumbsFreedesktopTests", dependencies: ["ThumbsFreedesktop"]),
+        .testTarget(
+            name: "ThumbsServerTests",
+            dependencies: [
+                "ThumbsServer", "ThumbsCore", "ThumbsLibrary", "ThumbsPipeline",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]

@@ -3,13 +3,10 @@ import SystemPackage
 import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
-import ThumbsImaging
 @testable import ThumbsLibrary
-import ThumbsRendering
+import ThumbsTesting
 import ThumbsStore
 import ThumbsSupport
-import ThumbsTestSupport
-import ThumbsSamples
 
 @Suite struct ChangeDetailsTests {
     let folder = TemporaryFolder()
@@ -57,39 +54,10 @@ import ThumbsSamples
         #expect(read?.first?.pairedMovie == live(1).pairedMovie && read?.first?.fileSize == 6)
     }
 
-    @Test func rescansAgainstThePersistedCursor() async throws {
-        let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
-        let library = L.library(folder, store: store)
-        try folder.write(try L.jpeg(date: "2021:01:01 10:00:00"), to: "library/old.jpg")
-        try folder.write(try L.jpeg(date: "2022:01:01 10:00:00"), to: "library/keep.jpg")
-        try folder.write(try L.jpeg(date: "2023:01:01 10:00:00"), to: "library/edit.jpg")
-        let first = try #require(try await library.rescan())
-        #expect(first.insertedIndexes == [0, 1, 2] && first.removedIndexes.isEmpty)
-        #expect(try await library.rescan() == nil, "unchanged")
-        let kept = try store.cursor(named: PhotoLibrary.defaultCursor) { record throws(StoreError) in
-            try FetchResult(cursorRecord: record)
-        }
-        #expect(kept??.map(\.relativePath).sorted() == ["edit.jpg", "keep.jpg", "old.jpg"])
-        #expect(kept??.first?.properties?.captureDate?.year == 2023, "the snapshot keeps what the header said")
-
-        // add, remove, modify, rename
-        try folder.write(try L.jpeg(date: "2024:01:01 10:00:00"), to: "library/new.jpg")
-        try FileManager.default.removeItem(atPath: root + "/old.jpg")
-        try Data(try L.jpeg(300, 200, date: "2023:01:01 10:00:00")).write(to: URL(fileURLWithPath: root + "/edit.jpg"))
-        try FileManager.default.moveItem(atPath: root + "/keep.jpg", toPath: root + "/kept.jpg")
-        let changes = try #require(try await library.rescan())
-        let after = changes.after.map(\.id)
-        let id = { AssetID.make(root: root, relativePath: $0) }
-        #expect(
-            changes.removedIndexes.map { changes.before[$0].id }.sorted() == [id("keep.jpg"), id("old.jpg")].sorted())
-        #expect(Set(changes.insertedIndexes.map { after[$0] }) == [id("new.jpg"), id("kept.jpg")])
-        #expect(changes.changedIndexes.map { after[$0] } == [id("edit.jpg")])
-    }
-
     @Test func aCursorOfAnotherVersionReadsAsNone() async throws {
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
         try await store.saveCursor([1, 0, 0, 0, 0], named: PhotoLibrary.defaultCursor)
-        try folder.write(try L.jpeg(), to: "library/a.jpg")
+        try folder.write(L.jpeg(), to: "library/a.jpg")
         let changes = try #require(try await L.library(folder, store: store).rescan())
         #expect(changes.insertedIndexes == [0] && changes.before.isEmpty)
     }
@@ -105,10 +73,7 @@ import ThumbsSamples
     @Test func watchCoalescesABurstAndFollowsNewFolders() async throws {
         let store = try ThumbnailStore(configuration: StoreConfiguration(path: folder.path + "/cache"))
         try folder.write(L.mp4, to: "library/existing.mp4")
-        // Render threads of its own: the shared ones may be busy with another suite's twenty
-        // thousand files, and the rescans here would wait behind them.
-        let library = PhotoLibrary(
-            roots: [root], renderer: ThumbnailRenderer(configuration: ImagingConfiguration(workers: 2)), store: store)
+        let library = L.library(folder, store: store)
         let changes = try await library.watch(debounce: .milliseconds(300))
         let collected = Task {
             var notifications: [ChangeDetails] = []

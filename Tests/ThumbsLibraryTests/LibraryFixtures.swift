@@ -1,27 +1,18 @@
-import Foundation
+import ThumbsCore
 import ThumbsCoreTestSupport
-import ThumbsImaging
-@testable import ThumbsLibrary
-import ThumbsRendering
+import ThumbsLibrary
 import ThumbsStore
-import ThumbsSupport
-import ThumbsTestSupport
-import ThumbsSamples
+import ThumbsTesting
 
-/// Small libraries written by the tests.
+/// Small libraries written by the tests, read by a renderer that decodes nothing: every photo's
+/// header says ``pixelSize``, and no file carries a date but its modification time.
 enum LibraryFixtures {
-    /// The first bytes of an MP4 file: enough for content sniffing, nothing to decode.
-    static let mp4: [UInt8] =
-        [0, 0, 0, 20] + Array("ftypisom\0\0\u{2}\0isommp41".utf8) + Array(repeating: 0, count: 64)
+    static let mp4 = SniffedImage.mp4
+    static let pixelSize = PixelSize(width: 120, height: 80)
 
-    static func jpeg(_ width: Int = 120, _ height: Int = 80, date: String? = nil) throws -> [UInt8] {
-        try SyntheticImage(
-            width: width, height: height,
-            exif: date.map { ["exif-ifd2-DateTimeOriginal": $0] } ?? [:]
-        ).encoded(as: .jpeg)
-    }
+    static func jpeg(length: Int = 64) -> [UInt8] { SniffedImage.jpeg(length: length) }
 
-    static let renderer = ThumbnailRenderer(configuration: ImagingConfiguration(workers: 2))
+    static let renderer = InMemoryRenderer(workers: 2, pixelSize: pixelSize)
 
     static func library(_ folder: TemporaryFolder, store: ThumbnailStore? = nil, includeHidden: Bool = false)
         -> PhotoLibrary

@@ -1,12 +1,7 @@
 import Foundation
 import Testing
 import ThumbsCoreTestSupport
-import ThumbsImaging
 @testable import ThumbsLibrary
-import ThumbsStore
-import ThumbsSupport
-import ThumbsTestSupport
-import ThumbsSamples
 
 @Suite struct LibraryShardTests {
     let folder = TemporaryFolder()
@@ -44,7 +39,7 @@ import ThumbsSamples
     /// The shards of a library are disjoint, together are the library, and each reads (probes)
     /// only its own files: the others are listed, never opened.
     @Test func shardsPartitionTheLibraryAndReadOnlyTheirOwnFiles() async throws {
-        let photo = try L.jpeg()
+        let photo = L.jpeg()
         for index in 0..<60 { try folder.write(photo, to: "library/d\(index % 4)/p\(index).jpg") }
         let whole = try await L.library(folder).allAssets()
         var seen: [String: Int] = [:]

@@ -3,12 +3,9 @@ import SystemPackage
 import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
-import ThumbsImaging
 @testable import ThumbsLibrary
-import ThumbsStore
-import ThumbsSupport
-import ThumbsTestSupport
-import ThumbsSamples
+import ThumbsRendering
+import ThumbsTesting
 
 @Suite struct LibraryWalkerTests {
     let folder = TemporaryFolder()
@@ -75,9 +72,9 @@ import ThumbsSamples
 
     /// Names are bytes: one that is not UTF-8 is walked, kept exact for opening, and shown
     /// with its odd bytes as \xHH.
-    @Test func namesThatAreNotUTF8AreWalkedAsBytes() throws {
-        try folder.write(try SyntheticImage(width: 90, height: 60).encoded(as: .jpeg), to: "library/plain.jpg")
-        let jpeg = try SyntheticImage(width: 80, height: 60).encoded(as: .jpeg)
+    @Test func namesThatAreNotUTF8AreWalkedAsBytes() async throws {
+        try folder.write(SniffedImage.jpeg(), to: "library/plain.jpg")
+        let jpeg = SniffedImage.jpeg(length: 80)
         try folder.write(jpeg, toRawName: Array("library/caf".utf8) + [0xE9] + Array(".jpg".utf8))
         try folder.write(jpeg, toRawName: Array("library/d".utf8) + [0xFF, 0xFE] + Array("/x.jpg".utf8))
         let walker = LibraryWalker(root: root, includeHidden: false)
@@ -91,8 +88,9 @@ import ThumbsSamples
         #expect(Set(files.map(\.relativePath)) == ["plain.jpg", "caf\\xE9.jpg", "d\\xFF\\xFE/x.jpg"])
         let odd = try #require(files.first { $0.relativePath == "caf\\xE9.jpg" })
         #expect(odd.path.withPlatformString { strlen($0) } == 8, "the path holds the byte itself, not its display")
-        let properties = try VipsRenderer().probe(ImageLocation(root: FilePath(root), relativePath: odd.path))
-        #expect(properties.pixelSize == PixelSize(width: 80, height: 60))
+        let location = ImageLocation(root: FilePath(root), relativePath: odd.path)
+        let inspection = try await InMemoryRenderer().inspect(location)
+        #expect(inspection.mediaType == .jpeg && inspection.fingerprint.size == 80, "the file itself was opened")
     }
 
     @Test func specialFilesAreNeverOpened() throws {

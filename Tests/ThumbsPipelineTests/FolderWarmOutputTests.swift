@@ -2,22 +2,19 @@ import Foundation
 import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
-import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline
 import ThumbsSupport
-import ThumbsTestSupport
-import ThumbsSamples
 
 @Suite struct FolderWarmOutputTests {
     let grid = RenditionSpec(size: PixelSize(width: 64, height: 64), contentMode: .aspectFill)
     let preview = RenditionSpec(size: PixelSize(width: 128, height: 128), format: .webp)
 
     @Test func eachRenditionGoesToItsNamedFileBesideTheFoldersPath() async throws {
-        let fixture = try PipelineFixture()
+        let fixture = try InMemoryFixture()
         let first = TemporaryFolder("thumbs-a"), second = TemporaryFolder("thumbs-b")
         for library in [first, second] {
-            try library.write(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "DCIM/sub/one.jpg")
+            try library.write(SniffedImage.jpeg(), to: "DCIM/sub/one.jpg")
         }
         let out = fixture.folder.path + "/out"
         let output = FolderWarmOutput(
@@ -36,9 +33,8 @@ import ThumbsSamples
     }
 
     @Test func aFileNamedAloneGoesUnderItsName() async throws {
-        let fixture = try PipelineFixture()
-        let path = try fixture.folder.write(
-            try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "in.jpg")
+        let fixture = try InMemoryFixture()
+        let path = try fixture.folder.write(SniffedImage.jpeg(), to: "in.jpg")
         let out = fixture.folder.path + "/out"
         let output = FolderWarmOutput(folder: out, libraryFolders: [], renditions: [(name: "grid", spec: grid)])
         let named = try await WarmBatch.inspecting(
@@ -50,7 +46,7 @@ import ThumbsSamples
     }
 
     @Test func aThumbnailThatCannotBeWrittenIsCountedAndTheWarmGoesOn() async throws {
-        let fixture = try PipelineFixture()
+        let fixture = try InMemoryFixture()
         let asset = try await fixture.photo("a.jpg")
         // A file where the output folder should be.
         let blocked = try fixture.folder.write([1], to: "blocked")

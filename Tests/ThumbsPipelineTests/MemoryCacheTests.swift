@@ -1,13 +1,8 @@
 import Foundation
 import Testing
 import ThumbsCore
-import ThumbsImaging
-import ThumbsLibrary
 @testable import ThumbsPipeline
 import ThumbsStore
-import ThumbsSupport
-import ThumbsTestSupport
-import ThumbsSamples
 
 @Suite struct MemoryCacheTests {
     private func key(_ asset: String, _ side: Int, _ mode: ContentMode = .aspectFit) -> ThumbnailKey {

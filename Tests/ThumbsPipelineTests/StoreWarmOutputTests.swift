@@ -1,13 +1,11 @@
 import Foundation
 import Testing
 import ThumbsCore
-import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline
 import ThumbsStore
 import ThumbsSupport
-import ThumbsTestSupport
-import ThumbsSamples
+import ThumbsTesting
 
 @Suite struct StoreWarmOutputTests {
     let renditions = [
@@ -15,13 +13,13 @@ import ThumbsSamples
         RenditionSpec(size: PixelSize(width: 640, height: 640)),
     ]
 
-    private func thumbnails(of asset: Asset, _ fixture: PipelineFixture) async throws -> [RenditionSpec: Thumbnail] {
+    private func thumbnails(of asset: Asset, _ fixture: InMemoryFixture) async throws -> [RenditionSpec: Thumbnail] {
         let made = try await fixture.renderer.render(asset.location, specs: renditions, ticket: PriorityTicket(.batch))
         return Dictionary(uniqueKeysWithValues: zip(renditions, made))
     }
 
     @Test func whatIsWrittenIsCurrentOnceFinished() async throws {
-        let fixture = try PipelineFixture()
+        let fixture = try InMemoryFixture()
         let output = StoreWarmOutput(store: fixture.store, renditions: renditions, writeBatch: 2)
         var assets: [Asset] = []
         for index in 0..<5 { assets.append(try await fixture.photo("p\(index).jpg")) }
@@ -35,7 +33,7 @@ import ThumbsSamples
     }
 
     @Test func onlyItsOwnRenditionsAreKept() async throws {
-        let fixture = try PipelineFixture()
+        let fixture = try InMemoryFixture()
         let asset = try await fixture.photo("a.jpg")
         let output = StoreWarmOutput(store: fixture.store, renditions: [renditions[0]])
         try await output.write(try await thumbnails(of: asset, fixture), of: asset)
@@ -45,18 +43,18 @@ import ThumbsSamples
     }
 
     @Test func aRecordedFailureIsKnownUntilTheFileChanges() async throws {
-        let fixture = try PipelineFixture()
+        let fixture = try InMemoryFixture()
         let asset = try await fixture.photo("a.jpg")
         let output = StoreWarmOutput(store: fixture.store, renditions: renditions)
         #expect(try await output.knownFailure(of: asset) == nil)
         try await output.recordFailure(FailureRecord(.truncated("cut short")), of: asset)
         #expect(try await output.knownFailure(of: asset)?.kind == .truncated)
-        let changed = try await fixture.photo("a.jpg", width: 600, height: 400)
+        let changed = try await fixture.photo("a.jpg", length: 100)
         #expect(try await output.knownFailure(of: changed) == nil)
     }
 
     @Test func aFileTheWalkCouldNotListIsNotRecorded() async throws {
-        let fixture = try PipelineFixture()
+        let fixture = try InMemoryFixture()
         let asset = try await fixture.photo("a.jpg")
         let output = StoreWarmOutput(store: fixture.store, renditions: renditions)
         await output.recordUnlistedFailure(FailureRecord(.emptyFile), of: asset)
@@ -64,7 +62,7 @@ import ThumbsSamples
     }
 
     @Test func aPlaceholderIsKeptOnlyInAMetadataRecord() async throws {
-        let fixture = try PipelineFixture()
+        let fixture = try InMemoryFixture()
         let asset = try await fixture.photo("a.jpg")
         let output = StoreWarmOutput(store: fixture.store, renditions: renditions)
         try await output.write(try await thumbnails(of: asset, fixture), of: asset)
@@ -73,7 +71,7 @@ import ThumbsSamples
     }
 
     @Test func removedAssetsLoseTheirThumbnails() async throws {
-        let fixture = try PipelineFixture()
+        let fixture = try InMemoryFixture()
         let asset = try await fixture.photo("a.jpg")
         let output = StoreWarmOutput(store: fixture.store, renditions: renditions)
         try await output.write(try await thumbnails(of: asset, fixture), of: asset)

@@ -7,7 +7,6 @@ import ThumbsLibrary
 import ThumbsRendering
 import ThumbsStore
 import ThumbsSupport
-import ThumbsTestSupport
 import ThumbsTesting
 
 /// The manager over a renderer that decodes nothing (ThumbsTesting's), as an app's tests use it.

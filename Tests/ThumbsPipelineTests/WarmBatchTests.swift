@@ -2,19 +2,17 @@ import Foundation
 import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
-import ThumbsImaging
 import ThumbsLibrary
 import ThumbsPipeline
-import ThumbsTestSupport
-import ThumbsSamples
+import ThumbsTesting
 
 @Suite struct WarmBatchTests {
     @Test func theWalksIssuesThatAreFailuresOfAFileAreFailures() async throws {
-        let fixture = try PipelineFixture()
+        let fixture = try InMemoryFixture()
         let outside = TemporaryFolder("thumbs-outside")
-        try fixture.folder.write(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "library/a.jpg")
+        try fixture.folder.write(SniffedImage.jpeg(), to: "library/a.jpg")
         try fixture.folder.write([], to: "library/empty.jpg")
-        let secret = try outside.write(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "s.jpg")
+        let secret = try outside.write(SniffedImage.jpeg(), to: "s.jpg")
         try FileManager.default.createSymbolicLink(
             atPath: fixture.folder.path + "/library/link.jpg", withDestinationPath: secret)
         let library = PhotoLibrary(roots: [fixture.folder.path + "/library"], renderer: fixture.renderer, store: nil)
@@ -26,14 +24,13 @@ import ThumbsSamples
     }
 
     @Test func aFileNamedAloneIsAnAssetBeneathTheFolderItIsIn() async throws {
-        let fixture = try PipelineFixture()
-        let photo = try fixture.folder.write(
-            try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "photos/in.jpg")
+        let fixture = try InMemoryFixture()
+        let photo = try fixture.folder.write(SniffedImage.jpeg(), to: "photos/in.jpg")
         let link = fixture.folder.path + "/named.jpg"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: photo)
         let batch = try await WarmBatch.inspecting(files: [link], with: fixture.renderer)
         let asset = try #require(batch.assets.first)
         #expect(asset.path == URL(fileURLWithPath: photo).resolvingSymlinksInPath().path, "the link resolved")
-        #expect(asset.pixelSize == PixelSize(width: 300, height: 200) && batch.failures.isEmpty)
+        #expect(asset.pixelSize == fixture.renderer.pixelSize && batch.failures.isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import Thumbs
+import ThumbsCore
+import ThumbsLibrary
 
 @testable import ThumbsServer
 

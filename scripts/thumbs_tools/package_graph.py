@@ -66,7 +66,8 @@ _IMPORT = re.compile(
 # The targets that must build without a codec: the store is the vocabulary of ThumbsCore and
 # LMDB, and its tests and test programs prove it by linking nothing else; the layers above the
 # renderer seam (ThumbsRendering) know images only through it, imaging being plugged in where
-# the factory and the command assemble Thumbs.
+# the factory and the command assemble Thumbs; their tests render with ThumbsTesting's
+# InMemoryRenderer.
 CODEC_FREE = (
     "ThumbsStore",
     "ThumbsStoreTests",
@@ -75,10 +76,14 @@ CODEC_FREE = (
     "ThumbsRendering",
     "ThumbsRenderingTests",
     "ThumbsLibrary",
+    "ThumbsLibraryTests",
     "ThumbsPipeline",
+    "ThumbsPipelineTests",
     "ThumbsFreedesktop",
+    "ThumbsFreedesktopTests",
     "ThumbsSettings",
     "ThumbsServer",
+    "ThumbsServerTests",
     "ThumbsTesting",
     "ThumbsTestingTests",
 )
