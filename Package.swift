@@ -237,7 +237,8 @@ let package = Package(
 
         // The extras.
         .target(name: "ThumbsSamples", dependencies: ["ThumbsCore", "ThumbsImaging", "CVips", "CVipsShim"]),
-        .target(name: "ThumbsTesting", dependencies: ["ThumbsSupport", "ThumbsCore", "ThumbsRendering"]),
+        .target(
+            name: "ThumbsTesting", dependencies: ["ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsPipeline"]),
         // The scroll benchmark behind `thumbs bench delivery`: `package` access, in no product (the
         // command and its tests are its only users), so the API check does not hold it.
         .target(
@@ -382,7 +383,8 @@ let package = Package(
             dependencies: [
                 "Thumbs", "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsImaging", "ThumbsIsolation",
                 "ThumbsStore", "ThumbsLibrary", "ThumbsPipeline", "ThumbsFreedesktop", "ThumbsServer", "ThumbsSamples",
-                "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-journal-fault", "thumbs-render-worker",
+                "ThumbsTestSupport", "ThumbsTesting", "ThumbsCoreTestSupport", "thumbs-journal-fault",
+                "thumbs-render-worker",
                 "thumbs-hostile-worker",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -5,7 +5,6 @@ import ThumbsCoreTestSupport
 import ThumbsLibrary
 @testable import ThumbsPipeline
 import ThumbsStore
-import ThumbsTestSupport
 import ThumbsTesting
 
 /// The manager and the failure memo: a request for a file that failed before is answered from

@@ -44,16 +44,3 @@ package struct PipelineFixture {
                 thumbnail: PixelSize(width: 160, height: 120), orientation: 1))
     }
 }
-
-extension ImageTask {
-    /// Every result, in order; stops at the first error.
-    package func collect() async -> (results: [ImageResult], error: (any Error)?) {
-        var results: [ImageResult] = []
-        do {
-            for try await result in self { results.append(result) }
-            return (results, nil)
-        } catch {
-            return (results, error)
-        }
-    }
-}

@@ -10,6 +10,7 @@ import ThumbsStore
 import ThumbsSupport
 import ThumbsTestSupport
 import ThumbsSamples
+import ThumbsTesting
 
 @Suite struct CachingImageManagerTests {
     let grid = PixelSize(width: 256, height: 256)
