@@ -391,7 +391,7 @@ let package = Package(
             // The worker is listed so the process the isolated renderer starts is built first.
             dependencies: [
                 "ThumbsServer", "Thumbs", "ThumbsCore", "ThumbsRendering", "ThumbsPipeline", "ThumbsIsolation",
-                "ThumbsSamples", "ThumbsTestSupport", "ThumbsCoreTestSupport", "thumbs-render-worker",
+                "ThumbsSamples", "ThumbsTestSupport", "ThumbsCoreTestSupport", "ThumbsTesting", "thumbs-render-worker",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
