@@ -158,6 +158,13 @@ public final class CachingImageManager: Sendable {
         }
     }
 
+    /// The final thumbnail of `asset` for exactly `rendition` if the memory tier holds it; nil
+    /// otherwise. No I/O and no wait beyond the memory cache's lock: what an event loop may ask
+    /// before handing a request to a task.
+    public func memoryThumbnail(for asset: Asset, rendition: RenditionSpec) -> Thumbnail? {
+        memory.thumbnail(for: ThumbnailKey(assetID: asset.id, fingerprint: asset.fingerprint, rendition: rendition))
+    }
+
     /// The original file of `asset`, mapped into memory, with its EXIF orientation, as
     /// `requestImageData`.
     public func requestImageData(for asset: Asset) throws(ImagingError) -> ImageData {

@@ -6,6 +6,7 @@ import NIOHTTP1
 /// `Connection: close`, the one form Hummingbird reads. Its HTTP types carry no version, so it
 /// would take such a request for an HTTP/1.1 one kept alive, and the client, waiting for the
 /// end of the connection to end the answer, would wait until the head timeout closed it.
+/// ``MemoryHitHandler`` closes after the answers it writes itself.
 final class ConnectionCloseHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

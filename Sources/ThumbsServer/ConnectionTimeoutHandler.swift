@@ -10,8 +10,9 @@ import NIOHTTP1
 ///   passed, or with no byte read for `idleTimeout`. Each byte moving a deadline would let a
 ///   client trickling a body a byte at a time hold its connection, and a task, for ever.
 ///
-/// Hummingbird's own idle timeout bounds only the time with no byte read, which a client
-/// trickling bytes resets at will, so it is not used. One timer per connection, moved lazily:
+/// It sits before ``MemoryHitHandler`` in the pipeline, so it sees every request and every
+/// response, the ones answered on the event loop included (as ``ResponseWritten``).
+/// Hummingbird's own idle timeout sees only what reaches Hummingbird, so it is not used. One timer per connection, moved lazily:
 /// requests only move the deadline, and the timer, when it fires early, sets itself again for
 /// what is left (arming a timer per request costs more than answering a cached hit).
 final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -83,6 +84,18 @@ final class ConnectionTimeoutHandler: ChannelDuplexHandler, RemovableChannelHand
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { responseEnded(context: context) }
         context.write(data, promise: promise)
+    }
+
+    /// Says that a handler after this one wrote a whole response as bytes, past this handler.
+    struct ResponseWritten {}
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is ResponseWritten else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        responseEnded(context: context)
+        promise?.succeed()
     }
 
     private func responseEnded(context: ChannelHandlerContext) {

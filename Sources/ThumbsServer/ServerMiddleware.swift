@@ -55,23 +55,36 @@ struct ServerMiddleware: RouterMiddleware {
         }
     }
 
-    /// Refuses a request before its route sees it: a target longer than `maxTargetLength`
-    /// (414), or no token where one is needed (401).
+    /// Refuses a request before its route sees it (``refusal(target:isOpen:authorization:cookies:)``).
     private func refuse(_ request: Request, isOpen: Bool) throws(APIError) {
-        guard (request.head.path?.utf8.count ?? 0) <= maxTargetLength else {
-            throw APIError(
-                status: .uriTooLong, kind: "target-too-long",
-                message: "the request target is longer than \(maxTargetLength) bytes")
-        }
-        if let token, !isOpen,
-            !Self.carries(
-                token, authorization: request.headers[.authorization], cookies: request.headers[values: .cookie])
+        if let refusal = refusal(
+            target: request.head.path ?? "", isOpen: isOpen, authorization: request.headers[.authorization],
+            cookies: request.headers[values: .cookie])
         {
-            throw .unauthorized
+            throw refusal
         }
     }
 
-    private func recordResponse(route: ServerRoute.Group, status: Int, since started: ContinuousClock.Instant) {
+    /// Why a request is refused before its route sees it: a target longer than
+    /// `maxTargetLength` (414), or no token where one is needed (401); nil when it may go on.
+    /// ``MemoryHitHandler`` answers a request only when this is nil for it.
+    func refusal(
+        target: String, isOpen: Bool, authorization: @autoclosure () -> String?, cookies: @autoclosure () -> [String]
+    ) -> APIError? {
+        guard target.utf8.count <= maxTargetLength else {
+            return APIError(
+                status: .uriTooLong, kind: "target-too-long",
+                message: "the request target is longer than \(maxTargetLength) bytes")
+        }
+        if let token, !isOpen, !Self.carries(token, authorization: authorization(), cookies: cookies()) {
+            return .unauthorized
+        }
+        return nil
+    }
+
+    /// Counts the response to a request of `route`, with the time since `started`;
+    /// ``MemoryHitHandler`` counts its answers here too.
+    func recordResponse(route: ServerRoute.Group, status: Int, since started: ContinuousClock.Instant) {
         metrics.response(route: route.rawValue, status: status, duration: started.duration(to: .now))
     }
 

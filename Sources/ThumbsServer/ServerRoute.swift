@@ -21,6 +21,28 @@ struct ServerRoute: Sendable {
     /// Whether anyone may ask, token or not: the page (it holds no data) and the health check.
     var isOpen = false
     var handler: @Sendable (Request, ServerRequestContext) async throws -> Response
+    /// The answer memory alone gives a request of the route on the event loop that read it, from
+    /// the request's target, its path's captures and the library index's generation; nil when
+    /// the handler must answer (``MemoryHitHandler``). Nil for routes never answered so.
+    var memoryAnswer: (@Sendable (_ target: String, _ captures: Captures, _ generation: Int) -> ReadyAnswers.Entry?)? =
+        nil
+
+    /// The values of a path's `{name}` components, by name.
+    typealias Captures = [Substring: Substring]
+
+    /// The captures of `path` (a request's path, without its query) when the route's path
+    /// matches it, component by component, as Hummingbird's router would; nil otherwise.
+    func captures(in path: Substring) -> Captures? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard segments.count == self.path.components.count else { return nil }
+        var captures: Captures = [:]
+        for (component, segment) in zip(self.path.components, segments) {
+            guard component ~= segment else { return nil }
+            let name = component.description
+            if name.hasPrefix("{") && name.hasSuffix("}") { captures[name.dropFirst().dropLast()] = segment }
+        }
+        return captures
+    }
 
     /// What the middleware needs to know of the route a request matched.
     struct Traits: Sendable {

@@ -8,8 +8,10 @@ import ThumbsSettings
 
 /// A thumbnail URL's answer that carries one image or none: the image (200), a stand-in for it
 /// (`delivery=fast` before the final image exists), or nothing when the client's copy is current
-/// (304). Made apart from the route (``ThumbnailService/thumbnail(_:context:)``) so that every
-/// answer to one URL carries the same fields in the same order and is counted alike.
+/// (304). Both ways thumbnails are answered make their answers here, Hummingbird's route
+/// (``ThumbnailService/thumbnail(_:context:)``) and ``MemoryHitHandler`` on the event loop, so
+/// that they give the same fields in the same order, decide a 304 alike and count alike; the
+/// route hands Hummingbird its ``response``, the handler writes its ``encodedHead()`` and body.
 struct ThumbnailAnswer: Sendable {
     /// What every answer for one thumbnail URL carries (its ETag, `Vary` and Cache-Control), and
     /// when the client's copy is current.
@@ -91,5 +93,14 @@ struct ThumbnailAnswer: Sendable {
     /// The answer as Hummingbird writes it (a HEAD keeps the fields and drops the body).
     var response: Response {
         Response(status: status, headers: fields, body: body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
+    }
+
+    /// The status line and fields as HTTP/1.1 writes them, names as given, without the empty
+    /// line that ends them: the fields that change with the second or the connection follow
+    /// (``ResponseFieldsEnd``).
+    func encodedHead() -> ByteBuffer {
+        var text = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
+        for field in fields { text += "\(field.name.rawName): \(field.value)\r\n" }
+        return ByteBuffer(string: text)
     }
 }

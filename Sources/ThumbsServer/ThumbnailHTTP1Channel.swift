@@ -5,11 +5,12 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1.1 child channel (`.http1()`) with the server's own handlers in front of
-/// the conversion to HTTP types, where they still see NIO's request parts (HTTP types carry no
-/// version, and Hummingbird's extra handlers go after that conversion):
-/// ``ConnectionTimeoutHandler``, then ``ConnectionCloseHandler``, which tells Hummingbird which
-/// requests end their connection. Every request reaches the router.
+/// Hummingbird's HTTP/1.1 child channel with the server's own handlers in front of the
+/// conversion to HTTP types: ``ConnectionTimeoutHandler``, then ``MemoryHitHandler``, which
+/// answers memory hits from NIO's own request and response types, then
+/// ``ConnectionCloseHandler``, which tells Hummingbird which requests end their connection. A
+/// hit then costs neither that conversion nor a task; everything else reaches the router as
+/// with `.http1()`.
 struct ThumbnailHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -19,6 +20,9 @@ struct ThumbnailHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         var body: ConnectionTimeoutHandler.BodyLimits
         /// Bound of one header field and of all of them together.
         var maxHeaderBytes: Int
+        var memoryHits: MemoryHits
+        var serverName: String
+        var readyAnswers: ReadyAnswersByLoop
     }
 
     let responder: HTTPChannelHandler.Responder
@@ -32,14 +36,21 @@ struct ThumbnailHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             limits.maxHeaderFieldCount = 100
             let pipeline = channel.pipeline.syncOperations
             // As Hummingbird's `.http1()`: no pipelining assistance (requests are answered in
-            // order by the one task reading them), errors answered by that task.
-            try pipeline.configureHTTPServerPipeline(
-                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
-                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            // order by the one task reading them), errors answered by that task. The encoder is
+            // not told the requests' methods (as `configureHTTPServerPipeline` would): answers
+            // written past it would leave it misaligned, and Hummingbird answers HEAD without a
+            // body itself.
+            try pipeline.addHandler(HTTPResponseEncoder())
+            try pipeline.addHandler(
+                ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: limits)))
             try pipeline.addHandler(
                 ConnectionTimeoutHandler(
                     headTimeout: configuration.headTimeout, idleTimeout: configuration.idleTimeout,
                     body: configuration.body))
+            try pipeline.addHandler(
+                MemoryHitHandler(
+                    hits: configuration.memoryHits, serverName: configuration.serverName,
+                    readyAnswers: configuration.readyAnswers))
             try pipeline.addHandler(ConnectionCloseHandler())
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))

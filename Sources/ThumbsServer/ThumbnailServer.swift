@@ -23,6 +23,7 @@ public struct ThumbnailServer: Sendable {
     public let configuration: ServeConfiguration
     let service: ThumbnailService
     let watch: LibraryWatchService
+    let readyAnswers: ReadyAnswersByLoop
     let manager: CachingImageManager
 
     /// Enumerates the library (the listing the server starts from) and starts watching it;
@@ -36,6 +37,8 @@ public struct ThumbnailServer: Sendable {
         let manager = CachingImageManager(renderer: library.renderer, store: store, configuration: pipeline)
         self.manager = manager
         self.configuration = configuration
+        // A quarter of the memory tier per event loop: the answers in use, not a second cache.
+        readyAnswers = ReadyAnswersByLoop(byteLimitPerLoop: Int(pipeline.memoryCostLimit.bytes) / 4)
         service = ThumbnailService(
             index: index, manager: manager, store: store, renditions: renditions, roots: library.roots,
             configuration: configuration, logger: logger)
@@ -70,7 +73,8 @@ public struct ThumbnailServer: Sendable {
             body: .init(
                 timeout: .nanoseconds(Int64(configuration.requestBodyTimeout * 1e9)),
                 minimumRate: configuration.minRequestBodyRate),
-            maxHeaderBytes: configuration.maxHeaderBytes)
+            maxHeaderBytes: configuration.maxHeaderBytes, memoryHits: MemoryHits(service: service),
+            serverName: Self.serverName, readyAnswers: readyAnswers)
         return Application(
             router: service.router(),
             server: HTTPServerBuilder { responder in

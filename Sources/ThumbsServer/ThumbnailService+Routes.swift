@@ -42,20 +42,27 @@ extension ThumbnailService {
             ServerRoute(method: .delete, path: "/api/preheat", group: .api) { request, context in
                 try await self.preheat(request, context: context, start: false)
             },
-            ServerRoute(method: .get, path: "/thumbnails/{id}/{rendition}", group: .thumbnail) { request, context in
-                try await self.thumbnail(request, context: context)
-            },
+            ServerRoute(
+                method: .get, path: "/thumbnails/{id}/{rendition}", group: .thumbnail,
+                handler: { request, context in try await self.thumbnail(request, context: context) },
+                memoryAnswer: { target, captures, generation in
+                    self.readyEntry(target: target, captures: captures, generation: generation)
+                }),
         ]
+    }
+
+    /// The middleware every request goes through, knowing `routes` (``routes``).
+    func middleware(routes: [ServerRoute]) -> ServerMiddleware {
+        ServerMiddleware(
+            token: configuration.token, maxTargetLength: configuration.maxTargetLength, metrics: metrics,
+            routes: routes)
     }
 
     /// The router of ``routes``, behind the middleware every request goes through.
     func router() -> Router<ServerRequestContext> {
         let routes = routes
         let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.add(
-            middleware: ServerMiddleware(
-                token: configuration.token, maxTargetLength: configuration.maxTargetLength, metrics: metrics,
-                routes: routes))
+        router.add(middleware: middleware(routes: routes))
         for route in routes {
             router.on(route.path, method: route.method, use: route.handler)
         }
