@@ -14,9 +14,9 @@ import NIOHTTP1
 /// Every other request goes on to Hummingbird unchanged: other routes, store hits, misses,
 /// opportunistic delivery, anything to answer with an error (a missing token, an unknown
 /// asset), and any request while the client is not reading its answers (Hummingbird waits for
-/// a slow reader; this handler does not). What it answers, and how, is decided as the route and
-/// the middleware decide it, by the same functions (``ThumbnailService/memoryAnswer(to:ready:)``):
-/// this handler only writes the answer.
+/// a slow reader; this handler does not). What it answers, and how, is decided by the server's
+/// one route table, the middleware's refusal and counting, and the route's own reading of the
+/// request (``MemoryHits``): this handler only writes the answer.
 ///
 /// HTTP/1.1 answers requests in order, so a request is answered here only when no earlier one
 /// of the connection is still with Hummingbird; the encoder is then between two responses.
@@ -26,7 +26,7 @@ final class MemoryHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let service: ThumbnailService
+    private let hits: MemoryHits
     private let readyAnswers: ReadyAnswersByLoop
     /// This loop's answers, from when the handler joins a pipeline.
     private var ready: ReadyAnswers?
@@ -40,8 +40,8 @@ final class MemoryHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var needsFlush = false
     private var fieldsEnd: ResponseFieldsEnd
 
-    init(service: ThumbnailService, serverName: String, readyAnswers: ReadyAnswersByLoop) {
-        self.service = service
+    init(hits: MemoryHits, serverName: String, readyAnswers: ReadyAnswersByLoop) {
+        self.hits = hits
         self.readyAnswers = readyAnswers
         fieldsEnd = ResponseFieldsEnd(serverName: serverName)
     }
@@ -59,7 +59,7 @@ final class MemoryHitHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let request):
             if handedOn == 0, context.channel.isWritable, encoder != nil, let ready,
-                let answer = service.memoryAnswer(to: request, ready: ready)
+                let answer = hits.answer(to: request, ready: ready)
             {
                 pending = (answer.head, answer.body, !request.isKeepAlive)
                 return

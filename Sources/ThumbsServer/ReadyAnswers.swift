@@ -30,11 +30,12 @@ final class ReadyAnswers {
     final class Entry {
         let generation: Int
         let validators: ThumbnailAnswer.Validators
-        let route: String
+        let route: ServerRoute.Group
         let ok: Encoded
         let notModified: Encoded
 
-        init(generation: Int, validators: ThumbnailAnswer.Validators, route: String, image: ThumbnailAnswer) {
+        init(generation: Int, validators: ThumbnailAnswer.Validators, route: ServerRoute.Group, image: ThumbnailAnswer)
+        {
             self.generation = generation
             self.validators = validators
             self.route = route

@@ -26,8 +26,8 @@ final class ServerMetrics: Sendable {
         var status: Int
     }
 
-    /// The routes requests are counted under.
-    static let routes = ["thumbnail", "api", "page", "metrics", "health", "other"]
+    /// The route groups requests are counted under.
+    static let routes = ServerRoute.Group.allCases.map(\.rawValue)
 
     init() {
         let registry = PrometheusCollectorRegistry()
@@ -51,7 +51,8 @@ final class ServerMetrics: Sendable {
                 (
                     route,
                     registry.makeDurationHistogram(
-                        descriptor: Self.name("request_duration", "seconds", "Time to the response head, by route"),
+                        descriptor: Self.name(
+                            "request_duration", "seconds", "Time to the end of the response, by route"),
                         labels: [("route", route)], buckets: buckets)
                 )
             })

@@ -2,70 +2,90 @@ import Foundation
 import Hummingbird
 
 /// What every request goes through before its route: the target length limit, the bearer
-/// token, and the metrics (status and latency by route, errors included).
+/// token, and the metrics (status and latency by route group, errors included; a streamed body
+/// timed to its end, ``ResponseTiming``). What it knows
+/// of a route (its group, whether it needs the token) comes from the route table
+/// (``ServerRoute``), through the endpoint Hummingbird matched.
 struct ServerMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
     let token: String?
     let maxTargetLength: Int
     let metrics: ServerMetrics
-
-    /// Routes anyone may ask: the page (it holds no data) and the health check.
-    private static let openPaths: Set<Substring> = ["/", "/page.css", "/page.js", "/thumbhash.js", "/healthz"]
+    /// Each route's traits by its path as Hummingbird names a matched endpoint
+    /// (`context.endpointPath`), with every method's alike (the path decides them).
+    private let routes: [String: ServerRoute.Traits]
     static let tokenCookie = "thumbs_token"
+
+    init(token: String?, maxTargetLength: Int, metrics: ServerMetrics, routes: [ServerRoute]) {
+        self.token = token
+        self.maxTargetLength = maxTargetLength
+        self.metrics = metrics
+        self.routes = Dictionary(
+            routes.map { ($0.path.description, $0.traits) }, uniquingKeysWith: { first, _ in first })
+    }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let started = ContinuousClock.now
-        let path = request.uri.path[...]
-        let route = Self.route(of: path)
+        // No endpoint when no route matched: such a request needs the token all the same, so
+        // that what is not there is not told from what is hidden.
+        let route = context.endpointPath.flatMap { routes[$0] } ?? ServerRoute.Traits(group: .other, isOpen: false)
         do {
-            if let refusal = refusal(
-                target: request.head.path ?? "", path: path, authorization: request.headers[.authorization],
-                cookies: request.headers[values: .cookie])
-            {
-                throw refusal
-            }
+            try refuse(request, isOpen: route.isOpen)
+            var context = context
+            let timing = ResponseTiming()
+            context.timing = timing
             let response = try await next(request, context)
-            recordResponse(route: route, status: response.status.code, since: started)
+            let status = response.status.code
+            let record = { @Sendable [self] in recordResponse(route: route.group, status: status, since: started) }
+            // A HEAD's body is dropped after this: its answer ends with its head.
+            if request.method == .head { record() } else { timing.answered(record: record) }
             return response
         } catch let error as APIError {
-            recordResponse(route: route, status: error.status.code, since: started)
+            recordResponse(route: route.group, status: error.status.code, since: started)
             throw error
         } catch let error as any HTTPResponseError {
-            recordResponse(route: route, status: error.status.code, since: started)
+            recordResponse(route: route.group, status: error.status.code, since: started)
             throw APIError(converting: error)
         } catch {
-            recordResponse(route: route, status: 500, since: started)
+            recordResponse(route: route.group, status: 500, since: started)
             throw error
         }
     }
 
-    /// Why a request is refused before any route sees it: a target longer than
+    /// Refuses a request before its route sees it (``refusal(target:isOpen:authorization:cookies:)``).
+    private func refuse(_ request: Request, isOpen: Bool) throws(APIError) {
+        if let refusal = refusal(
+            target: request.head.path ?? "", isOpen: isOpen, authorization: request.headers[.authorization],
+            cookies: request.headers[values: .cookie])
+        {
+            throw refusal
+        }
+    }
+
+    /// Why a request is refused before its route sees it: a target longer than
     /// `maxTargetLength` (414), or no token where one is needed (401); nil when it may go on.
     /// ``MemoryHitHandler`` answers a request only when this is nil for it.
     func refusal(
-        target: String, path: @autoclosure () -> Substring, authorization: @autoclosure () -> String?,
-        cookies: @autoclosure () -> [String]
+        target: String, isOpen: Bool, authorization: @autoclosure () -> String?, cookies: @autoclosure () -> [String]
     ) -> APIError? {
         guard target.utf8.count <= maxTargetLength else {
             return APIError(
                 status: .uriTooLong, kind: "target-too-long",
                 message: "the request target is longer than \(maxTargetLength) bytes")
         }
-        if let token, !Self.openPaths.contains(path()),
-            !Self.carries(token, authorization: authorization(), cookies: cookies())
-        {
+        if let token, !isOpen, !Self.carries(token, authorization: authorization(), cookies: cookies()) {
             return .unauthorized
         }
         return nil
     }
 
-    /// Counts the response to a request of `route` (``route(of:)``), with the time since
-    /// `started`; ``MemoryHitHandler`` counts its answers here too.
-    func recordResponse(route: String, status: Int, since started: ContinuousClock.Instant) {
-        metrics.response(route: route, status: status, duration: started.duration(to: .now))
+    /// Counts the response to a request of `route`, with the time since `started`;
+    /// ``MemoryHitHandler`` counts its answers here too.
+    func recordResponse(route: ServerRoute.Group, status: Int, since started: ContinuousClock.Instant) {
+        metrics.response(route: route.rawValue, status: status, duration: started.duration(to: .now))
     }
 
     /// Whether `request` carries `token`, as a bearer token or in the page's cookie.
@@ -91,16 +111,5 @@ struct ServerMiddleware: RouterMiddleware {
         var difference: UInt8 = 0
         for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
         return difference == 0
-    }
-
-    static func route(of path: Substring) -> String {
-        if path.hasPrefix("/thumbnails/") { return "thumbnail" }
-        if path.hasPrefix("/api/") { return "api" }
-        switch path {
-        case "/", "/page.css", "/page.js", "/thumbhash.js": return "page"
-        case "/metrics": return "metrics"
-        case "/healthz": return "health"
-        default: return "other"
-        }
     }
 }

@@ -8,7 +8,7 @@ import ThumbsSettings
 
 /// A thumbnail URL's answer that carries one image or none: the image (200), a stand-in for it
 /// (`delivery=fast` before the final image exists), or nothing when the client's copy is current
-/// (304). Both paths that answer thumbnails make their answers here, Hummingbird's route
+/// (304). Both ways thumbnails are answered make their answers here, Hummingbird's route
 /// (``ThumbnailService/thumbnail(_:context:)``) and ``MemoryHitHandler`` on the event loop, so
 /// that they give the same fields in the same order, decide a 304 alike and count alike; the
 /// route hands Hummingbird its ``response``, the handler writes its ``encodedHead()`` and body.

@@ -20,7 +20,7 @@ struct ThumbnailHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
         var body: ConnectionTimeoutHandler.BodyLimits
         /// Bound of one header field and of all of them together.
         var maxHeaderBytes: Int
-        var service: ThumbnailService
+        var memoryHits: MemoryHits
         var serverName: String
         var readyAnswers: ReadyAnswersByLoop
     }
@@ -49,7 +49,7 @@ struct ThumbnailHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                     body: configuration.body))
             try pipeline.addHandler(
                 MemoryHitHandler(
-                    service: configuration.service, serverName: configuration.serverName,
+                    hits: configuration.memoryHits, serverName: configuration.serverName,
                     readyAnswers: configuration.readyAnswers))
             try pipeline.addHandler(ConnectionCloseHandler())
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))

@@ -73,10 +73,10 @@ public struct ThumbnailServer: Sendable {
             body: .init(
                 timeout: .nanoseconds(Int64(configuration.requestBodyTimeout * 1e9)),
                 minimumRate: configuration.minRequestBodyRate),
-            maxHeaderBytes: configuration.maxHeaderBytes, service: service, serverName: Self.serverName,
-            readyAnswers: readyAnswers)
+            maxHeaderBytes: configuration.maxHeaderBytes, memoryHits: MemoryHits(service: service),
+            serverName: Self.serverName, readyAnswers: readyAnswers)
         return Application(
-            router: router(),
+            router: service.router(),
             server: HTTPServerBuilder { responder in
                 ThumbnailHTTP1Channel(responder: responder, configuration: handlers)
             },
@@ -97,40 +97,6 @@ public struct ThumbnailServer: Sendable {
         let host = address.ipAddress ?? "?"
         let port = address.port ?? 0
         return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-    }
-
-    private func router() -> Router<ServerRequestContext> {
-        let service = service
-        let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.add(middleware: service.middleware)
-        router.get("/") { request, _ in try service.page(request) }
-        for file in ["/page.css", "/page.js", "/thumbhash.js"] {
-            router.get(RouterPath(file)) { _, _ in EmbeddedPage.response(for: file)! }
-        }
-        router.get("/healthz") { _, _ in try service.json(["status": "ok"]) }
-        router.get("/metrics") { _, _ in service.metricsResponse() }
-        router.get("/api/renditions") { _, _ in try service.renditionList() }
-        router.get("/api/assets") { request, _ in try service.assets(request, album: nil) }
-        router.get("/api/assets/:id/burst") { request, context in
-            try service.burstFrames(request, id: context.parameters.get("id"))
-        }
-        router.get("/api/assets/:id/motion") { request, context in try await service.motion(request, context: context) }
-        router.get("/api/albums") { _, _ in try service.albums() }
-        router.get("/api/albums/:id/assets") { request, context in
-            try service.assets(request, album: context.parameters.get("id"))
-        }
-        router.get("/api/moments") { _, _ in try service.moments() }
-        router.get("/api/changes") { request, _ in try service.changes(request) }
-        router.post("/api/preheat") { request, context in
-            try await service.preheat(request, context: context, start: true)
-        }
-        router.delete("/api/preheat") { request, context in
-            try await service.preheat(request, context: context, start: false)
-        }
-        router.get("/thumbnails/:id/:rendition") { request, context in
-            try await service.thumbnail(request, context: context)
-        }
-        return router
     }
 }
 

@@ -6,72 +6,77 @@ import ThumbsCore
 import ThumbsPipeline
 import ThumbsSettings
 
-extension ThumbnailService {
+/// What ``MemoryHitHandler`` answers with: the routes of the server's one table that memory
+/// can answer (``ServerRoute/memoryAnswer``), and the middleware every request is held to. A
+/// request is matched, refused, read, answered and counted as the router, the middleware and
+/// the route would: by the same table and the same functions.
+struct MemoryHits: Sendable {
+    let service: ThumbnailService
+    let middleware: ServerMiddleware
+    private let routes: [ServerRoute]
+
+    init(service: ThumbnailService) {
+        self.service = service
+        let routes = service.routes
+        middleware = service.middleware(routes: routes)
+        self.routes = routes.filter { $0.memoryAnswer != nil }
+    }
+
     /// The answer to `request` when memory alone answers it, as the head to write (its status
     /// line and fields, ``ThumbnailAnswer/encodedHead()``) and the body (none for HEAD): the
-    /// 200 of a thumbnail URL whose image is in `ready` (the answers this event loop gave
-    /// before) or in the manager's memory tier, or its 304 when the client's copy is current.
-    /// Nil for anything else, which the route answers; see ``MemoryHitHandler``. The request
-    /// is refused, read, answered and counted by the middleware's and the route's own functions.
-    func memoryAnswer(to request: HTTPRequestHead, ready: ReadyAnswers) -> (head: ByteBuffer, body: ByteBuffer?)? {
+    /// 200 of a route's target whose answer is in `ready` (the answers this event loop gave
+    /// before) or that the route's ``ServerRoute/memoryAnswer`` makes, or its 304 when the
+    /// client's copy is current. Nil for anything else, which the router answers.
+    func answer(to request: HTTPRequestHead, ready: ReadyAnswers) -> (head: ByteBuffer, body: ByteBuffer?)? {
         guard request.method == .GET || request.method == .HEAD else { return nil }
         let started = ContinuousClock.now
         let target = request.uri
         guard
             middleware.refusal(
-                target: target, path: Self.path(of: target),
-                authorization: request.headers.first(name: "authorization"),
+                target: target, isOpen: false, authorization: request.headers.first(name: "authorization"),
                 cookies: request.headers["cookie"]) == nil
         else { return nil }
-        let generation = index.generation
+        let generation = service.index.generation
         let entry: ReadyAnswers.Entry
         if let kept = ready.entry(for: target, generation: generation) {
             entry = kept
         } else {
-            guard let made = readyEntry(target, generation) else { return nil }
+            guard let made = madeEntry(target, generation) else { return nil }
             ready.insert(made, for: target)
             entry = made
         }
         let encoded = entry.answer(ifNoneMatch: request.headers["if-none-match"])
-        metrics.count(encoded.answer)
+        service.metrics.count(encoded.answer)
         middleware.recordResponse(route: entry.route, status: encoded.answer.status.code, since: started)
         return (encoded.head, request.method == .GET ? encoded.answer.body : nil)
     }
 
-    /// The answers to a thumbnail target from the memory tier, ready to keep; nil when the
-    /// target is not one the route would answer, or asks for what memory cannot give
-    /// (opportunistic delivery), or the image is not in memory.
-    private func readyEntry(_ target: String, _ generation: Int) -> ReadyAnswers.Entry? {
-        guard let path = Self.thumbnailPath(target),
+    /// The answer the first route matching `target` gives from memory; nil when none matches or
+    /// memory does not hold it.
+    private func madeEntry(_ target: String, _ generation: Int) -> ReadyAnswers.Entry? {
+        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+        for route in routes {
+            guard let captures = route.captures(in: path) else { continue }
+            return route.memoryAnswer?(target, captures, generation)
+        }
+        return nil
+    }
+}
+
+extension ThumbnailService {
+    /// The answers to a thumbnail target (`/thumbnails/{id}/{rendition}`, its `captures`) from
+    /// the memory tier, ready to keep; nil when the target is not one the route would answer,
+    /// or asks for what memory cannot give (opportunistic delivery), or the image is not in
+    /// memory.
+    func readyEntry(target: String, captures: ServerRoute.Captures, generation: Int) -> ReadyAnswers.Entry? {
+        guard let id = captures["id"], let rendition = captures["rendition"],
             let thumbnail = try? thumbnailRequest(
-                id: String(path.id), rendition: String(path.rendition), uri: path.hasQuery ? URI(target) : nil),
+                id: String(id), rendition: String(rendition), uri: target.contains("?") ? URI(target) : nil),
             thumbnail.delivery != .opportunistic,
             let hit = manager.memoryThumbnail(for: thumbnail.asset, rendition: thumbnail.spec)
         else { return nil }
         return ReadyAnswers.Entry(
-            generation: generation, validators: thumbnail.validators,
-            route: ServerMiddleware.route(of: Self.path(of: target)),
+            generation: generation, validators: thumbnail.validators, route: .thumbnail,
             image: .image(hit.bytes, format: hit.format, from: .memory, validators: thumbnail.validators))
-    }
-
-    /// A request target without its query.
-    private static func path(of target: String) -> Substring {
-        target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
-    }
-
-    /// The asset id and rendition name of a `/thumbnails/{id}/{rendition}` target (with or
-    /// without a query), read byte by byte; nil for any other shape, which the router answers.
-    static func thumbnailPath(_ target: String) -> (id: Substring, rendition: Substring, hasQuery: Bool)? {
-        let bytes = target.utf8
-        let prefix = "/thumbnails/".utf8
-        guard bytes.starts(with: prefix) else { return nil }
-        let idStart = bytes.index(bytes.startIndex, offsetBy: prefix.count)
-        guard let idEnd = bytes.index(idStart, offsetBy: 16, limitedBy: bytes.endIndex), idEnd < bytes.endIndex,
-            bytes[idEnd] == UInt8(ascii: "/")
-        else { return nil }
-        let nameStart = bytes.index(after: idEnd)
-        let nameEnd = bytes[nameStart...].firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
-        guard nameStart < nameEnd, !bytes[nameStart..<nameEnd].contains(UInt8(ascii: "/")) else { return nil }
-        return (target[idStart..<idEnd], target[nameStart..<nameEnd], nameEnd < bytes.endIndex)
     }
 }

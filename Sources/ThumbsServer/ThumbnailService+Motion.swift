@@ -33,7 +33,8 @@ extension ThumbnailService {
             range = 0...(movie.length - 1)
         }
         let status: HTTPResponse.Status = headers[.contentRange] == nil ? .ok : .partialContent
-        return Response(status: status, headers: headers, body: body(of: movie, range))
+        let body = body(of: movie, range)
+        return Response(status: status, headers: headers, body: context.timing?.streamed(body) ?? body)
     }
 
     /// Reads `range` of `movie` a chunk at a time on the file-reading threads, each chunk written

@@ -10,7 +10,7 @@ import ThumbsSupport
 
 extension ThumbnailService {
     /// What a thumbnail URL names: the asset, the rendition and the delivery, and the
-    /// validators of every answer to it. The route and the fast path read a URL alike.
+    /// validators of every answer to it.
     struct ThumbnailRequest {
         var asset: Asset
         var spec: RenditionSpec
@@ -75,7 +75,7 @@ extension ThumbnailService {
         }
         // The slot goes with the body, which renders the final image; a body never written
         // (the client gone before it starts) is dropped, and the slot is given back then.
-        return MultipartImages.response(
+        var response = MultipartImages.response(
             first: first, headers: validators.fields, finalFormat: spec.format,
             final: { [self] in
                 try await manager.image(for: asset, rendition: spec, options: Self.options(.highQualityFormat))
@@ -84,9 +84,11 @@ extension ThumbnailService {
                 slot.release()
                 if case .failure(let error) = outcome { _ = failure(error, asset: asset) }
             })
+        response.body = context.timing?.streamed(response.body) ?? response.body
+        return response
     }
 
-    /// `answer` as Hummingbird writes it, counted as ``MemoryHitHandler`` counts its own.
+    /// `answer` as Hummingbird writes it, counted under its tier.
     private func answered(_ answer: ThumbnailAnswer) -> Response {
         metrics.count(answer)
         return answer.response

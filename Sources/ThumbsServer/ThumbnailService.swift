@@ -22,9 +22,6 @@ final class ThumbnailService: Sendable {
     let admission: RenderAdmission
     let preheats: PreheatRegistry
     let metrics: ServerMetrics
-    /// The bounds and the token every request is held to, and its counting: the router's
-    /// middleware, and the fast path's (``MemoryHitHandler``).
-    let middleware: ServerMiddleware
     let logger: Logger
     /// Reads of original files (a Live Photo's movie): they block, on a NAS for milliseconds.
     let fileReads = BlockingThreadPool(name: "thumbs-serve-files", threadCount: 2)
@@ -43,10 +40,7 @@ final class ThumbnailService: Sendable {
             renditions.map { ($0.name, ($0.spec, $0.spec.storageTag)) }, uniquingKeysWith: { first, _ in first })
         self.roots = roots.sorted { $0.count > $1.count }
         self.configuration = configuration
-        let metrics = ServerMetrics()
-        self.metrics = metrics
-        middleware = ServerMiddleware(
-            token: configuration.token, maxTargetLength: configuration.maxTargetLength, metrics: metrics)
+        metrics = ServerMetrics()
         admission = RenderAdmission(limit: configuration.maxPendingRenders)
         preheats = PreheatRegistry(
             limits: .init(

@@ -13,7 +13,7 @@ struct ReadyAnswersTests {
 
     private static func entry(bytes: Int, generation: Int = 0) -> ReadyAnswers.Entry {
         ReadyAnswers.Entry(
-            generation: generation, validators: validators, route: "thumbnail",
+            generation: generation, validators: validators, route: .thumbnail,
             image: .image(
                 [UInt8](repeating: 1, count: bytes), format: .jpeg, from: .memory, validators: validators))
     }

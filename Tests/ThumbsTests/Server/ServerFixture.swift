@@ -89,15 +89,19 @@ struct ServerFixture {
         configure(&serve)
     }
 
+    /// The server of the fixture, not listening yet.
+    func server() async throws -> ThumbnailServer {
+        var logger = Logger(label: "thumbs.serve.tests")
+        logger.logLevel = .warning
+        return try await ThumbnailServer(
+            library: library, store: store, renditions: renditions, serve: serve, logger: logger)
+    }
+
     /// Runs `body` against a live server (a real socket), with the port it listens on.
     func run<Value: Sendable>(
         _ body: @Sendable (_ client: any TestClientProtocol, _ port: Int) async throws -> Value
     ) async throws -> Value {
-        var logger = Logger(label: "thumbs.serve.tests")
-        logger.logLevel = .warning
-        let server = try await ThumbnailServer(
-            library: library, store: store, renditions: renditions, serve: serve, logger: logger)
-        return try await server.application().test(.live) { client in
+        try await server().application().test(.live) { client in
             try await body(client, client.port!)
         }
     }

@@ -29,6 +29,10 @@ photos libvips decodes, copied COPIES times under other folders), or of generate
    Retry-After until each URL is answered 200 with a complete JPEG. An answer larger than its
    rendition's box is counted apart. The server's peak RSS (VmHWM) is compared with the warm's.
 
+With `--against PATH` (another thumbs binary), only the cached hits are measured, of both builds,
+alternated round by round on one warmed cache (versus.py): what a change to the HTTP path costs
+or saves.
+
 wrk and both servers share the machine's cores: the figures are those of one machine serving
 itself, not of a server alone. Normally run through scripts/bench-serve, which installs nginx
 and wrk and builds Thumbs.

@@ -22,6 +22,7 @@ from .report import report
 from .servers import ThumbsServer, build_library, list_assets, start_nginx, write_config
 from .settings import EXTRAS, MIN_STORM, RENDITIONS, box, log
 from .storm import storm
+from .versus import versus, versus_report
 
 
 def main() -> int:
@@ -51,6 +52,11 @@ def main() -> int:
     parser.add_argument("--storm-timeout", type=int, default=900, help="seconds the storm may take at most (900)")
     parser.add_argument("--markdown", metavar="FILE", help="also write the summary as markdown to this file")
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON to this file")
+    parser.add_argument(
+        "--against",
+        metavar="PATH",
+        help="another thumbs binary: measure only the cached hits of both, alternated round by round (versus.py)",
+    )
     args = parser.parse_args()
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
@@ -59,16 +65,18 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="thumbs-bench-serve-"))
     tmp.chmod(0o755)  # nginx's workers may run as another user: they must reach its root
     try:
-        data = run(args, processes, tmp)
+        data = versus(args, processes, tmp) if args.against else run(args, processes, tmp)
     finally:
         processes.stop_all()
         shutil.rmtree(tmp, ignore_errors=True)
-    text = report(data)
+    text = versus_report(data) if args.against else report(data)
     print(text)
     if args.markdown:
         Path(args.markdown).write_text(text + "\n")
     if args.json:
         write_json(args.json, data)
+    if args.against:
+        return 0
     failed = data["storm"]["ok"] != data["storm"]["urls"] or not data["storm"]["alive"] or not data["mixed"]["alive"]
     return 1 if failed else 0
 
