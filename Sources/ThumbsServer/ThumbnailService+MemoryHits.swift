@@ -31,6 +31,8 @@ struct MemoryHits: Sendable {
         guard request.method == .GET || request.method == .HEAD else { return nil }
         let started = ContinuousClock.now
         let target = request.uri
+        // Refused as a route that needs the token: no open route answers from memory, and a
+        // refused request goes on to the router, which answers it as the middleware decides.
         guard
             middleware.refusal(
                 target: target, isOpen: false, authorization: request.headers.first(name: "authorization"),

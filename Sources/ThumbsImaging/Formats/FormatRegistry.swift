@@ -37,10 +37,9 @@ package struct FormatRegistry: Sendable {
         return handler
     }
 
-    /// The libraries a file of `mediaType` is decoded with (libvips alone when no handler reads
-    /// it: it is what reports the file unsupported).
+    /// The libraries `source` is decoded with: its handler's, or libvips alone when it was not
+    /// sniffed or no handler reads it (libvips is what reports it unsupported).
     package func libraries(for source: ImageSource?) -> Set<DecodingLibrary> {
-        guard let source, let handler = handlers.first(where: { $0.reads(source) }) else { return [.libvips] }
-        return handler.libraries
+        source.flatMap { try? handler(for: $0).libraries } ?? [.libvips]
     }
 }
