@@ -39,6 +39,6 @@ public enum ContactSheet {
                 &pointers, Int32(pointers.count), out, Int32(max(1, min(across, images.count))),
                 Int32(cell.width), Int32(cell.height), 4)
         }
-        return try VipsRenderer().encode(sheet, spec: RenditionSpec(size: sheet.size, format: format, quality: quality))
+        return try VipsRenderer.encode(sheet, spec: RenditionSpec(size: sheet.size, format: format, quality: quality))
     }
 }

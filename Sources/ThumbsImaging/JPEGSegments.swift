@@ -8,6 +8,9 @@ package struct JPEGSegments: Sendable {
         package let marker: UInt8
         /// The payload's first bytes (at most ``JPEGSegments/prefixLength``).
         package let prefix: BoundedBytes
+        /// Where the payload starts in the file, and its length: all of it lies within the file.
+        package let payloadOffset: UInt64
+        package let payloadLength: Int
     }
 
     /// The most segments read: a header has a few dozen.
@@ -35,8 +38,8 @@ package struct JPEGSegments: Sendable {
             else { break }
             segments.append(
                 Segment(
-                    marker: marker, prefix: file.read(at: position + 4, count: min(Self.prefixLength, Int(length) - 2)))
-            )
+                    marker: marker, prefix: file.read(at: position + 4, count: min(Self.prefixLength, Int(length) - 2)),
+                    payloadOffset: position + 4, payloadLength: Int(length) - 2))
             position += 2 + length
         }
         self.segments = segments

@@ -79,6 +79,15 @@ extension TIFFDirectory {
         return makerNote.value.bytes
     }
 
+    /// The orientation (tag 0x0112 of IFD0, 1...8) an EXIF block states; nil when it states none
+    /// or one out of range, which libvips reads as 1.
+    package static func orientation(inEXIF exif: [UInt8]) -> Int? {
+        guard let tiff = tiffStructure(inEXIF: exif), let ifd0Offset = tiff.uint32(at: 4).map(Int.init),
+            let orientation = TIFFDirectory(in: tiff, at: ifd0Offset)?[0x0112]?.integer
+        else { return nil }
+        return (1...8).contains(orientation) ? orientation : nil
+    }
+
     /// The TIFF structure inside an EXIF block, in its own byte order.
     private static func tiffStructure(inEXIF exif: [UInt8]) -> BoundedBytes? {
         let block = BoundedBytes(exif)

@@ -79,7 +79,26 @@ extension ThumbHash {
             _ = VipsError.takeMessage()
             return nil
         }
-        let width = image.width, height = image.height, bands = image.bands
+        return rgba(of: source, stride: stride, size: image.size, bands: image.bands)
+    }
+
+    /// The placeholder of a picture a render made without libvips (sRGB, 8-bit, as
+    /// ``init(picture:)-(VipsImageHandle)`` takes it), fitted into 100 × 100 by the same resize.
+    init(picture: PixelPicture) throws(ImagingError) {
+        let side = PixelSize(width: Self.maximumSide, height: Self.maximumSide)
+        let fitted = RenditionGeometry.outputSize(source: picture.size, spec: RenditionSpec(size: side))
+        guard let shrunk = try picture.resized(to: fitted, fill: false) else {
+            throw .corrupt("a \(picture.size.width)x\(picture.size.height) picture does not shrink to \(fitted)")
+        }
+        let pixels = shrunk.withPixels { pixels, stride in
+            Self.rgba(of: pixels, stride: stride, size: shrunk.size, bands: shrunk.bands)
+        }
+        self.init(rgba: pixels, width: shrunk.size.width, height: shrunk.size.height)
+    }
+
+    /// Grey or RGB pixels, rows `stride` bytes apart, as RGBA bytes.
+    private static func rgba(of source: UnsafePointer<UInt8>, stride: Int, size: PixelSize, bands: Int) -> [UInt8] {
+        let width = size.width, height = size.height
         return [UInt8](unsafeUninitializedCapacity: width * height * 4) { rgba, count in
             for y in 0..<height {
                 let line = source + y * stride

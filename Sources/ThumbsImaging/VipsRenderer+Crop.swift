@@ -55,6 +55,6 @@ extension VipsRenderer {
                 Int32(max(1, min(base.height - top, Int(Double(base.height) * rect.height)))))
         }
         let fitted = try Self.resized(cut, to: output, fill: spec.contentMode == .aspectFill, failure)
-        return try encode(fitted, spec: spec)
+        return try Self.encode(fitted, spec: spec)
     }
 }

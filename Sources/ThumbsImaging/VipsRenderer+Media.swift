@@ -15,7 +15,7 @@ extension VipsRenderer {
             let picture = try media.picture(covering: decodeSize, degraded: false)
             let thumbnails = try VipsCallGate.run { () throws(ImagingError) in
                 let base = try picture.image(ImagingError.corrupt)
-                return try renditions(
+                return try Self.renditions(
                     from: base, upright: upright, specs: specs, outputs: outputs, ImagingError.corrupt)
             }
             try media.ensureUnchanged()
@@ -38,7 +38,7 @@ extension VipsRenderer {
         }
         return try VipsCallGate.run { () throws(ImagingError) -> Thumbnail? in
             let image = try picture.image(ImagingError.corrupt)
-            return try encode(image, spec: RenditionSpec(size: image.size, format: format, quality: quality))
+            return try Self.encode(image, spec: RenditionSpec(size: image.size, format: format, quality: quality))
         }
     }
 

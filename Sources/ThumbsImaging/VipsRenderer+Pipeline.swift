@@ -60,7 +60,7 @@ extension VipsRenderer {
     /// photo's GPS position, and its colours are sRGB already. JPEG loses alpha by flattening
     /// onto white. An 8-bit grey or sRGB JPEG is encoded by libjpeg-turbo directly
     /// (``JpegEncoder``), the rest by libvips.
-    func encode(_ image: VipsImageHandle, spec: RenditionSpec) throws(ImagingError) -> Thumbnail {
+    static func encode(_ image: VipsImageHandle, spec: RenditionSpec) throws(ImagingError) -> Thumbnail {
         if spec.format == .jpeg, let bytes = try JpegEncoder.encode(image, quality: spec.quality) {
             return Thumbnail(bytes: bytes, pixelSize: image.size, format: .jpeg)
         }

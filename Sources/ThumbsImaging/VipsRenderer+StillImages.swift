@@ -103,7 +103,7 @@ extension VipsRenderer {
                     return nil
                 }
                 let spec = RenditionSpec(size: preview.size, format: format, quality: quality)
-                return try encode(preview.inMemory(file.decodeError), spec: spec)
+                return try Self.encode(preview.inMemory(file.decodeError), spec: spec)
             } catch  where error.isLibvipsFailure {
                 return nil
             }

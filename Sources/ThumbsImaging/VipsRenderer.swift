@@ -110,17 +110,18 @@ package struct VipsRenderer: Sendable {
                 let spec = specs[index]
                 let image = try shrinkOnLoad(
                     file, to: outputs[index], fill: spec.contentMode == .aspectFill, partial: partial)
-                return try encode(image, spec: spec, placeholder: index == smallest)
+                return try Self.encode(image, spec: spec, placeholder: index == smallest)
             }
         }
         let base = try shrinkOnLoad(file, to: decodeSize, fill: false, partial: partial)
-        return try renditions(from: base, upright: file.uprightSize, specs: specs, outputs: outputs, file.decodeError)
+        return try Self.renditions(
+            from: base, upright: file.uprightSize, specs: specs, outputs: outputs, file.decodeError)
     }
 
     /// `specs` made from `base`, the whole upright picture decoded at least as large as any
     /// of them needs; `outputs` are their sizes, in the same order.
-    func renditions(
-        from base: VipsImageHandle, upright: PixelSize, specs: [RenditionSpec], outputs: [PixelSize],
+    static func renditions<Picture: RenditionPicture>(
+        from base: Picture, upright: PixelSize, specs: [RenditionSpec], outputs: [PixelSize],
         _ failure: (String) -> ImagingError
     ) throws(ImagingError) -> [Thumbnail] {
         // Largest first, each rendition is made from the smallest whole picture made so far that
@@ -129,7 +130,7 @@ package struct VipsRenderer: Sendable {
         func scale(_ size: PixelSize, _ mode: ContentMode) -> Double {
             RenditionGeometry.scale(source: upright, output: size, contentMode: mode)
         }
-        var wholePictures: [(image: VipsImageHandle, scale: Double)] = [(base, scale(base.size, .aspectFit))]
+        var wholePictures: [(picture: Picture, scale: Double)] = [(base, scale(base.size, .aspectFit))]
         let smallest = Self.smallest(outputs)
         var thumbnails = [Thumbnail?](repeating: nil, count: specs.count)
         for index in specs.indices.sorted(by: {
@@ -137,13 +138,12 @@ package struct VipsRenderer: Sendable {
         }) {
             let spec = specs[index], output = outputs[index]
             let needed = scale(output, spec.contentMode)
-            let source = wholePictures.last { $0.scale >= needed }?.image ?? base
-            var derived = try Self.resized(source, to: output, fill: spec.contentMode == .aspectFill, failure)
+            let source = wholePictures.last { $0.scale >= needed }?.picture ?? base
+            let derived = try source.resizedForRendition(to: output, fill: spec.contentMode == .aspectFill, failure)
             if spec.contentMode == .aspectFit {
-                derived = try derived.inMemory(failure)
                 wholePictures.append((derived, scale(derived.size, .aspectFit)))
             }
-            thumbnails[index] = try encode(derived, spec: spec, placeholder: index == smallest)
+            thumbnails[index] = try derived.encoded(for: spec, placeholder: index == smallest)
         }
         return thumbnails.map { $0! }
     }
@@ -157,7 +157,9 @@ package struct VipsRenderer: Sendable {
     /// `image` encoded for `spec`, with the placeholder of its picture when `placeholder`: made
     /// here from the pixels, it costs a resize of a small picture, where making it from the
     /// encoded thumbnail would decode it again. A placeholder that cannot be made is left out.
-    func encode(_ image: VipsImageHandle, spec: RenditionSpec, placeholder: Bool) throws(ImagingError) -> Thumbnail {
+    static func encode(
+        _ image: VipsImageHandle, spec: RenditionSpec, placeholder: Bool
+    ) throws(ImagingError) -> Thumbnail {
         var thumbnail = try encode(image, spec: spec)
         if placeholder { thumbnail.placeholder = try? ThumbHash(picture: image) }
         return thumbnail

@@ -228,11 +228,18 @@ enum FuzzChecks {
 
     static func jpegSegments(_ bytes: UnsafeRawBufferPointer) {
         // A file that starts as a JPEG does, so that the fuzzer reaches the segments.
-        let segments = JPEGSegments(in: FileBytes([0xFF, 0xD8] + Array(bytes)))
+        let file = FileBytes([0xFF, 0xD8] + Array(bytes))
+        let segments = JPEGSegments(in: file)
         expect(segments.segments.count <= JPEGSegments.largestCount, "\(segments.segments.count) segments")
         expect(
             segments.segments.allSatisfy { $0.marker != 0xDA && $0.prefix.bytes.count <= JPEGSegments.prefixLength },
             "a segment past the header")
+        if let header = JPEGHeader(in: file) {
+            expect(
+                header.storedSize.pixelCount > 0 && (1...8).contains(header.orientation)
+                    && (1...3).contains(header.samplesPerPixel),
+                "\(header)")
+        }
     }
 
     /// What the worker's reply check lets through.

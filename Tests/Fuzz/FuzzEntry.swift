@@ -40,7 +40,7 @@ enum FuzzedParser: UInt8, CaseIterable {
     case heifMetaBox = 15
     /// `BurstMembership(fileName:)`: a frame's name.
     case burstFileName = 16
-    /// `JPEGSegments(in:)`: a JPEG's header.
+    /// `JPEGSegments(in:)` and `JPEGHeader(in:)`: a JPEG's header.
     case jpegSegments = 17
 
     init(selector: UInt8) {

@@ -2,7 +2,8 @@ import CVipsShim
 import ThumbsCore
 import ThumbsRendering
 
-/// JPEG: decoded by libjpeg-turbo straight to the DCT scale the thumbnail needs
+/// JPEG: decoded by libjpeg-turbo straight to the DCT scale the thumbnail needs, and rendered
+/// without libvips where it can be (`JPEGHandler+Direct.swift`), else through the engine
 /// (``JpegDecoder``); libvips' `jpegload`, told the same scale, reads what libjpeg-turbo
 /// refuses and decodes damaged files past their damage. The EXIF thumbnail is the embedded
 /// preview; Live Photo stills and motion photos, and the segments of HDR gain maps and depth,
@@ -13,7 +14,7 @@ struct JPEGHandler: StillImageHandler {
     let libraries: Set<DecodingLibrary> = [.libvips]
 
     func decoding(with loaded: DecoderLibraries) -> String {
-        "libjpeg-turbo at the DCT scale the thumbnail needs; libvips' jpegload past damage"
+        "libjpeg-turbo at the DCT scale the thumbnail needs, resized without libvips; libvips' jpegload past damage"
     }
 
     func storedPicture(
@@ -49,21 +50,29 @@ struct JPEGHandler: StillImageHandler {
     }
 
     /// The whole picture at its DCT scale, which may be up to four times the pixels of
-    /// `decodeSize`; a progressive JPEG keeps every DCT coefficient of the whole image besides
-    /// (2 bytes per sample of each component, at full size whatever the scaling).
+    /// `decodeSize`; a progressive JPEG keeps every DCT coefficient of the whole image besides.
     func decoderMemory(of file: ImageFile, decodeSize: PixelSize) -> Int {
-        let stored = file.storedSize
-        let scale = Int(VipsRenderer.decodeShrink(file.uprightSize, to: decodeSize, cover: true))
-        let picture = stored.width / scale * (stored.height / scale) * file.bands
-        guard file.isInterlaced else { return picture }
         // Chroma subsampling shrinks the colour components' coefficient planes.
-        let samplesPerPixel =
+        let samplesPerPixel: Double =
             switch file.header.exifString("jpeg-chroma-subsample") {
             case "4:2:0": 1.5
             case "4:2:2": 2.0
             default: Double(file.bands)
             }
-        return picture + Int(Double(stored.pixelCount) * samplesPerPixel * 2)
+        return Self.decoderMemory(
+            stored: file.storedSize, upright: file.uprightSize, bands: file.bands, decodeSize: decodeSize,
+            progressiveSamplesPerPixel: file.isInterlaced ? samplesPerPixel : nil)
+    }
+
+    /// libjpeg's memory for a picture of `decodeSize`: the picture at its DCT scale, and, for a
+    /// progressive file, 2 bytes per sample of each component at full size, whatever the scale.
+    static func decoderMemory(
+        stored: PixelSize, upright: PixelSize, bands: Int, decodeSize: PixelSize, progressiveSamplesPerPixel: Double?
+    ) -> Int {
+        let scale = Int(VipsRenderer.decodeShrink(upright, to: decodeSize, cover: true))
+        let picture = stored.width / scale * (stored.height / scale) * bands
+        guard let progressiveSamplesPerPixel else { return picture }
+        return picture + Int(Double(stored.pixelCount) * progressiveSamplesPerPixel * 2)
     }
 
     /// A JPEG ends with EOI (`FF D9`).

@@ -1,0 +1,80 @@
+import CJpegShim
+import ThumbsCore
+import ThumbsRendering
+
+/// A JPEG rendered without libvips: its header read by ``JPEGHeader``, its picture decoded by
+/// libjpeg-turbo at the DCT scale the engine would pick, and resized, turned, converted and
+/// encoded as a ``PixelPicture``, by the same C code and in the same order as the engine's path
+/// for such a picture, so the thumbnails are the same bytes. A program that renders only such
+/// JPEGs (a thumbnailer's call, a warm of a camera's folder) never opens libvips, which costs
+/// some 90 shared objects and 20 ms to open.
+///
+/// Whatever this path does not take goes to the engine, which decodes the file again: WebP
+/// output, upscaling, frames libjpeg-turbo does not scale (``JPEGHeader``), CMYK, a file
+/// libjpeg warns about or fails on (the engine classifies the damage and renders what
+/// decodes), a profile lcms cannot read. A photo whose profile is not sRGB is converted by the
+/// transform libvips' sRGB profile makes, so it opens libvips, but is still decoded here.
+extension JPEGHandler {
+    func render(
+        _ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer
+    ) throws(ImagingError) -> [Thumbnail] {
+        if let thumbnails = renderedWithoutLibvips(source, specs: specs, engine: engine) { return thumbnails }
+        return try engine.render(source, as: self, specs: specs)
+    }
+
+    /// `specs` of `source` made without libvips' decoder or resize; nil for the engine to make.
+    /// It reserves the decode memory the engine would, under the same budget.
+    func renderedWithoutLibvips(_ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer) -> [Thumbnail]? {
+        guard !specs.isEmpty, !specs.contains(where: { $0.format == .webp || $0.allowsUpscaling }),
+            let header = JPEGHeader(in: FileBytes(source.file, size: source.fingerprint.size)),
+            header.storedSize.pixelCount <= engine.pixelLimit
+        else { return nil }
+        let upright = header.uprightSize
+        let decodeSize = RenditionGeometry.sharedDecodeSize(source: upright, specs: specs)
+        guard specs.count == 1 || decodeSize.pixelCount <= engine.pixelLimit else { return nil }
+        let outputs = specs.map { RenditionGeometry.outputSize(source: upright, spec: $0) }
+        let needed =
+            Self.decoderMemory(
+                stored: header.storedSize, upright: upright, bands: header.components, decodeSize: decodeSize,
+                progressiveSamplesPerPixel: header.isProgressive ? header.samplesPerPixel : nil)
+            + decodeSize.pixelCount * header.components * 2 + outputs.reduce(0) { $0 + $1.pixelCount } * 4
+        // Any failure on the way is the engine's to meet again, and to report in its words.
+        return try? engine.memory.withReservation(needed) { () throws(ImagingError) -> [Thumbnail]? in
+            let failure = ImagingError.corrupt
+            let thumbnails: [Thumbnail]
+            if specs.count == 1 {
+                let spec = specs[0]
+                guard
+                    let picture = try Self.uprightPicture(
+                        source, header, size: outputs[0], fill: spec.contentMode == .aspectFill)
+                else { return nil }
+                thumbnails = [try picture.encoded(for: spec, placeholder: true)]
+            } else {
+                guard let base = try Self.uprightPicture(source, header, size: decodeSize, fill: false) else {
+                    return nil
+                }
+                thumbnails = try VipsRenderer.renditions(
+                    from: base, upright: upright, specs: specs, outputs: outputs, failure)
+            }
+            try source.ensureUnchanged()
+            return thumbnails
+        }
+    }
+
+    /// The picture decoded at the DCT scale for `size` and resized to it (covering it when
+    /// `fill`), then turned upright and converted to sRGB: ``VipsRenderer/shrinkOnLoad(_:to:fill:partial:)``'s
+    /// steps for a picture its handler decoded.
+    private static func uprightPicture(
+        _ source: ImageSource, _ header: JPEGHeader, size: PixelSize, fill: Bool
+    ) throws(ImagingError) -> PixelPicture? {
+        let shrink = VipsRenderer.decodeShrink(header.uprightSize, to: size, cover: fill)
+        var decoded = thumbs_jpeg_picture()
+        defer { thumbs_jpeg_free(&decoded) }
+        guard thumbs_jpeg_decode(source.descriptor, shrink, 1, &decoded) == Int32(THUMBS_JPEG_DECODED),
+            let picture = PixelPicture(adopting: &decoded)
+        else { return nil }
+        // Resized as stored, then turned: the turn then moves the fewest pixels.
+        let stored = header.orientation >= 5 ? size.transposed : size
+        return try picture.resized(to: stored, fill: fill)?.upright(orientation: header.orientation)?.inSRGB()
+    }
+}

@@ -1,0 +1,176 @@
+import CJpegShim
+import CPNGEncoder
+import CResample
+import CVipsShim
+import Glibc
+import ThumbsCore
+
+/// An 8-bit grey or RGB picture in memory that no libvips image holds: a JPEG decoded by
+/// libjpeg-turbo, taken through the steps a render makes of it (resize, turn upright, sRGB,
+/// encode) by the same C code the libvips pipeline calls for such pictures (`CResample`,
+/// lcms' transform kept per profile, `CJpegShim`, `CPNGEncoder`), so the thumbnail is the same,
+/// byte for byte, and a process that renders only such files never opens libvips.
+///
+/// Each step answers nil where the picture is not one it takes (a resize that would grow it),
+/// for the caller to hand the file to libvips instead.
+final class PixelPicture {
+    let size: PixelSize
+    /// 1 or 3.
+    let bands: Int
+    /// The embedded ICC profile, until the picture is converted to sRGB.
+    let profile: [UInt8]?
+    /// `size.pixelCount × bands` bytes from malloc, rows packed; freed with the picture.
+    private let pixels: UnsafeMutablePointer<UInt8>
+
+    private init(pixels: UnsafeMutablePointer<UInt8>, size: PixelSize, bands: Int, profile: [UInt8]?) {
+        self.pixels = pixels
+        self.size = size
+        self.bands = bands
+        self.profile = profile
+    }
+
+    deinit { free(pixels) }
+
+    /// The picture `decoded` holds, which it takes over (its profile copied).
+    convenience init?(adopting decoded: inout thumbs_jpeg_picture) {
+        guard let pixels = decoded.pixels, [1, 3].contains(decoded.bands), decoded.width > 0, decoded.height > 0
+        else { return nil }
+        let profile = decoded.icc.map { Array(UnsafeBufferPointer(start: $0, count: Int(decoded.icc_length))) }
+        decoded.pixels = nil
+        self.init(
+            pixels: pixels, size: PixelSize(width: Int(decoded.width), height: Int(decoded.height)),
+            bands: Int(decoded.bands), profile: profile)
+    }
+
+    private var stride: Int { size.width * bands }
+
+    private var described: thumbs_pixels {
+        thumbs_pixels(
+            pixels: pixels, width: Int32(size.width), height: Int32(size.height), bands: Int32(bands),
+            stride: stride)
+    }
+
+    /// A new picture of `size` and `bands`, whose pixels `make` writes from this one's (returning
+    /// 0, or -1 when it cannot); nil when it cannot.
+    private func making(
+        _ size: PixelSize, bands: Int? = nil, profile: [UInt8]?,
+        _ make: (inout thumbs_pixels, inout thumbs_pixels) -> Int32
+    ) throws(ImagingError) -> PixelPicture? {
+        let bands = bands ?? self.bands
+        guard let output = malloc(size.pixelCount * bands)?.assumingMemoryBound(to: UInt8.self) else {
+            throw .unreadable("out of memory making a \(size.width)x\(size.height) picture")
+        }
+        var source = described
+        var target = thumbs_pixels(
+            pixels: output, width: Int32(size.width), height: Int32(size.height), bands: Int32(bands),
+            stride: size.width * bands)
+        guard make(&source, &target) == 0 else {
+            free(output)
+            return nil
+        }
+        return PixelPicture(pixels: output, size: size, bands: bands, profile: profile)
+    }
+
+    /// Resized as ``VipsRenderer/resized(_:to:fill:_:)`` resizes an 8-bit picture: to exactly
+    /// `size`, or, when `fill`, covering it and cropped to it around the centre; nil when that
+    /// would grow the picture.
+    func resized(to size: PixelSize, fill: Bool) throws(ImagingError) -> PixelPicture? {
+        let (scaled, across, down) =
+            fill
+            ? VipsRenderer.cover(self.size, box: size)
+            : (
+                size, Double(self.size.width) / Double(size.width),
+                Double(self.size.height) / Double(size.height)
+            )
+        let width = min(size.width, scaled.width), height = min(size.height, scaled.height)
+        guard scaled.width <= self.size.width, scaled.height <= self.size.height, across >= 1, down >= 1 else {
+            return nil
+        }
+        let window = thumbs_window(
+            width: Int32(scaled.width), height: Int32(scaled.height), left: Int32((scaled.width - width) / 2),
+            top: Int32((scaled.height - height) / 2))
+        return try making(PixelSize(width: width, height: height), profile: profile) { source, target in
+            thumbs_resample(&source, &target, window, across, down)
+        }
+    }
+
+    /// Turned upright by EXIF `orientation`, as libvips' autorot turns it.
+    func upright(orientation: Int) throws(ImagingError) -> PixelPicture? {
+        guard (2...8).contains(orientation) else { return self }
+        return try making(orientation >= 5 ? size.transposed : size, profile: profile) { source, target in
+            thumbs_orient(&source, &target, Int32(orientation))
+        }
+    }
+
+    /// In 8-bit sRGB, three bands, as ``VipsRenderer/srgb(_:_:)`` makes it: a profile that is
+    /// not sRGB converted by the transform kept for it (which needs libvips' sRGB profile, so
+    /// only such a picture starts libvips), grey spread over the three bands. Nil when lcms
+    /// cannot read the profile.
+    func inSRGB() throws(ImagingError) -> PixelPicture? {
+        if let profile, profile.withUnsafeBufferPointer({ thumbs_icc_is_srgb($0.baseAddress, $0.count) }) == 0 {
+            try VipsRuntime.ensureStarted()
+            let bands = Int32(bands)
+            // Through the gate: the transform is made from libvips' sRGB profile.
+            let made = try VipsCallGate.run { () throws(ImagingError) in
+                profile.withUnsafeBufferPointer { thumbs_srgb_transform_for($0.baseAddress, $0.count, bands) }
+            }
+            guard let transform = made else { return nil }
+            defer { thumbs_srgb_transform_release(transform) }
+            return try making(size, bands: 3, profile: nil) { source, target in
+                thumbs_srgb_transform_apply(
+                    transform, source.pixels, source.width, source.height, source.stride, target.pixels,
+                    target.stride)
+                return 0
+            }
+        }
+        // An sRGB profile goes nowhere: the encoders write no metadata.
+        guard bands == 1 else { return self }
+        return try making(size, bands: 3, profile: nil) { source, target in
+            for index in 0..<Int(source.width) * Int(source.height) {
+                let grey = source.pixels[index]
+                target.pixels[index * 3] = grey
+                target.pixels[index * 3 + 1] = grey
+                target.pixels[index * 3 + 2] = grey
+            }
+            return 0
+        }
+    }
+
+    /// Encoded as PNG or JPEG for `spec`, nothing but the pixels written, by the encoders
+    /// ``VipsRenderer/encode(_:spec:)`` uses for such a picture; nil for WebP, libvips' to
+    /// encode.
+    func encoded(for spec: RenditionSpec) throws(ImagingError) -> Thumbnail? {
+        switch spec.format {
+        case .webp:
+            return nil
+        case .jpeg:
+            var encoded = thumbs_jpeg_encoded()
+            defer { thumbs_jpeg_encoded_free(&encoded) }
+            guard
+                thumbs_jpeg_encode(
+                    pixels, Int32(size.width), Int32(size.height), Int32(bands), stride, Int32(spec.quality),
+                    &encoded) == Int32(THUMBS_JPEG_ENCODED), let bytes = encoded.bytes
+            else { throw .encodingFailed(String(fixedCString: encoded.message) ?? "libjpeg failed") }
+            return Thumbnail(
+                bytes: Array(UnsafeBufferPointer(start: bytes, count: encoded.length)), pixelSize: size,
+                format: .jpeg)
+        case .png:
+            var png: UnsafeMutablePointer<UInt8>?
+            var length = 0
+            guard
+                thumbs_png_encode(pixels, Int32(size.width), Int32(size.height), Int32(bands), &png, &length) == 0,
+                let png
+            else { throw .encodingFailed("PNG encoding failed (\(size.width)x\(size.height), \(bands) bands)") }
+            defer { free(png) }
+            return Thumbnail(
+                bytes: Array(UnsafeBufferPointer(start: png, count: length)), pixelSize: size, format: .png)
+        }
+    }
+
+    /// Calls `body` with the pixels, rows `stride` bytes apart.
+    func withPixels<T, Failure: Error>(
+        _ body: (UnsafePointer<UInt8>, _ stride: Int) throws(Failure) -> T
+    ) throws(Failure) -> T {
+        try body(pixels, stride)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import ThumbsCore
+import ThumbsCoreTestSupport
+@testable import ThumbsImaging
+import ThumbsRendering
+import ThumbsTestSupport
+import ThumbsSamples
+
+/// A JPEG rendered without libvips gives the thumbnails the engine's libvips path gives, byte
+/// for byte, placeholders included; what it does not take, it leaves to the engine.
+@Suite struct JPEGHandlerDirectTests {
+    let folder = TemporaryFolder("thumbs-direct-jpeg")
+    let engine = VipsRenderer()
+    let handler = JPEGHandler()
+
+    static let specSets: [[RenditionSpec]] = [
+        [RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFit, format: .png)],
+        [RenditionSpec(size: PixelSize(width: 128, height: 128), contentMode: .aspectFill, format: .jpeg)],
+        [
+            RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill),
+            RenditionSpec(size: PixelSize(width: 1024, height: 1024), contentMode: .aspectFit),
+            RenditionSpec(size: PixelSize(width: 64, height: 64), contentMode: .aspectFit, format: .png),
+        ],
+    ]
+
+    /// Both paths' thumbnails of the file at `path`, or nil when the direct path declines it.
+    func bothPaths(_ path: String, specs: [RenditionSpec]) throws -> (direct: [Thumbnail], engine: [Thumbnail])? {
+        let source = try ImageSource(ImageLocation(path: path))
+        guard let direct = handler.renderedWithoutLibvips(source, specs: specs, engine: engine) else { return nil }
+        return (direct, try engine.render(source, as: handler, specs: specs))
+    }
+
+    func expectSame(_ path: String, specs: [RenditionSpec], _ comment: Comment? = nil) throws {
+        let rendered = try #require(try bothPaths(path, specs: specs), "the direct path declined \(path)")
+        for (direct, engine) in zip(rendered.direct, rendered.engine) {
+            #expect(direct.bytes == engine.bytes, comment)
+            #expect(direct.pixelSize == engine.pixelSize && direct.format == engine.format, comment)
+            #expect(direct.placeholder == engine.placeholder, comment)
+        }
+    }
+
+    @Test(arguments: [1, 3, 6, 8])
+    func aTurnedPhotoGivesTheEnginesBytes(orientation: Int) throws {
+        let path = try folder.write(
+            SyntheticImage(width: 900, height: 600).encoded(as: .jpeg, orientation: orientation),
+            to: "turned-\(orientation).jpg")
+        for specs in Self.specSets { try expectSame(path, specs: specs, "orientation \(orientation)") }
+    }
+
+    @Test func progressiveAndGreyPhotosGiveTheEnginesBytes() throws {
+        let progressive = try folder.write(
+            SyntheticImage(width: 2400, height: 1600).encoded(as: .jpeg, quality: 80, progressive: true),
+            to: "progressive.jpg")
+        let grey = try folder.write(
+            SyntheticImage(width: 700, height: 500, pixels: .grey).encoded(as: .jpeg), to: "grey.jpg")
+        for path in [progressive, grey] {
+            for specs in Self.specSets { try expectSame(path, specs: specs, "\(path)") }
+        }
+    }
+
+    @Test func webPOutputUpscalingAndCMYKAreTheEnginesToMake() throws {
+        let photo = try folder.write(SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "photo.jpg")
+        let cmyk = try folder.write(
+            SyntheticImage(width: 300, height: 200, pixels: .cmyk).encoded(as: .jpeg), to: "cmyk.jpg")
+        let webP = RenditionSpec(size: PixelSize(width: 100, height: 100), format: .webp)
+        let upscaled = RenditionSpec(size: PixelSize(width: 600, height: 600), allowsUpscaling: true)
+        #expect(try bothPaths(photo, specs: [webP]) == nil)
+        #expect(try bothPaths(photo, specs: [upscaled]) == nil)
+        #expect(try bothPaths(cmyk, specs: Self.specSets[0]) == nil)
+    }
+
+    @Test func aTruncatedPhotoIsTheEnginesToRenderInPart() throws {
+        let whole = try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg)
+        let path = try folder.write(Array(whole.prefix(whole.count * 2 / 3)), to: "truncated.jpg")
+        #expect(try bothPaths(path, specs: Self.specSets[0]) == nil)
+    }
+
+    @Test(
+        .enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason),
+        arguments: SharedPhotos.entries.filter { $0.notes["loader"] == "jpegload" && $0.expectedError == nil })
+    func everySharedJPEGTheDirectPathTakesGivesTheEnginesBytes(entry: SharedPhotos.Entry) throws {
+        let specs = Self.specSets[2]
+        guard let rendered = try bothPaths(entry.path, specs: specs) else {
+            // Declined: CMYK, or damage libjpeg warns about, which the engine renders.
+            #expect(
+                entry.notes["bands"] == "4" || entry.rendersPartially || entry.notes["decode_fail_on_warning"] != "ok")
+            return
+        }
+        for (direct, engine) in zip(rendered.direct, rendered.engine) {
+            #expect(direct.bytes == engine.bytes)
+            #expect(direct.placeholder == engine.placeholder)
+        }
+    }
+}
