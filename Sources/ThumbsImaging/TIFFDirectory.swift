@@ -30,6 +30,9 @@ package struct TIFFDirectory: Sendable {
     }
 
     package let entries: [UInt16: Entry]
+    /// The offset of the next directory in the chain (IFD0's points to IFD1, the thumbnail's);
+    /// nil at the end of the chain or where it does not fit.
+    package let nextOffset: Int?
 
     /// The directory at `offset` in `bytes`, whose value offsets count from the start of
     /// `bytes`; nil when its entry table does not fit.
@@ -51,6 +54,7 @@ package struct TIFFDirectory: Sendable {
                 type: type, value: BoundedBytes(Array(value), bigEndian: bytes.bigEndian))
         }
         self.entries = entries
+        nextOffset = bytes.uint32(at: offset + 2 + count * 12).map(Int.init).flatMap { $0 == 0 ? nil : $0 }
     }
 
     package subscript(tag: UInt16) -> Entry? { entries[tag] }
@@ -79,17 +83,8 @@ extension TIFFDirectory {
         return makerNote.value.bytes
     }
 
-    /// The orientation (tag 0x0112 of IFD0, 1...8) an EXIF block states; nil when it states none
-    /// or one out of range, which libvips reads as 1.
-    package static func orientation(inEXIF exif: [UInt8]) -> Int? {
-        guard let tiff = tiffStructure(inEXIF: exif), let ifd0Offset = tiff.uint32(at: 4).map(Int.init),
-            let orientation = TIFFDirectory(in: tiff, at: ifd0Offset)?[0x0112]?.integer
-        else { return nil }
-        return (1...8).contains(orientation) ? orientation : nil
-    }
-
     /// The TIFF structure inside an EXIF block, in its own byte order.
-    private static func tiffStructure(inEXIF exif: [UInt8]) -> BoundedBytes? {
+    package static func tiffStructure(inEXIF exif: [UInt8]) -> BoundedBytes? {
         let block = BoundedBytes(exif)
         let start: Int
         if block.matches("Exif\0\0".utf8, at: 0) {

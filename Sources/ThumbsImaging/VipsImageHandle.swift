@@ -72,10 +72,7 @@ package final class VipsImageHandle {
             vips_error_clear()
             return nil
         }
-        let text = String(cString: raw)
-        let value = text.range(of: " (").map { String(text[..<$0.lowerBound]) } ?? text
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
+        return EXIFBlock.text(String(cString: raw))
     }
 
     /// An integer field, or nil when the image has none.

@@ -140,17 +140,23 @@ extension VipsRenderer {
     static func trimmingLetterbox(
         _ preview: VipsImageHandle, toAspectOf photo: PixelSize
     ) throws(ImagingError) -> VipsImageHandle {
-        let photoAspect = Double(photo.width) / Double(photo.height)
-        let previewAspect = Double(preview.width) / Double(preview.height)
-        guard abs(previewAspect / photoAspect - 1) > 0.03 else { return preview }
-        let size =
-            previewAspect > photoAspect
-            ? PixelSize(width: max(1, Int((Double(preview.height) * photoAspect).rounded())), height: preview.height)
-            : PixelSize(width: preview.width, height: max(1, Int((Double(preview.width) / photoAspect).rounded())))
+        let size = letterboxTrimmed(preview.size, toAspectOf: photo)
+        guard size != preview.size else { return preview }
         return try VipsImageHandle.make(ImagingError.corrupt) {
             thumbs_vips_crop(
                 preview.pointer, $0, Int32((preview.width - size.width) / 2),
                 Int32((preview.height - size.height) / 2), Int32(size.width), Int32(size.height))
         }
+    }
+
+    /// The size of a preview of `preview` pixels once ``trimmingLetterbox(_:toAspectOf:)`` took
+    /// its bars off: itself when its aspect ratio is within 3 % of the photo's.
+    static func letterboxTrimmed(_ preview: PixelSize, toAspectOf photo: PixelSize) -> PixelSize {
+        let photoAspect = Double(photo.width) / Double(photo.height)
+        let previewAspect = Double(preview.width) / Double(preview.height)
+        guard abs(previewAspect / photoAspect - 1) > 0.03 else { return preview }
+        return previewAspect > photoAspect
+            ? PixelSize(width: max(1, Int((Double(preview.height) * photoAspect).rounded())), height: preview.height)
+            : PixelSize(width: preview.width, height: max(1, Int((Double(preview.width) / photoAspect).rounded())))
     }
 }

@@ -6,41 +6,61 @@ import ThumbsRendering
 /// copy rendered as far as it decodes (``partialRenditions(of:specs:decodeSize:outputs:failure:)``).
 extension VipsRenderer {
     func probe(_ source: ImageSource, as handler: some StillImageHandler) throws(ImagingError) -> ImageProperties {
-        let (probed, xmp) = try VipsCallGate.run { () throws(ImagingError) in
+        let header = try VipsCallGate.run { () throws(ImagingError) in
             let file = try ImageFile(source, handler: handler, pixelLimit: pixelLimit)
             let header = file.header
             let orientationTag = header.exifString("exif-ifd0-Orientation")
                 .flatMap { $0.split(separator: " ").first.flatMap { Int($0) } }
                 .flatMap { (1...8).contains($0) ? $0 : nil }
-            var properties = ImageProperties(
-                mediaType: file.mediaType,
-                pixelSize: file.uprightSize,
+            return StillHeader(
+                uprightSize: file.uprightSize,
                 exifOrientation: header.has("orientation") ? header.orientation : orientationTag,
-                captureDate: header.exifString("exif-ifd2-DateTimeOriginal").flatMap {
-                    CaptureDate(exif: $0, offset: header.exifString("exif-ifd2-OffsetTimeOriginal"))
-                },
-                cameraMake: header.exifString("exif-ifd0-Make"),
-                cameraModel: header.exifString("exif-ifd0-Model"),
+                make: header.exifString("exif-ifd0-Make"), model: header.exifString("exif-ifd0-Model"),
+                dateTimeOriginal: header.exifString("exif-ifd2-DateTimeOriginal"),
+                offsetTimeOriginal: header.exifString("exif-ifd2-OffsetTimeOriginal"),
+                userComment: header.exifString("exif-ifd2-UserComment"), exif: header.blob("exif-data"),
+                xmp: header.blob("xmp-data"),
                 embeddedPreviewSize: try? handler.embeddedPreviewImage(of: file, pixelLimit: pixelLimit)?.size,
-                pageCount: max(1, header.pageCount),
-                fingerprint: file.fingerprint)
-            let makerNote = header.blob("exif-data").flatMap(AppleMakerNote.init(exif:))
-            properties.contentIdentifier = makerNote?.contentIdentifier
-            properties.burst = makerNote.flatMap(BurstMembership.init(appleMakerNote:))
-            if MediaSubtypes.isScreenshot(
-                userComment: header.exifString("exif-ifd2-UserComment"), cameraMake: properties.cameraMake,
-                mediaType: properties.mediaType, pixelSize: properties.pixelSize, path: source.path)
-            {
-                properties.mediaSubtypes.insert(.photoScreenshot)
-            }
-            return (properties, header.blob("xmp-data"))
+                pageCount: max(1, header.pageCount))
         }
-        var properties = probed
-        // Outside the gate, as it is no libvips call: box headers read through the descriptor
-        // already open (a render worker opens no path).
+        return Self.properties(of: source, header, handler: handler)
+    }
+
+    /// What a still's header says, read by libvips or by its handler.
+    struct StillHeader {
+        var uprightSize: PixelSize
+        var exifOrientation: Int?
+        /// EXIF's fields as ``VipsImageHandle/exifString(_:)`` gives them.
+        var make, model, dateTimeOriginal, offsetTimeOriginal, userComment: String?
+        /// The EXIF block and the XMP packet, as stored.
+        var exif, xmp: [UInt8]?
+        var embeddedPreviewSize: PixelSize?
+        var pageCount: Int
+    }
+
+    /// The properties of `source`, whose header says `header`, with what its file's boxes or
+    /// segments, its maker note, its XMP packet and its name tell.
+    static func properties(
+        of source: ImageSource, _ header: StillHeader, handler: some StillImageHandler
+    ) -> ImageProperties {
+        var properties = ImageProperties(
+            mediaType: source.mediaType, pixelSize: header.uprightSize, exifOrientation: header.exifOrientation,
+            captureDate: header.dateTimeOriginal.flatMap { CaptureDate(exif: $0, offset: header.offsetTimeOriginal) },
+            cameraMake: header.make, cameraModel: header.model, embeddedPreviewSize: header.embeddedPreviewSize,
+            pageCount: header.pageCount, fingerprint: source.fingerprint)
+        let makerNote = header.exif.flatMap(AppleMakerNote.init(exif:))
+        properties.contentIdentifier = makerNote?.contentIdentifier
+        properties.burst = makerNote.flatMap(BurstMembership.init(appleMakerNote:))
+        if MediaSubtypes.isScreenshot(
+            userComment: header.userComment, cameraMake: properties.cameraMake, mediaType: properties.mediaType,
+            pixelSize: properties.pixelSize, path: source.path)
+        {
+            properties.mediaSubtypes.insert(.photoScreenshot)
+        }
+        // Box headers read through the descriptor already open (a render worker opens no path).
         handler.detectSubtypes(
-            in: FileBytes(source.file, size: source.fingerprint.size), xmp: xmp, of: source, into: &properties)
-        if let xmp {
+            in: FileBytes(source.file, size: source.fingerprint.size), xmp: header.xmp, of: source, into: &properties)
+        if let xmp = header.xmp {
             let packet = XMPPacket(xmp)
             properties.mediaSubtypes.formUnion(MediaSubtypes(xmp: packet))
             properties.burst = properties.burst ?? BurstMembership(xmp: packet)

@@ -59,6 +59,36 @@ import ThumbsSamples
         }
     }
 
+    /// The header read from the segments, and libvips' header, as properties.
+    func bothProbes(_ path: String) throws -> (direct: ImageProperties, engine: ImageProperties) {
+        let source = try ImageSource(ImageLocation(path: path))
+        return (try handler.probe(source, engine: engine), try engine.probe(source, as: handler))
+    }
+
+    @Test func aPhotosEXIFFieldsAndThumbnailAreLibvipss() throws {
+        let exif = [
+            "exif-ifd0-Make": "Thumbs Camera", "exif-ifd0-Model": "T1 (mark II)",
+            "exif-ifd2-DateTimeOriginal": "2024:06:01 12:30:15", "exif-ifd2-OffsetTimeOriginal": "+02:00",
+        ]
+        for orientation in [1, 6] {
+            let path = try folder.write(
+                SyntheticImage(width: 900, height: 600, exif: exif).encoded(as: .jpeg, orientation: orientation),
+                to: "exif-\(orientation).jpg")
+            let probes = try bothProbes(path)
+            #expect(probes.direct == probes.engine)
+            #expect(probes.direct.cameraModel == "T1" && probes.direct.captureDate != nil)
+        }
+        for orientation in [1, 8] {
+            let thumbnail = try folder.write(
+                try ExifThumbnailJPEG.make(
+                    SyntheticImage(width: 1000, height: 500), thumbnail: PixelSize(width: 160, height: 120),
+                    orientation: orientation),
+                to: "exif-thumbnail-\(orientation).jpg")
+            let probes = try bothProbes(thumbnail)
+            #expect(probes.direct == probes.engine && probes.direct.embeddedPreviewSize != nil)
+        }
+    }
+
     @Test func webPOutputUpscalingAndCMYKAreTheEnginesToMake() throws {
         let photo = try folder.write(SyntheticImage(width: 300, height: 200).encoded(as: .jpeg), to: "photo.jpg")
         let cmyk = try folder.write(
@@ -91,5 +121,13 @@ import ThumbsSamples
             #expect(direct.bytes == engine.bytes)
             #expect(direct.placeholder == engine.placeholder)
         }
+    }
+
+    @Test(
+        .enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason),
+        arguments: SharedPhotos.entries.filter { $0.notes["loader"] == "jpegload" && $0.expectedError == nil })
+    func everySharedJPEGsPropertiesAreLibvipss(entry: SharedPhotos.Entry) throws {
+        let probes = try bothProbes(entry.path)
+        #expect(probes.direct == probes.engine)
     }
 }

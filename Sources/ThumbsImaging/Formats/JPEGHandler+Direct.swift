@@ -15,6 +15,26 @@ import ThumbsRendering
 /// decodes), a profile lcms cannot read. A photo whose profile is not sRGB is converted by the
 /// transform libvips' sRGB profile makes, so it opens libvips, but is still decoded here.
 extension JPEGHandler {
+    /// What the header says, read from its segments (``JPEGHeader``, ``EXIFBlock``) as libvips
+    /// reads it; a header described there never opens libvips.
+    func probe(_ source: ImageSource, engine: VipsRenderer) throws(ImagingError) -> ImageProperties {
+        let bytes = FileBytes(source.file, size: source.fingerprint.size)
+        guard let header = JPEGHeader(in: bytes) else { return try engine.probe(source, as: self) }
+        try header.storedSize.ensureWithin(pixelLimit: engine.pixelLimit)
+        let exif = header.exif
+        // The EXIF thumbnail has no orientation of its own: it is turned by the photo's.
+        let preview = exif?.thumbnail.flatMap { JPEGHeader(in: FileBytes($0)) }.map {
+            VipsRenderer.letterboxTrimmed(
+                header.orientation >= 5 ? $0.storedSize.transposed : $0.storedSize, toAspectOf: header.uprightSize)
+        }
+        let still = VipsRenderer.StillHeader(
+            uprightSize: header.uprightSize, exifOrientation: exif?.orientation, make: exif?.make,
+            model: exif?.model, dateTimeOriginal: exif?.dateTimeOriginal, offsetTimeOriginal: exif?.offsetTimeOriginal,
+            userComment: exif?.userComment, exif: exif?.bytes, xmp: header.xmp(in: bytes),
+            embeddedPreviewSize: preview, pageCount: 1)
+        return VipsRenderer.properties(of: source, still, handler: self)
+    }
+
     func render(
         _ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer
     ) throws(ImagingError) -> [Thumbnail] {

@@ -8,7 +8,7 @@ import ThumbsCore
 /// or progressive Huffman frames of one or three components. Anything else (arithmetic coding,
 /// lossless, 12-bit, CMYK, a height left to a DNL segment) has no header here, and libvips reads
 /// the file.
-package struct JPEGHeader: Sendable, Hashable {
+package struct JPEGHeader: Sendable {
     /// The frame's size, as stored (before orientation).
     package let storedSize: PixelSize
     /// 1 (grey) or 3 (YCbCr, or RGB).
@@ -17,9 +17,14 @@ package struct JPEGHeader: Sendable, Hashable {
     package let isProgressive: Bool
     /// The samples of all components per pixel: 3 without subsampling, 1.5 for 4:2:0.
     package let samplesPerPixel: Double
+    /// The EXIF block (the first APP1 segment that holds one, as libvips keeps the first).
+    let exif: EXIFBlock?
+    /// The XMP packet's segment (the first APP1 segment that starts "http", libvips' rule).
+    private let xmpSegment: JPEGSegments.Segment?
+
     /// The EXIF orientation (1...8): 1 when the file states none or one out of range, as libvips
     /// reads it.
-    package let orientation: Int
+    package var orientation: Int { exif?.orientation ?? 1 }
 
     /// The size as displayed, after the orientation.
     package var uprightSize: PixelSize { orientation >= 5 ? storedSize.transposed : storedSize }
@@ -45,12 +50,16 @@ package struct JPEGHeader: Sendable, Hashable {
         self.components = components
         isProgressive = frame.marker == 0xC2
         samplesPerPixel = sampling.reduce(0) { $0 + Double($1.across * $1.down) / Double(largest) }
-        orientation =
-            segments.first { $0.marker == 0xE1 && $0.prefix.matches("Exif\0\0".utf8, at: 0) }
-            .flatMap {
-                TIFFDirectory.orientation(inEXIF: bytes.read(at: $0.payloadOffset, count: $0.payloadLength).bytes)
-            }
-            ?? 1
+        let app1 = segments.filter { $0.marker == 0xE1 && $0.payloadLength > 4 }
+        exif = app1.first { $0.prefix.matches("Exif".utf8, at: 0) }.flatMap {
+            EXIFBlock(bytes.read(at: $0.payloadOffset, count: $0.payloadLength).bytes)
+        }
+        xmpSegment = app1.first { $0.prefix.matches("http".utf8, at: 0) }
+    }
+
+    /// The XMP packet's segment as libvips keeps it, read from `bytes`.
+    func xmp(in bytes: FileBytes) -> [UInt8]? {
+        xmpSegment.map { bytes.read(at: $0.payloadOffset, count: $0.payloadLength).bytes }
     }
 
     /// Each component's horizontal and vertical sampling factors (1...4), from the SOF payload.
