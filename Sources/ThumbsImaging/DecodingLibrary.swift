@@ -68,13 +68,13 @@ package enum DecodingLibrary: String, CaseIterable, Sendable {
         }
     }
 
-    /// Opens libvips and `libraries` and starts what they need (libvips; libheif with its
-    /// decoders and libvips' HEIF loader; libvips' JPEG XL loader): for a process that must do
-    /// it before it confines itself and can open nothing more (a render worker). A library that
-    /// cannot be had stays failed, and fails the files that need it.
+    /// Opens `libraries` and starts what they need (libvips; libheif with its decoders and
+    /// libvips' HEIF loader; libvips' JPEG XL loader): for a process that must do it before it
+    /// confines itself and can open nothing more (a render worker). A library that cannot be had
+    /// stays failed, and fails the files that need it.
     package static func openBeforeConfinement(_ libraries: Set<DecodingLibrary>) {
-        for library in allCases where library == .libvips || libraries.contains(library) { try? library.open() }
-        try? VipsRuntime.ensureStarted()
+        for library in allCases where libraries.contains(library) { try? library.open() }
+        if libraries.contains(.libvips) { try? VipsRuntime.ensureStarted() }
         if libraries.contains(.libheif) { try? HeifRuntime.ensureStarted() }
     }
 

@@ -6,12 +6,10 @@ import ThumbsSupport
 /// The render workers forked from a command as it starts, so that its first render does not
 /// wait for a worker to start.
 ///
-/// A worker opens its decoding libraries (some 150 shared objects: libvips, FFmpeg, LibRaw,
-/// libheif) and starts libvips before it confines itself and can take a file: tens of
-/// milliseconds a one-file command (`thumbs get`) waits. Forked from the command, a worker skips
-/// starting a program, and the first opens libvips while the command reads its configuration and
-/// opens its cache; the other libraries, which not every command's renderer needs a worker for,
-/// once its settings come. The first ``IsolatedThumbnailRenderer`` the command makes takes them
+/// A worker opens the decoding libraries its files need (some 150 shared objects: libvips,
+/// FFmpeg, LibRaw, libheif; none for JPEGs) before it confines itself and can take a file.
+/// Forked from the command, a worker skips starting a program; it opens its libraries once its
+/// settings come. The first ``IsolatedThumbnailRenderer`` the command makes takes them
 /// for its workers; any more are started from their program as usual.
 ///
 /// Only a process with one thread can fork safely (a lock another thread held would stay held
@@ -24,14 +22,14 @@ package enum PrestartedWorker {
     static let most = 8
 
     /// Forks the workers, one per core, if this process has one thread. Each child runs a worker
-    /// and exits. The first starts libvips at once; the others wait for their settings, so that
-    /// they take no processor time from a command that needs one worker only.
+    /// and exits; each waits for its settings, taking no processor time from the command until
+    /// then.
     package static func fork() {
         guard threadCount == 1 else { return }
-        for index in 0..<min(ProcessInfo.processInfo.activeProcessorCount, most) {
+        for _ in 0..<min(ProcessInfo.processInfo.activeProcessorCount, most) {
             var socket: Int32 = -1
             let pid = thumbs_fork_worker(&socket)
-            if pid == 0 { exit(RenderWorkerProcess.runForked(startingLibvipsAtOnce: index == 0)) }
+            if pid == 0 { exit(RenderWorkerProcess.runForked()) }
             guard pid > 0 else { return }
             waiting.withLock { $0.append((pid, socket)) }
         }
@@ -43,8 +41,7 @@ package enum PrestartedWorker {
     }
 
     /// Ends the forked workers nobody took (the command decodes in its own process, or with
-    /// fewer workers), at once: one may still be starting libvips, and holds nothing of the
-    /// command's.
+    /// fewer workers), at once: they hold nothing of the command's.
     package static func discard() {
         while let (pid, socket) = take() {
             close(socket)

@@ -7,8 +7,8 @@ import ThumbsSupport
 
 /// The worker's side: what `thumbs-render-worker` runs.
 ///
-/// It opens the decoding libraries its settings name and starts libvips (confined, it could
-/// open nothing more; ``/ThumbsImaging/DecodingLibrary``), confines itself
+/// It opens the decoding libraries its settings name and starts libvips when they name it
+/// (confined, it could open nothing more; ``/ThumbsImaging/DecodingLibrary``), confines itself
 /// (``WorkerConfinement``), greets its renderer, then serves one request at a time on its
 /// socket until the renderer closes it. It decodes on its main thread, with no Swift
 /// concurrency; a failure of a file is a typed reply, a fault ends the worker.
@@ -45,29 +45,29 @@ package enum RenderWorkerProcess {
             return ExitStatus.usage
         }
         if descriptor >= 0 { close(descriptor) }
-        return startLibvipsAndServe(settings, decoder: makeDecoder(settings))
+        return openLibrariesAndServe(settings, decoder: makeDecoder(settings))
     }
 
     /// A worker of ``PrestartedWorker``, forked from a command: it takes its settings, the first
     /// message on its socket (none when the command needed no worker), then runs as any worker.
-    /// With `startingLibvipsAtOnce`, it starts libvips first, while the command gets on.
-    static func runForked(startingLibvipsAtOnce: Bool) -> Int32 {
-        if startingLibvipsAtOnce { _ = try? VipsRuntime.ensureStarted() }
+    static func runForked() -> Int32 {
         guard let (received, descriptor) = receiveMessage(on: THUMBS_WORKER_SOCKET_FD) else { return 0 }
         if descriptor >= 0 { close(descriptor) }
         guard let settings = WorkerSettings(decoding: received) else { return ExitStatus.usage }
-        return startLibvipsAndServe(settings, decoder: standardDecoder(settings))
+        return openLibrariesAndServe(settings, decoder: standardDecoder(settings))
     }
 
-    /// Opens the decoding libraries `settings` name and starts libvips unless that is done,
-    /// then serves.
-    private static func startLibvipsAndServe(_ settings: WorkerSettings, decoder: Decoder) -> Int32 {
+    /// Opens the decoding libraries `settings` name, and starts libvips when they name it, then
+    /// serves.
+    private static func openLibrariesAndServe(_ settings: WorkerSettings, decoder: Decoder) -> Int32 {
         DecodingLibrary.openBeforeConfinement(settings.libraries)
-        do {
-            try VipsRuntime.ensureStarted()
-        } catch {
-            warn("\(error)")
-            return ExitStatus.unavailable
+        if settings.libraries.contains(.libvips) {
+            do {
+                try VipsRuntime.ensureStarted()
+            } catch {
+                warn("\(error)")
+                return ExitStatus.unavailable
+            }
         }
         return serve(settings, decoder: decoder)
     }

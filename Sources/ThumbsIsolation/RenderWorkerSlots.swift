@@ -14,7 +14,9 @@ import ThumbsSupport
 /// none after (``WorkerSettings/libraries``). Opening all of them costs a worker tens of
 /// milliseconds and a hundred shared objects that a library of JPEGs never uses, so workers
 /// open those the files met so far needed: the first video a slot is given replaces its worker
-/// with one that opens FFmpeg as well.
+/// with one that opens FFmpeg as well. A JPEG needs none (libjpeg-turbo is linked at start)
+/// unless libvips must take it over (CMYK, damage, a profile other than sRGB): its worker then
+/// fails it as a library it lacks, and the file goes again to a worker that opens libvips.
 final class RenderWorkerSlots: Sendable {
     private let slots: [LockedValue<Slot>]
     private let idle: LockedValue<[Int]>
@@ -23,7 +25,7 @@ final class RenderWorkerSlots: Sendable {
     let executable: FilePath
     let settings: WorkerSettings
     /// The libraries the files given so far needed: what a worker started now opens.
-    private let neededLibraries = LockedValue<Set<DecodingLibrary>>([.libvips])
+    private let neededLibraries = LockedValue<Set<DecodingLibrary>>([])
     /// What the latest worker to start reported.
     private let latestConfinement = LockedValue<WorkerConfinement?>(nil)
 
@@ -87,7 +89,8 @@ final class RenderWorkerSlots: Sendable {
         _ request: WorkerRequest, file: Int32, needing libraries: Set<DecodingLibrary>, limit: Duration,
         largestReply: Int, accept: (WorkerReply) throws(ReplyError) -> T
     ) throws(ImagingError) -> T {
-        let needed = neededLibraries.withLock {
+        var libraries = libraries
+        var needed = neededLibraries.withLock {
             $0.formUnion(libraries)
             return $0
         }
@@ -95,7 +98,9 @@ final class RenderWorkerSlots: Sendable {
         guard let index else { preconditionFailure("more render threads than worker slots") }
         defer { idle.withLock { $0.append(index) } }
         return try slots[index].withLock { slot throws(ImagingError) in
-            for _ in 0..<2 {
+            // Twice for a worker that ends before it takes the file, once more for a file its
+            // worker lacked libvips for.
+            for _ in 0..<3 {
                 let worker = try ready(&slot, at: index, opening: libraries, else: needed)
                 let reply: WorkerReply
                 do throws(WorkerDeath) {
@@ -109,6 +114,13 @@ final class RenderWorkerSlots: Sendable {
                     return try accept(reply)
                 } catch {
                     switch error {
+                    case .file(let failure)
+                    where failure.kind == .libraryUnavailable && !slot.libraries.contains(.libvips):
+                        libraries.insert(.libvips)
+                        needed = neededLibraries.withLock {
+                            $0.insert(.libvips)
+                            return $0
+                        }
                     case .file(let failure): throw failure
                     case .unexpected:
                         worker.stop()

@@ -14,25 +14,26 @@ package struct WorkerSettings: Sendable, Equatable {
     /// ``/ThumbsRendering/ImagingConfiguration/decodeTimeLimit``, which the worker's video and RAW
     /// decoders keep (the renderer kills a worker that overstays it on any file).
     var decodeTimeLimit: Duration
-    /// The decoding libraries the worker opens before it confines itself, besides libvips: those
-    /// the files it is started for need (``RenderWorkerSlots``). A file that needs another fails
-    /// as ``/ThumbsCore/ImagingError/libraryUnavailable(_:)``.
+    /// The decoding libraries the worker opens before it confines itself: those the files it is
+    /// started for need (``RenderWorkerSlots``), none for JPEGs alone. A file that needs another
+    /// fails as ``/ThumbsCore/ImagingError/libraryUnavailable(_:)``, and the renderer tries a
+    /// JPEG that needs libvips again on a worker that opens it.
     package var libraries: Set<DecodingLibrary>
 
     init(
         pixelLimit: Int, decodeMemoryBudget: ByteCount, decodeTimeLimit: Duration,
-        libraries: Set<DecodingLibrary> = [.libvips]
+        libraries: Set<DecodingLibrary> = []
     ) {
         self.pixelLimit = pixelLimit
         self.decodeMemoryBudget = decodeMemoryBudget
         self.decodeTimeLimit = decodeTimeLimit
-        self.libraries = libraries.union([.libvips])
+        self.libraries = libraries
     }
 
     /// These settings with `libraries` to open.
     package func opening(_ libraries: Set<DecodingLibrary>) -> WorkerSettings {
         var settings = self
-        settings.libraries = libraries.union([.libvips])
+        settings.libraries = libraries
         return settings
     }
 

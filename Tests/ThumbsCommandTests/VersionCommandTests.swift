@@ -55,9 +55,9 @@ import ThumbsSamples
         #expect((document["libavif"] as? String)?.isEmpty == false)
     }
 
-    /// A JPEG is rendered without FFmpeg, libheif or LibRaw. (A render worker opens them all
-    /// before it confines itself, as it could open none after.)
-    @Test func aJpegOpensOnlyLibvips() throws {
+    /// A JPEG is probed and rendered without libvips, FFmpeg, libheif or LibRaw; a CMYK one,
+    /// which libvips reads, opens libvips alone.
+    @Test func aJpegOpensNoDecodingLibraryButACMYKOneLibvips() throws {
         let photo = folder.path + "/photo.jpg"
         try folder.write(try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg), to: "photo.jpg")
         try folder.write(Array("{\"isolation\": \"none\"}".utf8), to: "config.json")
@@ -66,7 +66,15 @@ import ThumbsSamples
                 "render", photo, "--size", "64x64", "-o", folder.path + "/out.jpg", "--config",
                 folder.path + "/config.json",
             ])
-        #expect(loaded == ["libvips.so"])
+        #expect(loaded == [])
+        try folder.write(
+            try SyntheticImage(width: 64, height: 48, pixels: .cmyk).encoded(as: .jpeg), to: "cmyk.jpg")
+        let cmyk = try loadedDecodingObjects(
+            [
+                "render", folder.path + "/cmyk.jpg", "--size", "64x64", "-o", folder.path + "/cmyk-out.jpg",
+                "--config", folder.path + "/config.json",
+            ])
+        #expect(cmyk == ["libvips.so"])
     }
 
     /// With FFmpeg's libavformat not loadable, a video fails naming the package to install, and

@@ -78,8 +78,30 @@ import ThumbsSamples
     /// Whether a process maps FFmpeg's libavcodec. (`/proc` files say they are empty: read to
     /// their end.)
     private func mapsFFmpeg(_ pid: Int32) throws -> Bool {
+        try maps(pid, "/libavcodec.so")
+    }
+
+    private func maps(_ pid: Int32, _ library: String) throws -> Bool {
         let maps = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps")).readDataToEndOfFile()
-        return String(decoding: maps, as: UTF8.self).contains("/libavcodec.so")
+        return String(decoding: maps, as: UTF8.self).contains(library)
+    }
+
+    /// A worker for JPEGs opens no libvips; a CMYK JPEG, which libvips must read, is failed by
+    /// it as a library it lacks and goes to a worker that opens libvips, rendering as in this
+    /// process.
+    @Test func aJPEGOnlyOpensLibvipsWhenItNeedsIt() async throws {
+        let isolated = try renderer()
+        _ = try await render(try photo("plain.jpg"), with: isolated)
+        let first = try #require(isolated.workerProcessIDs.first)
+        #expect(try maps(first, "/libvips.so") == false)
+        try folder.write(
+            SyntheticImage(width: 300, height: 200, pixels: .cmyk).encoded(as: .jpeg), to: "cmyk.jpg")
+        let cmyk = ImageLocation(root: FilePath(folder.path), relativePath: "cmyk.jpg")
+        let inProcess = try await ThumbnailRenderer().render(cmyk, specs: [spec], ticket: PriorityTicket(.interactive))
+        #expect(try await render(cmyk, with: isolated) == inProcess[0])
+        let second = try #require(isolated.workerProcessIDs.first)
+        #expect(second != first)
+        #expect(try maps(second, "/libvips.so"))
     }
 
     /// A worker opens the libraries the files so far needed: none of FFmpeg for a JPEG; a video

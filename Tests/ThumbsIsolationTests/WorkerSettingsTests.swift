@@ -16,7 +16,7 @@ import ThumbsRendering
     @Test func travelWholeInTheWireFormat() throws {
         #expect(received(settings.encoded()) == settings)
         let opening = settings.opening([.ffmpeg, .libRaw])
-        #expect(opening.libraries == [.libvips, .ffmpeg, .libRaw])
+        #expect(opening.libraries == [.ffmpeg, .libRaw])
         #expect(received(opening.encoded()) == opening)
     }
 
@@ -32,9 +32,10 @@ import ThumbsRendering
         #expect(WorkerSettings(sharing: configuration).decodeMemoryBudget == configuration.decodeMemoryBudget)
     }
 
-    @Test func libvipsIsAlwaysOpened() {
-        #expect(settings.libraries == [.libvips])
-        #expect(settings.opening([]).libraries == [.libvips])
+    /// A worker for JPEGs opens nothing: libjpeg-turbo is linked at start.
+    @Test func aWorkerOpensWhatItIsToldOnly() {
+        #expect(settings.libraries.isEmpty)
+        #expect(settings.opening([.libvips]).libraries == [.libvips])
     }
 
     @Test func anUnknownLibraryOrABadLimitIsRefused() {

@@ -11,7 +11,9 @@ import ThumbsRendering
 struct JPEGHandler: StillImageHandler {
     let name = "JPEG"
     let mediaTypes: Set<MediaType> = [.jpeg]
-    let libraries: Set<DecodingLibrary> = [.libvips]
+    /// None: libjpeg-turbo is linked at start, and libvips opens only for what the direct path
+    /// leaves to the engine (a render worker without it is replaced by one that opens it).
+    let libraries: Set<DecodingLibrary> = []
 
     func decoding(with loaded: DecoderLibraries) -> String {
         "libjpeg-turbo at the DCT scale the thumbnail needs, resized without libvips; libvips' jpegload past damage"
