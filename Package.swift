@@ -264,6 +264,7 @@ let package = Package(
                 "ThumbsSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(name: "thumbs-render-worker", dependencies: ["ThumbsIsolation", "ThumbsProcessTuning"]),
