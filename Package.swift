@@ -264,13 +264,18 @@ let package = Package(
                 "ThumbsSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(name: "thumbs-render-worker", dependencies: ["ThumbsIsolation", "ThumbsProcessTuning"]),
         // A render worker taken over by a hostile file: the isolation tests' attacks, under the
-        // real confinement.
+        // real confinement (a worker's, or a one-file command's with --one-file).
         .executableTarget(
-            name: "thumbs-hostile-worker", dependencies: ["ThumbsIsolation", "ThumbsCore", "ThumbsImaging"],
+            name: "thumbs-hostile-worker",
+            dependencies: [
+                "ThumbsIsolation", "ThumbsCore", "ThumbsImaging", "ThumbsRendering",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             path: "Tests/HostileWorker"),
         // A second process for the store's multi-process and crash tests (and the proof that the
         // store links no codec).

@@ -2,6 +2,7 @@
  * confinement a worker enters before it reads untrusted bytes. */
 #define _GNU_SOURCE
 #include "RenderSandbox.h"
+#include "AlternateStack.h"
 #include "SyscallFilter.h"
 
 #include <dirent.h>
@@ -206,8 +207,10 @@ static int limit_address_space(uint64_t limit) {
 
 /* A ruleset that handles every right the kernel's ABI knows and grants none of them: no path can
  * be opened, made or removed, no TCP port bound or connected, and no signal or abstract socket
- * reaches outside the worker. Descriptors the worker already holds keep working. */
-static int restrict_with_landlock(void) {
+ * reaches outside the worker. Descriptors the worker already holds keep working. With
+ * `output_directory_fd` not negative, one grant: regular files made and removed beneath that
+ * directory, which a rename within it needs (never their bytes read or written through a path). */
+static int restrict_with_landlock(int output_directory_fd) {
     int abi = thumbs_landlock_abi();
     if (abi <= 0)
         return -1;
@@ -221,7 +224,16 @@ static int restrict_with_landlock(void) {
     int ruleset = (int) syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
     if (ruleset < 0)
         return -1;
-    long rc = syscall(SYS_landlock_restrict_self, ruleset, 0);
+    long rc = 0;
+    if (output_directory_fd >= 0) {
+        struct landlock_path_beneath_attr beneath = {
+            .allowed_access = LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_REMOVE_FILE,
+            .parent_fd = output_directory_fd,
+        };
+        rc = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0);
+    }
+    if (rc == 0)
+        rc = syscall(SYS_landlock_restrict_self, ruleset, 0);
     close(ruleset);
     return rc == 0 ? 0 : -1;
 }
@@ -251,10 +263,19 @@ static int thread_count(void) {
 #endif
 #endif
 
-int thumbs_confine_worker(uint64_t address_space_limit) {
+/* The worker's confinement, or (`output_directory_fd` not negative) a one-file command's: the
+ * same measures, plus a rename within the output's directory once Landlock holds it there. */
+static int confine(uint64_t address_space_limit, int output_directory_fd) {
 #ifdef THUMBS_SANITIZED
     address_space_limit = 0;
 #endif
+    /* Landlock binds the calling thread and the threads it starts later, not those already
+     * running: with another thread alive it is not in force for the whole process, and not said.
+     * A one-file command grants a rename, which only Landlock holds to one directory: it is not
+     * confined at all then (nothing changed yet), and renders as it would without this. */
+    int alone = thread_count() == 1;
+    if (output_directory_fd >= 0 && !alone)
+        return -EBUSY;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return -errno;
     int bits = THUMBS_CONFINED_NO_NEW_PRIVS;
@@ -265,15 +286,41 @@ int thumbs_confine_worker(uint64_t address_space_limit) {
     if (statm_descriptor < 0)
         statm_descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 #ifndef THUMBS_SANITIZED
-    /* Landlock binds the calling thread and the threads it starts later, not those already
-     * running: with another thread alive it is not in force for the whole worker, and not said. */
-    int alone = thread_count() == 1;
-    if (restrict_with_landlock() == 0 && alone)
+    int landlock = restrict_with_landlock(output_directory_fd) == 0 && alone;
+    if (landlock)
         bits |= THUMBS_CONFINED_LANDLOCK;
-    if (thumbs_restrict_system_calls() == 0)
+    /* Without Landlock the filter grants no rename: seccomp cannot see which names it is given. */
+    struct thumbs_filter_mode mode = {
+        .output_directory_fd = landlock ? output_directory_fd : -1,
+        .trap_fatal_calls = output_directory_fd >= 0,
+    };
+    if (thumbs_restrict_system_calls(mode) == 0)
         bits |= THUMBS_CONFINED_SECCOMP;
 #endif
     return bits;
+}
+
+int thumbs_confine_worker(uint64_t address_space_limit) {
+    return confine(address_space_limit, -1);
+}
+
+int thumbs_confine_single_file(uint64_t address_space_limit, int output_directory_fd) {
+    if (output_directory_fd < 0)
+        return -EBADF;
+    return confine(address_space_limit, output_directory_fd);
+}
+
+int thumbs_open_directory(const char *path) {
+    int descriptor = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    return descriptor >= 0 ? descriptor : -errno;
+}
+
+int thumbs_rename_in_directory(int directory_fd, const char *from, const char *to) {
+    return syscall(SYS_renameat2, (long) directory_fd, from, (long) directory_fd, to, 0L) == 0 ? 0 : -errno;
+}
+
+int thumbs_unlink_in_directory(int directory_fd, const char *name) {
+    return syscall(SYS_unlinkat, (long) directory_fd, name, 0L) == 0 ? 0 : -errno;
 }
 
 static volatile sig_atomic_t report_descriptor = -1;
@@ -297,7 +344,7 @@ static void on_fatal_signal(int signal, siginfo_t *info, void *context) {
 
 /* The alternate stack is the calling thread's: a thread without one handles the signal on its own
  * stack, which a stack overflow leaves no room on (it then dies without a report). */
-static int install_alternate_stack(void) {
+int thumbs_install_alternate_stack(void) {
     const size_t size = 64 * 1024; /* many times MINSIGSTKSZ, AVX-512 and AMX state included */
     long page = sysconf(_SC_PAGESIZE);
     if (page <= 0)
@@ -321,7 +368,7 @@ static int install_alternate_stack(void) {
 
 int thumbs_report_fatal_signals(int report_fd) {
     static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
-    int rc = install_alternate_stack();
+    int rc = thumbs_install_alternate_stack();
     if (rc != 0)
         return rc;
     report_descriptor = report_fd;

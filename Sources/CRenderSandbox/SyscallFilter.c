@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -29,6 +30,10 @@ static void add_rules(int *rc, scmp_filter_ctx filter, uint32_t action, const ch
     for (; *names; names++)
         add_rule(rc, filter, action, *names, none, none);
 }
+
+/* A descriptor or flags argument compared as the kernel reads it: an int, whose upper bits a
+ * caller may leave unset. */
+#define THUMBS_INT_ARG(index, value) SCMP_CMP((index), SCMP_CMP_MASKED_EQ, 0xFFFFFFFFULL, (uint64_t) (uint32_t) (value))
 
 static const char *const allowed_calls[] = {
     "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2", "pwritev2",
@@ -54,6 +59,32 @@ static const char *const path_calls[] = {
     "faccessat", "faccessat2", "readlink", "readlinkat", "statfs", "chdir", "utime", "utimes", "utimensat", NULL
 };
 
+/* What a one-file command's output needs: the rename of its finished PNG onto OUTPUT, and the
+ * removal of the unfinished one when its file fails. */
+static const char *const output_calls[] = { "renameat2", "unlinkat" };
+
+static int is_output_call(const char *name) {
+    return !strcmp(name, output_calls[0]) || !strcmp(name, output_calls[1]);
+}
+
+/* The path calls, but those `mode` allows on the output's directory: a call with an
+ * unconditional rule cannot take conditional ones as well. */
+static void add_path_rules(int *rc, scmp_filter_ctx f, struct thumbs_filter_mode mode) {
+    for (const char *const *names = path_calls; *names; names++)
+        if (mode.output_directory_fd < 0 || !is_output_call(*names))
+            add_rule(rc, f, SCMP_ACT_ERRNO(EACCES), *names, none, none);
+    if (mode.output_directory_fd < 0 || *rc != 0)
+        return;
+    int directory = mode.output_directory_fd;
+    /* renameat2(directory, from, directory, to, 0) and unlinkat(directory, name, 0); with other
+     * arguments they fail with the default EPERM. */
+    *rc = seccomp_rule_add(f, SCMP_ACT_ALLOW, SCMP_SYS(renameat2), 3, THUMBS_INT_ARG(0, directory),
+        THUMBS_INT_ARG(2, directory), THUMBS_INT_ARG(4, 0));
+    if (*rc == 0)
+        *rc = seccomp_rule_add(
+            f, SCMP_ACT_ALLOW, SCMP_SYS(unlinkat), 2, THUMBS_INT_ARG(0, directory), THUMBS_INT_ARG(2, 0));
+}
+
 /* Calls no decoder has a reason to make: a worker that makes one has been subverted. */
 static const char *const fatal_calls[] = {
     "execve", "execveat", "ptrace", "fork", "vfork", "socket", "socketpair", "connect", "bind", "listen",
@@ -68,12 +99,12 @@ static const int fcntl_commands[] = {
     F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_GET_SEALS, F_ADD_SEALS, F_GETPIPE_SZ
 };
 
-static void add_conditional_rules(int *rc, scmp_filter_ctx f) {
+static void add_conditional_rules(int *rc, scmp_filter_ctx f, uint32_t fatal) {
     const uint64_t self = (uint64_t) getpid(); /* fixed: the worker cannot fork */
     const uint32_t allow = SCMP_ACT_ALLOW, refuse_path = SCMP_ACT_ERRNO(EACCES);
     /* Threads, which glibc makes with clone once clone3 fails; any other clone is a fork. */
     add_rule(rc, f, allow, "clone", SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD), none);
-    add_rule(rc, f, SCMP_ACT_KILL_PROCESS, "clone", SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0), none);
+    add_rule(rc, f, fatal, "clone", SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0), none);
     /* fstat is newfstatat(fd, "", AT_EMPTY_PATH) in glibc. A path given along with the flag is
      * still looked up: its metadata (not its bytes) stays visible, which Landlock does not cover. */
     add_rule(rc, f, allow, "newfstatat", SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH), none);
@@ -96,7 +127,8 @@ static void add_conditional_rules(int *rc, scmp_filter_ctx f) {
 
 /* Everything not named fails with EPERM, so that a library probing an odd call fails softly.
  * clone3 says ENOSYS, which makes glibc fall back to clone, whose flags the filter can see. */
-int thumbs_restrict_system_calls(void) {
+int thumbs_restrict_system_calls(struct thumbs_filter_mode mode) {
+    const uint32_t fatal = mode.trap_fatal_calls ? SCMP_ACT_TRAP : SCMP_ACT_KILL_PROCESS;
     scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ERRNO(EPERM));
     if (!filter)
         return -1;
@@ -104,10 +136,10 @@ int thumbs_restrict_system_calls(void) {
     if (rc == 0)
         rc = seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
     add_rules(&rc, filter, SCMP_ACT_ALLOW, allowed_calls);
-    add_rules(&rc, filter, SCMP_ACT_ERRNO(EACCES), path_calls);
-    add_rules(&rc, filter, SCMP_ACT_KILL_PROCESS, fatal_calls);
+    add_path_rules(&rc, filter, mode);
+    add_rules(&rc, filter, fatal, fatal_calls);
     add_rule(&rc, filter, SCMP_ACT_ERRNO(ENOSYS), "clone3", none, none);
-    add_conditional_rules(&rc, filter);
+    add_conditional_rules(&rc, filter, fatal);
     if (rc == 0)
         rc = seccomp_load(filter);
     seccomp_release(filter);

@@ -119,12 +119,7 @@ extension ImageFile {
     /// (``StillImageHandler/lacksEndMarker(_:)``: a JPEG without EOI, a PNG without IEND) is
     /// truncated, and anything else is corrupt.
     static func decodeError(_ text: String, source: ImageSource, handler: some StillImageHandler) -> ImagingError {
-        decodeError(text, mediaType: source.mediaType) {
-            // Trailing zero padding after the end marker is common and harmless.
-            var tail = source.readSuffix(count: 64)
-            while tail.last == 0 { tail.removeLast() }
-            return !tail.isEmpty && handler.lacksEndMarker(tail)
-        }
+        decodeError(text, mediaType: source.mediaType) { handler.lacksEndMarker(in: source) }
     }
 
     /// libvips reads from a descriptor, so its messages name no file (reports name it already)

@@ -36,7 +36,9 @@ struct ThumbsCommand: AsyncParsableCommand {
         FatalSignalNote.install()
         do {
             var command = try parseAsRoot()
-            // Before anything starts a thread: a fork is only safe while there is one.
+            // Before anything starts a thread: confinement holds the whole process, and a fork is
+            // safe, only while there is one.
+            if try renderedConfined(command) { return }
             if type(of: command) is any DecodesFiles.Type { PrestartedWorker.fork() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -51,5 +53,11 @@ struct ThumbsCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             exit(withError: ExitCode(2))
         }
+    }
+
+    /// Whether `command` rendered its one file in this process, confined (`RendersOneFile`).
+    private static func renderedConfined(_ command: any ParsableCommand) throws -> Bool {
+        guard let oneFile = command as? any RendersOneFile else { return false }
+        return try oneFile.renderConfined()
     }
 }

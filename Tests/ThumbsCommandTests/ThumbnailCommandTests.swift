@@ -53,12 +53,12 @@ import ThumbsSamples
         }
     }
 
-    /// With --verbose the command names what its render worker said it is confined by, the same
-    /// measures `thumbs version` says this kernel offers (a failed file included).
+    /// With --verbose the command names what it put its own process under before it decoded the
+    /// file, the same measures `thumbs version` says this kernel offers (a failed file included).
     @Test(
-        .disabled(if: Sanitizer.isActive, "under a sanitizer a worker takes no seccomp filter, Landlock or limit"),
+        .disabled(if: Sanitizer.isActive, "under a sanitizer a process takes no seccomp filter, Landlock or limit"),
         arguments: [true, false])
-    func verboseNamesTheWorkersConfinement(readable: Bool) throws {
+    func verboseNamesTheConfinement(readable: Bool) throws {
         let input = try folder.write(
             Array(try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg).prefix(readable ? .max : 300)),
             to: "in.jpg")
@@ -67,7 +67,36 @@ import ThumbsSamples
             environment: environment)
         #expect(outcome.status == (readable ? 0 : 1), "\(outcome.standardError)")
         let offered = WorkerConfinement.available.names.joined(separator: ", ")
-        #expect(outcome.standardError.contains("render worker confined by \(offered)"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("no render worker), confined by \(offered)"), "\(outcome.standardError)")
+    }
+
+    /// `thumbnail` and `render` of one file render in their own process: with no worker program
+    /// to start they still succeed, and write what the unconfined renderer (isolation "none")
+    /// writes, byte for byte.
+    @Test(.disabled(if: Sanitizer.isActive, "under a sanitizer a process takes no seccomp filter, Landlock or limit"))
+    func oneFileNeedsNoRenderWorkerAndRendersTheSame() throws {
+        let input = try folder.write(
+            try SyntheticImage(width: 1200, height: 800).encoded(as: .jpeg, orientation: 6), to: "in.jpg")
+        let unconfined = try folder.write(Array(#"{"isolation": "none"}"#.utf8), to: "none.json")
+        var noWorker = environment
+        noWorker["THUMBS_RENDER_WORKER"] = folder.path + "/no-such-worker"
+        let commands: [(String, [String])] = [
+            ("png", ["thumbnail", "-s", "200", input]), ("jpg", ["render", input, "--size", "200x200", "-o"]),
+        ]
+        for (format, command) in commands {
+            let confined = try ThumbsProcess.run(
+                command + [folder.path + "/confined.\(format)", "--verbose"], in: folder.path, environment: noWorker)
+            #expect(confined.status == 0, "\(confined.standardError)")
+            #expect(confined.standardError.contains("rendered in this process"), "\(confined.standardError)")
+            let inProcess = try ThumbsProcess.run(
+                command + [folder.path + "/none.\(format)", "--config", unconfined], in: folder.path,
+                environment: environment)
+            #expect(inProcess.status == 0, "\(inProcess.standardError)")
+            let bytes = try [folder.path + "/confined.\(format)", folder.path + "/none.\(format)"].map {
+                try Data(contentsOf: URL(fileURLWithPath: $0))
+            }
+            #expect(!bytes[0].isEmpty && bytes[0] == bytes[1], "\(format)")
+        }
     }
 
     @Test func smallPictureIsNotEnlarged() throws {

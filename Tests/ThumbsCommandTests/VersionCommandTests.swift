@@ -55,12 +55,14 @@ import ThumbsSamples
         #expect((document["libavif"] as? String)?.isEmpty == false)
     }
 
-    /// A JPEG is probed and rendered without libvips, FFmpeg, libheif or LibRaw; a CMYK one,
-    /// which libvips reads, opens libvips alone.
-    @Test func aJpegOpensNoDecodingLibraryButACMYKOneLibvips() throws {
+    /// A JPEG is probed and rendered without libvips, FFmpeg, libheif or LibRaw, in this process
+    /// (isolation "none") or in this process confined (one file): what is opened before
+    /// confinement is what the file needs. A CMYK one, which libvips reads, opens libvips alone.
+    @Test(arguments: ["none", "process"])
+    func aJpegOpensNoDecodingLibraryButACMYKOneLibvips(isolation: String) throws {
         let photo = folder.path + "/photo.jpg"
         try folder.write(try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg), to: "photo.jpg")
-        try folder.write(Array("{\"isolation\": \"none\"}".utf8), to: "config.json")
+        try folder.write(Array("{\"isolation\": \"\(isolation)\"}".utf8), to: "config.json")
         let loaded = try loadedDecodingObjects(
             [
                 "render", photo, "--size", "64x64", "-o", folder.path + "/out.jpg", "--config",

@@ -53,6 +53,17 @@ import ThumbsSamples
         #expect(registry.libraries(for: nil) == [.libvips])
     }
 
+    /// A JPEG's renditions need libvips only to be encoded as WebP or enlarged.
+    @Test func webPAndEnlargingNeedLibvips() throws {
+        let registry = FormatRegistry.standard
+        let jpeg = try source(try SyntheticImage(width: 64, height: 48).encoded(as: .jpeg), named: "a.jpg")
+        let box = PixelSize(width: 32, height: 32)
+        #expect(registry.libraries(for: jpeg, specs: [RenditionSpec(size: box, format: .png)]) == [])
+        #expect(registry.libraries(for: jpeg, specs: [RenditionSpec(size: box, format: .webp)]) == [.libvips])
+        let enlarged = RenditionSpec(size: PixelSize(width: 640, height: 640), allowsUpscaling: true)
+        #expect(registry.libraries(for: jpeg, specs: [enlarged]) == [.libvips])
+    }
+
     @Test func aFileNoHandlerReadsIsUnsupported() throws {
         let text = try source(Array("hello".utf8), named: "notes.txt")
         let error = #expect(throws: ImagingError.self) { try FormatRegistry.standard.handler(for: text) }

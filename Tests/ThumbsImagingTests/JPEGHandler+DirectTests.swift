@@ -100,6 +100,24 @@ import ThumbsSamples
         #expect(try bothPaths(cmyk, specs: Self.specSets[0]) == nil)
     }
 
+    /// A process that confines itself first opens libvips for a JPEG only where its header or
+    /// its end tells that libvips may have to take it over.
+    @Test func aPlainJPEGNeedsNoLibrary() throws {
+        func libraries(_ name: String, _ bytes: [UInt8]) throws -> Set<DecodingLibrary> {
+            let path = try folder.write(bytes, to: name)
+            return handler.libraries(for: try ImageSource(ImageLocation(path: path)))
+        }
+        let plain = try SyntheticImage(width: 300, height: 200).encoded(as: .jpeg)
+        #expect(try libraries("plain.jpg", plain) == [])
+        #expect(try libraries("truncated.jpg", Array(plain.dropLast(100))) == [.libvips])
+        let cmyk = try SyntheticImage(width: 30, height: 20, pixels: .cmyk).encoded(as: .jpeg)
+        #expect(try libraries("cmyk.jpg", cmyk) == [.libvips])
+        if SharedPhotos.isPresent {
+            let profiled = SharedPhotos.root.appendingPathComponent("phone/dog_exif_extended_xmp_icc.jpg").path
+            #expect(handler.libraries(for: try ImageSource(ImageLocation(path: profiled))) == [.libvips])
+        }
+    }
+
     @Test func aTruncatedPhotoIsTheEnginesToRenderInPart() throws {
         let whole = try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg)
         let path = try folder.write(Array(whole.prefix(whole.count * 2 / 3)), to: "truncated.jpg")

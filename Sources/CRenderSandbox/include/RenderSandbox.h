@@ -56,6 +56,43 @@ enum {
 /// after it can be applied without it).
 int thumbs_confine_worker(uint64_t address_space_limit);
 
+/// Confines a command that renders one file in its own process: thumbs_confine_worker's measures,
+/// with two differences. Landlock grants MAKE_REG and REMOVE_FILE beneath `output_directory_fd`
+/// (an O_PATH descriptor of the output's directory), and the seccomp filter allows
+/// renameat2(output_directory_fd, _, output_directory_fd, _, 0) and
+/// unlinkat(output_directory_fd, _, 0): what thumbs_rename_in_directory and
+/// thumbs_unlink_in_directory need, and only while Landlock holds the names beneath the
+/// directory (the filter cannot read a path: without Landlock it grants neither). The calls that
+/// kill a worker raise SIGSYS instead (SECCOMP_RET_TRAP), still without being made, so that the
+/// command's handler (thumbs_report_single_file_death) reports its file. Returns -EBUSY, having
+/// changed nothing, when the process has another thread (Landlock would not hold it); otherwise
+/// as thumbs_confine_worker.
+int thumbs_confine_single_file(uint64_t address_space_limit, int output_directory_fd);
+
+/// The folder at `path` opened for thumbs_confine_single_file (O_PATH, O_DIRECTORY,
+/// close-on-exec): the descriptor or -errno.
+int thumbs_open_directory(const char *path);
+
+/// renameat2(directory_fd, from, directory_fd, to, 0): 0 or -errno.
+int thumbs_rename_in_directory(int directory_fd, const char *from, const char *to);
+
+/// unlinkat(directory_fd, name, 0): 0 or -errno.
+int thumbs_unlink_in_directory(int directory_fd, const char *name);
+
+/// How a command that renders one file in its own process ends when its decoder does not return:
+/// installs handlers (on an alternate stack) for SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE
+/// and SIGSYS (a call the seccomp filter traps) that write `crashed_line` to stderr, or
+/// `out_of_memory_line` when the faulting thread's errno is ENOMEM, remove `temporary_name` in
+/// `directory_fd` and exit with status 1; and, when `time_limit_microseconds` is not 0, a timer
+/// of that much wall time (not counting a suspended machine) whose SIGALRM does the same with
+/// `timed_out_line`. The texts are copied. Returns 0 or -errno.
+int thumbs_report_single_file_death(const char *crashed_line, const char *out_of_memory_line,
+    const char *timed_out_line, int directory_fd, const char *temporary_name, uint64_t time_limit_microseconds);
+
+/// The command's file is done (its output renamed into place, or its failure reported): a fault or
+/// the timer from now on ends the process as it would without the handlers, leaving its output.
+void thumbs_single_file_done(void);
+
 /// One OpenMP thread for the calling thread's parallel regions (LibRaw's), when OpenMP is loaded.
 void thumbs_use_one_openmp_thread(void);
 

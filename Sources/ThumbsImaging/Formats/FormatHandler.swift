@@ -16,6 +16,9 @@ package protocol FormatHandler: Sendable {
     /// The libraries its files are decoded with, each opened when a file first needs it
     /// (``DecodingLibrary``), and opened by a render worker before it confines itself.
     var libraries: Set<DecodingLibrary> { get }
+    /// The libraries `source` may need: what a process that confines itself before it decodes
+    /// opens first. ``libraries`` unless the handler can tell more from the file.
+    func libraries(for source: ImageSource) -> Set<DecodingLibrary>
     /// Whether this handler reads `source`, found by its leading bytes.
     func reads(_ source: ImageSource) -> Bool
     /// How its files are decoded, with the versions of `loaded`: a line of
@@ -37,4 +40,8 @@ package protocol FormatHandler: Sendable {
     func embeddedPreview(
         _ source: ImageSource, format: ThumbnailFormat, quality: Int, engine: VipsRenderer
     ) throws(ImagingError) -> Thumbnail?
+}
+
+extension FormatHandler {
+    func libraries(for source: ImageSource) -> Set<DecodingLibrary> { libraries }
 }

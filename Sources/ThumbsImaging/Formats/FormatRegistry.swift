@@ -37,9 +37,17 @@ package struct FormatRegistry: Sendable {
         return handler
     }
 
-    /// The libraries `source` is decoded with: its handler's, or libvips alone when it was not
-    /// sniffed or no handler reads it (libvips is what reports it unsupported).
+    /// The libraries `source` is decoded with: its handler's for it, or libvips alone when it
+    /// was not sniffed or no handler reads it (libvips is what reports it unsupported).
     package func libraries(for source: ImageSource?) -> Set<DecodingLibrary> {
-        source.flatMap { try? handler(for: $0).libraries } ?? [.libvips]
+        source.flatMap { source in (try? handler(for: source))?.libraries(for: source) } ?? [.libvips]
+    }
+
+    /// The libraries renditions `specs` of `source` may need: the file's, and libvips, which
+    /// alone encodes WebP and enlarges a picture, whatever decoded it.
+    package func libraries(for source: ImageSource?, specs: [RenditionSpec]) -> Set<DecodingLibrary> {
+        let encoding: Set<DecodingLibrary> =
+            specs.contains { $0.format == .webp || $0.allowsUpscaling } ? [.libvips] : []
+        return libraries(for: source).union(encoding)
     }
 }

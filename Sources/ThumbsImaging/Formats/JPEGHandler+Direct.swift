@@ -15,6 +15,18 @@ import ThumbsRendering
 /// decodes), a profile lcms cannot read. A photo whose profile is not sRGB is converted by the
 /// transform libvips' sRGB profile makes, so it opens libvips, but is still decoded here.
 extension JPEGHandler {
+    /// None for a file the direct path will take as far as its header and its end tell; libvips
+    /// for one with an ICC profile (which may not be sRGB), CMYK or another frame
+    /// ``JPEGHeader`` does not describe, or a missing end marker (a truncation, which libvips
+    /// renders in part). Read in Swift from the segments, as the renderer's own process may
+    /// read them.
+    func libraries(for source: ImageSource) -> Set<DecodingLibrary> {
+        guard let header = JPEGHeader(in: FileBytes(source.file, size: source.fingerprint.size)),
+            !header.hasICCProfile, !lacksEndMarker(in: source)
+        else { return [.libvips] }
+        return []
+    }
+
     /// What the header says, read from its segments (``JPEGHeader``, ``EXIFBlock``) as libvips
     /// reads it; a header described there never opens libvips.
     func probe(_ source: ImageSource, engine: VipsRenderer) throws(ImagingError) -> ImageProperties {

@@ -21,6 +21,8 @@ package struct JPEGHeader: Sendable {
     let exif: EXIFBlock?
     /// The XMP packet's segment (the first APP1 segment that starts "http", libvips' rule).
     private let xmpSegment: JPEGSegments.Segment?
+    /// Whether an APP2 segment holds (a part of) an ICC profile.
+    let hasICCProfile: Bool
 
     /// The EXIF orientation (1...8): 1 when the file states none or one out of range, as libvips
     /// reads it.
@@ -55,6 +57,7 @@ package struct JPEGHeader: Sendable {
             EXIFBlock(bytes.read(at: $0.payloadOffset, count: $0.payloadLength).bytes)
         }
         xmpSegment = app1.first { $0.prefix.matches("http".utf8, at: 0) }
+        hasICCProfile = segments.contains { $0.marker == 0xE2 && $0.prefix.matches("ICC_PROFILE\0".utf8, at: 0) }
     }
 
     /// The XMP packet's segment as libvips keeps it, read from `bytes`.

@@ -77,6 +77,14 @@ extension StillImageHandler {
 
     func lacksEndMarker(_ tail: [UInt8]) -> Bool { false }
 
+    /// Whether the last bytes of `source`, past any zeros, lack the format's end marker.
+    func lacksEndMarker(in source: ImageSource) -> Bool {
+        var tail = source.readSuffix(count: 64)
+        // Trailing zero padding after the end marker is common and harmless.
+        while tail.last == 0 { tail.removeLast() }
+        return !tail.isEmpty && lacksEndMarker(tail)
+    }
+
     func describingColour(
         _ image: VipsImageHandle, of file: ImageFile, _ failure: (String) -> ImagingError
     ) throws(ImagingError) -> VipsImageHandle { image }

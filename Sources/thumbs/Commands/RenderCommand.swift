@@ -3,12 +3,13 @@ import Foundation
 import Thumbs
 import ThumbsRendering
 
-struct RenderCommand: AsyncParsableCommand, DecodesFiles {
+struct RenderCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render thumbnails of files or whole folders.",
         discussion: """
-            With one FILE and -o, writes that thumbnail. With folders (or no PATH: the library \
+            With one FILE and -o, writes that thumbnail (beside OUT first, then renamed onto it), \
+            rendered in this process, confined as a render worker is. With folders (or no PATH: the library \
             roots of config.json), renders every photo into the output folder, one file per \
             rendition, mirroring the folder tree. Bad files get one line each and the run goes on.
 
@@ -61,6 +62,21 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles {
             }
         }
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1...100") }
+    }
+
+    func renderConfined() throws -> Bool {
+        guard let output, let file = singleFile, !Self.namesFolder(output) else { return false }
+        let configuration = try options.load()
+        let renditions = renditions(from: configuration)
+        // More than one: `run` says what is missing.
+        guard renditions.count == 1 else { return false }
+        let started = ContinuousClock.now
+        guard
+            let thumbnail = try OneFileRender.render(
+                file, spec: renditions[0].spec, to: output, configuration: configuration)
+        else { return false }
+        Self.report(thumbnail, of: file, to: output, since: started)
+        return true
     }
 
     func run() async throws {
@@ -173,13 +189,20 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles {
             let thumbnail = try await renderer.render(
                 ImageLocation(path: path), specs: [spec], ticket: PriorityTicket(.interactive))[0]
             try Data(thumbnail.bytes).write(to: URL(fileURLWithPath: output))
-            if thumbnail.isPartial { printError(ProgressDisplay.partialWarning(path)) }
-            let elapsed = started.duration(to: .now)
-            print(
-                "\(output.escapedForTerminal): \(thumbnail.pixelSize) \(thumbnail.format.rawValue), \(thumbnail.bytes.count) bytes, \(elapsed.formattedMilliseconds)"
-            )
+            Self.report(thumbnail, of: path, to: output, since: started)
         } catch let error as ImagingError {
-            throw CommandFailure.inputFailed("\(path): \(error.kind.rawValue): \(error)")
+            throw CommandFailure.inputFailed(OneFileRender.line(path, error))
         }
+    }
+
+    /// The line of a thumbnail written, and the warning of a partial one.
+    private static func report(
+        _ thumbnail: Thumbnail, of path: String, to output: String, since started: ContinuousClock.Instant
+    ) {
+        if thumbnail.isPartial { printError(ProgressDisplay.partialWarning(path)) }
+        let elapsed = started.duration(to: .now)
+        print(
+            "\(output.escapedForTerminal): \(thumbnail.pixelSize) \(thumbnail.format.rawValue), \(thumbnail.bytes.count) bytes, \(elapsed.formattedMilliseconds)"
+        )
     }
 }

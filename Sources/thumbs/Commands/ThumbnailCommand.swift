@@ -4,7 +4,7 @@ import Logging
 import Thumbs
 import ThumbsRendering
 
-struct ThumbnailCommand: AsyncParsableCommand, DecodesFiles {
+struct ThumbnailCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
         abstract: "Write one PNG thumbnail, as a desktop thumbnailer (a .thumbnailer file's Exec=) does.",
@@ -12,9 +12,11 @@ struct ThumbnailCommand: AsyncParsableCommand, DecodesFiles {
             The freedesktop.org thumbnailer interface: file managers run it as \
             `thumbs thumbnail -s %s %u %o` (deploy/freedesktop/thumbs.thumbnailer). INPUT is a \
             path or a file:// URI; OUTPUT gets a PNG that fits within SIZE×SIZE, never enlarged, \
-            upright and sRGB, rendered by the configured renderer (isolated render workers by \
-            default) for every type Thumbs reads: photos, HEIF/AVIF, camera RAW, videos' poster \
-            frames. The cache is not used; config.json is read when one is found.
+            upright and sRGB, for every type Thumbs reads: photos, HEIF/AVIF, camera RAW, videos' \
+            poster frames. It is rendered in this process, confined as a render worker is before \
+            the file is decoded (a worker renders it where the kernel has no Landlock; isolation \
+            "none" in config.json renders it unconfined). The cache is not used; config.json is \
+            read when one is found.
 
             The PNG is written beside OUTPUT and renamed onto it when complete: a file that \
             cannot be thumbnailed leaves nothing at OUTPUT.
@@ -42,18 +44,26 @@ struct ThumbnailCommand: AsyncParsableCommand, DecodesFiles {
         }
     }
 
+    private var spec: RenditionSpec {
+        RenditionSpec(size: PixelSize(width: size, height: size), contentMode: .aspectFit, format: .png)
+    }
+
+    func renderConfined() throws -> Bool {
+        let path = try Self.path(of: input)
+        return try OneFileRender.render(path, spec: spec, to: output, configuration: try options.load()) != nil
+    }
+
     func run() async throws {
         let path = try Self.path(of: input)
         let configuration = try options.load()
         let renderer = try LibraryOptions.renderer(for: configuration)
-        let spec = RenditionSpec(size: PixelSize(width: size, height: size), contentMode: .aspectFit, format: .png)
         let thumbnail: Thumbnail
         do {
             defer { Self.logConfinement(of: renderer) }
             thumbnail = try await renderer.render(
                 ImageLocation(path: path), specs: [spec], ticket: PriorityTicket(.interactive))[0]
         } catch let error as ImagingError {
-            throw CommandFailure.inputFailed("\(path): \(error.kind.rawValue): \(error)")
+            throw CommandFailure.inputFailed(OneFileRender.line(path, error))
         }
         try Self.write(thumbnail.bytes, to: output)
     }

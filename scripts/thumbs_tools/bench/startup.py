@@ -2,8 +2,8 @@
 
 1. Cheap commands: `thumbs version` and `thumbs --help` against `vipsthumbnail --vips-version`:
    median wall time and peak RSS (goal: `thumbs version` at most 15 ms and 20 MiB).
-2. One photo as a whole process: `thumbs render PHOTO --size 256x256 -o DIR/` with isolation
-   "process" (the default: render workers) and "none", against `vipsthumbnail PHOTO -s
+2. One photo as a whole process: `thumbs render PHOTO --size 256x256 -o DIR/PHOTO.jpg` with
+   isolation "process" (the default: its own process confined) and "none", against `vipsthumbnail PHOTO -s
    '256x256>'` at the same quality; goal: Thumbs at least 2x faster. The photos are 12 MP phone
    JPEGs of ../shared/photos (skipped when it is absent) unless --photo names others.
 3. A small warm against a large one: `thumbs warm` of 30 photos and of 3,000, isolation
@@ -170,20 +170,25 @@ def cheap_commands(thumbs: Path, vipsthumbnail: str) -> list[Command]:
 
 def render_commands(thumbs: Path, vipsthumbnail: str, photo: Path, configs: dict[str, Path]) -> list[Command]:
     def thumbs_render(isolation: str) -> Callable[[Path], list[str]]:
-        return lambda f: [
-            str(thumbs),
-            "render",
-            str(photo),
-            "--size",
-            f"{SIZE}x{SIZE}",
-            "-o",
-            f"{f / 'out'}/",
-            "--cache",
-            str(f / "cache"),
-            "--config",
-            str(configs[isolation]),
-            "--quiet",
-        ]
+        # One file to one file: what a one-file call does (rendered in the command's own process).
+        def command(f: Path) -> list[str]:
+            (f / "out").mkdir()
+            return [
+                str(thumbs),
+                "render",
+                str(photo),
+                "--size",
+                f"{SIZE}x{SIZE}",
+                "-o",
+                f"{f / 'out'}/{photo.stem}.jpg",
+                "--cache",
+                str(f / "cache"),
+                "--config",
+                str(configs[isolation]),
+                "--quiet",
+            ]
+
+        return command
 
     def vips(f: Path) -> list[str]:
         (f / "out").mkdir()
