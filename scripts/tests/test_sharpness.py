@@ -1,12 +1,12 @@
-"""bench-sharpness: the measures of detail and level difference, the goal, a fill's box."""
+"""bench-sharpness: the measures of detail and level difference, the goal, a fill's geometry."""
 
 from typing import Any
 
 import pytest
 
 from thumbs_tools.bench.sharpness import (
-    cover_box,
     detail_ratio,
+    fill_geometry,
     laplacian_energy,
     level_difference,
     luma,
@@ -64,7 +64,8 @@ def test_the_goal_is_at_least_nine_tenths_of_the_detail_within_three_levels() ->
     assert not meets_goal(1.0, 3.01)
 
 
-def test_cover_box_is_the_centred_crop_of_the_target_aspect() -> None:
-    assert cover_box((400, 200), (100, 100)) == pytest.approx((100, 0, 300, 200))
-    assert cover_box((200, 400), (100, 100)) == pytest.approx((0, 100, 200, 300))
-    assert cover_box((300, 200), (150, 100)) == pytest.approx((0, 0, 300, 200))
+def test_a_fill_covers_the_box_and_crops_whole_pixels_at_the_centre() -> None:
+    assert fill_geometry((400, 200), (100, 100)) == ((200, 100), (50, 0))
+    assert fill_geometry((200, 400), (100, 100)) == ((100, 200), (0, 50))
+    assert fill_geometry((512, 341), (256, 256)) == ((384, 256), (64, 0))
+    assert fill_geometry((320, 235), (235, 235)) == ((320, 235), (42, 0))

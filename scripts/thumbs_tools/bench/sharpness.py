@@ -13,7 +13,7 @@ downscale), at 128 and 256 fit (the desktop's sizes) and 256×256 fill (a warm's
 
 The reference is Pillow from the full decode (libvips' where Pillow cannot open the file, HEIC):
 upright (EXIF), ICC to sRGB with ImageCms (relative colorimetric, as libvips), then one Lanczos
-resize to exactly each thumbnail's size (a fill's centre crop from the same box). Per thumbnail:
+resize to exactly each thumbnail's size (a fill: to the size covering it, then its centre crop). Per thumbnail:
 
   detail  the mean squared Laplacian of its luma (4-neighbour) ÷ the reference's;
   levels  the mean absolute difference to the reference, 0-255, over every pixel and channel
@@ -103,12 +103,12 @@ def meets_goal(detail: float, levels: float) -> bool:
     return detail >= DETAIL_GOAL and levels <= LEVELS_GOAL
 
 
-def cover_box(source: tuple[int, int], size: tuple[int, int]) -> tuple[float, float, float, float]:
-    """The centred box of `source` (width, height) with the aspect of `size`: a fill's crop (within it)."""
+def fill_geometry(source: tuple[int, int], size: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """A fill of `size` from `source` (width, height): the size that covers it, sides rounded,
+    and the top left corner of the centre crop, whole pixels off each side."""
     scale = max(size[0] / source[0], size[1] / source[1])
-    width, height = min(source[0], size[0] / scale), min(source[1], size[1] / scale)
-    left, top = (source[0] - width) / 2, (source[1] - height) / 2
-    return (left, top, left + width, top + height)
+    cover = (max(size[0], round(source[0] * scale)), max(size[1], round(source[1] * scale)))
+    return cover, ((cover[0] - size[0]) // 2, (cover[1] - size[1]) // 2)
 
 
 # The pictures.
@@ -176,13 +176,18 @@ def full_decode(path: Path, work: Path) -> tuple[Any, str]:
 
 
 def reference(full: Any, size: tuple[int, int], mode: str) -> Pixels:  # noqa: ANN401 (a PIL image)
-    """The full decode resized by Lanczos to exactly `size` (from the centre crop for a fill)."""
+    """The full decode resized by Lanczos to exactly `size`; a fill resized to cover it, its
+    sides rounded, then cropped to it at the centre, whole pixels off each side (as libvips'
+    centre crop and Thumbs' make it)."""
     from PIL import Image
 
-    box = cover_box(full.size, size) if mode == "fill" else (0.0, 0.0, float(full.width), float(full.height))
     if full.size == size:
         return flattened(full)
-    return flattened(full.resize(size, Image.Resampling.LANCZOS, box=box))
+    if mode == "fit":
+        return flattened(full.resize(size, Image.Resampling.LANCZOS))
+    cover, (left, top) = fill_geometry(full.size, size)
+    covered = full.resize(cover, Image.Resampling.LANCZOS) if cover != full.size else full
+    return flattened(covered.crop((left, top, left + size[0], top + size[1])))
 
 
 def pillow_thumbnail(path: Path, side: int, mode: str, out: Path) -> bool:
