@@ -13,7 +13,9 @@ downscale), at 128 and 256 fit (the desktop's sizes) and 256×256 fill (a warm's
 
 The reference is Pillow from the full decode (libvips' where Pillow cannot open the file, HEIC):
 upright (EXIF), ICC to sRGB with ImageCms (relative colorimetric, as libvips), then one Lanczos
-resize to exactly each thumbnail's size (a fill: to the size covering it, then its centre crop). Per thumbnail:
+resize to exactly each thumbnail's size (a fill: the centre crop of the size covering it, placed
+within half a pixel as close to the thumbnail as it can be: tools put a crop's pixel centres
+differently). Per thumbnail:
 
   detail  the mean squared Laplacian of its luma (4-neighbour) ÷ the reference's;
   levels  the mean absolute difference to the reference, 0-255, over every pixel and channel
@@ -59,6 +61,7 @@ HOLDOUT_SOURCES = [
     "2007-12-holiday/Canon Powershot SD750 - 2007.12.26.n.IMG_3704.JPG",
 ]
 HOLDOUT_SIDE = 512
+FILL_SHIFTS = (-0.5, -0.25, 0.0, 0.25, 0.5)
 Pixels = Any  # a numpy array: numpy is not typed here
 
 
@@ -167,18 +170,21 @@ def full_decode(path: Path, work: Path) -> tuple[Any, str]:
                 return to_srgb(ImageOps.exif_transpose(opened)), "Pillow"
     except Exception:  # whatever Pillow fails on, libvips decodes
         pass
-    upright, copy = work / "full-decode.v", work / "full-decode.tif"
-    subprocess.run(["vips", "autorot", str(path), str(upright)], check=True, capture_output=True)
-    transform = ["vips", "icc_transform", str(upright), str(copy), "srgb", "--embedded"]
-    subprocess.run(transform, check=True, capture_output=True)
+    copy = work / "full-decode.tif"
+    subprocess.run(["vips", "autorot", str(path), str(copy)], check=True, capture_output=True)
     with Image.open(copy) as opened:
+        if opened.mode != "CMYK" or "icc_profile" in opened.info:
+            return to_srgb(opened), "libvips"
+    converted = work / "full-decode-srgb.tif"
+    subprocess.run(["vips", "icc_transform", str(copy), str(converted), "srgb"], check=True, capture_output=True)
+    with Image.open(converted) as opened:
         return to_srgb(opened), "libvips"
 
 
-def reference(full: Any, size: tuple[int, int], mode: str) -> Pixels:  # noqa: ANN401 (a PIL image)
-    """The full decode resized by Lanczos to exactly `size`; a fill resized to cover it, its
-    sides rounded, then cropped to it at the centre, whole pixels off each side (as libvips'
-    centre crop and Thumbs' make it)."""
+def reference(full: Any, size: tuple[int, int], mode: str, shift: float = 0) -> Pixels:  # noqa: ANN401 (a PIL image)
+    """The full decode resized by Lanczos to exactly `size`. A fill: the box of the centre crop of
+    the size covering it (whole pixels off each side), moved by `shift` of its pixels along the
+    cropped side, resized."""
     from PIL import Image
 
     if full.size == size:
@@ -186,8 +192,23 @@ def reference(full: Any, size: tuple[int, int], mode: str) -> Pixels:  # noqa: A
     if mode == "fit":
         return flattened(full.resize(size, Image.Resampling.LANCZOS))
     cover, (left, top) = fill_geometry(full.size, size)
-    covered = full.resize(cover, Image.Resampling.LANCZOS) if cover != full.size else full
-    return flattened(covered.crop((left, top, left + size[0], top + size[1])))
+    if cover == full.size:
+        return flattened(full.crop((left, top, left + size[0], top + size[1])))
+    scale = full.width / cover[0] if left else full.height / cover[1]
+    x = (left + (shift if left else 0)) * scale
+    y = (top + (0 if left else shift)) * scale
+    box = (max(0.0, x), max(0.0, y), min(full.width, x + size[0] * scale), min(full.height, y + size[1] * scale))
+    return flattened(full.resize(size, Image.Resampling.LANCZOS, box=box))
+
+
+def aligned(thumbnail: Pixels, full: Any, size: tuple[int, int], mode: str) -> Pixels:  # noqa: ANN401
+    """The reference a thumbnail is measured against. A fill's crop is placed to a fraction of a
+    pixel differently by each tool (where its pixel centres fall): of the crops moved by up to
+    half a pixel, the one closest to the thumbnail."""
+    if mode == "fit":
+        return reference(full, size, mode)
+    crops = [reference(full, size, mode, shift) for shift in FILL_SHIFTS]
+    return min(crops, key=lambda crop: level_difference(thumbnail, crop))
 
 
 def pillow_thumbnail(path: Path, side: int, mode: str, out: Path) -> bool:
@@ -305,7 +326,7 @@ def measure_file(
             with Image.open(made) as image:
                 thumbnail = flattened(image)
                 size = image.size
-            expected = reference(full, size, mode)
+            expected = aligned(thumbnail, full, size, mode)
             detail, levels = detail_ratio(thumbnail, expected), level_difference(thumbnail, expected)
             rows.append(Row(shown, group, name, tool, size[0], size[1], detail, levels, meets_goal(detail, levels)))
     return rows, decoder
