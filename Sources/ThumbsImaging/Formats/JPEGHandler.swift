@@ -2,8 +2,8 @@ import CVipsShim
 import ThumbsCore
 import ThumbsRendering
 
-/// JPEG: decoded by libjpeg-turbo straight to the DCT scale the thumbnail needs
-/// (``JpegDecoder``); libvips' `jpegload`, told the same scale, reads what libjpeg-turbo
+/// JPEG: decoded by libjpeg-turbo at the DCT scale that leaves at least twice the thumbnail
+/// (``JpegDecoder``, ``VipsRenderer/decodeShrink(_:to:cover:)``); libvips' `jpegload`, told the same scale, reads what libjpeg-turbo
 /// refuses and decodes damaged files past their damage. The EXIF thumbnail is the embedded
 /// preview; Live Photo stills and motion photos, and the segments of HDR gain maps and depth,
 /// are its subtypes.
@@ -13,7 +13,7 @@ struct JPEGHandler: StillImageHandler {
     let libraries: Set<DecodingLibrary> = [.libvips]
 
     func decoding(with loaded: DecoderLibraries) -> String {
-        "libjpeg-turbo at the DCT scale the thumbnail needs; libvips' jpegload past damage"
+        "libjpeg-turbo at the DCT scale that leaves twice the thumbnail; libvips' jpegload past damage"
     }
 
     func storedPicture(
@@ -48,7 +48,7 @@ struct JPEGHandler: StillImageHandler {
         return try VipsRenderer.srgb(VipsRenderer.trimmingLetterbox(upright, toAspectOf: file.uprightSize), failure)
     }
 
-    /// The whole picture at its DCT scale, which may be up to four times the pixels of
+    /// The whole picture at its DCT scale, which may have up to sixteen times the pixels of
     /// `decodeSize`; a progressive JPEG keeps every DCT coefficient of the whole image besides
     /// (2 bytes per sample of each component, at full size whatever the scaling).
     func decoderMemory(of file: ImageFile, decodeSize: PixelSize) -> Int {
