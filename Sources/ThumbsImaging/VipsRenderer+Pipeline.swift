@@ -50,8 +50,8 @@ extension VipsRenderer {
     /// own thumbnail chooses it), a HEIF picture's block mean and a RAW file's JPEG preview's
     /// scaling. A reduced IDCT or a block mean followed by a short resize blurs: decoded at the
     /// smallest scale still at least the target (gdk-pixbuf's and Pillow's `draft` choice),
-    /// thumbnails of the shared photos kept 0.73–0.90× the fine detail of a Lanczos-3 resize of
-    /// the full decode, and with the factor of two every one keeps more than 0.9×
+    /// half of the shared JPEGs' 256-px thumbnails keep less than 0.9× the fine detail of a
+    /// Lanczos-3 resize of the full decode (down to 0.71×); with the factor of two, one of 108
     /// (`scripts/bench-sharpness`, docs/BENCHMARKS.md). At scales 1, 1/2 and 1/4, the decoded
     /// picture has fewer than 16 times the target's pixels.
     static func decodeShrink(_ upright: PixelSize, to target: PixelSize, cover: Bool) -> Int32 {
