@@ -43,18 +43,27 @@ extension VipsRenderer {
         )
     }
 
-    /// The scale (1, 2, 4 or 8) that decodes a picture of `upright` size straight to the
-    /// smallest size still at least `target` (covering it when `cover`, else fitting it): a
-    /// JPEG's DCT scaling (Pillow's `draft` choice), or the block a HEIF picture is averaged
-    /// over for twice its target. For a JPEG, libvips' own thumbnail stops a factor of two
-    /// short, for a sharper final resize, and decodes up to four times the pixels; the Lanczos
-    /// resize that follows keeps thumbnails sharp enough that the difference does not show.
+    /// The scale (1, 2, 4 or 8) a picture of `upright` size is decoded at for a thumbnail of
+    /// `target` (covering it when `cover`, else fitting it): the largest that leaves the picture
+    /// at least twice the target, so that the Lanczos-3 resize after it does at least a factor of
+    /// two of the shrinking. It is a JPEG's DCT scaling (libjpeg-turbo's reduced IDCT, as libvips'
+    /// own thumbnail chooses it), a HEIF picture's block mean and a RAW file's JPEG preview's
+    /// scaling. A reduced IDCT or a block mean followed by a short resize blurs: decoded at the
+    /// smallest scale still at least the target (gdk-pixbuf's and Pillow's `draft` choice),
+    /// half of the shared JPEGs' 256-px thumbnails keep less than 0.9× the fine detail of a
+    /// Lanczos-3 resize of the full decode (down to 0.71×); with the factor of two, one of 108
+    /// (`scripts/bench-sharpness`, docs/BENCHMARKS.md). At scales 1, 1/2 and 1/4, the decoded
+    /// picture has fewer than 16 times the target's pixels.
     static func decodeShrink(_ upright: PixelSize, to target: PixelSize, cover: Bool) -> Int32 {
         let across = Double(upright.width) / Double(max(1, target.width))
         let down = Double(upright.height) / Double(max(1, target.height))
         let factor = cover ? min(across, down) : max(across, down)
-        return [8, 4, 2].first { Double($0) <= factor } ?? 1
+        return [8, 4, 2].first { Double($0) * minimumResize <= factor } ?? 1
     }
+
+    /// How much of a thumbnail's shrinking the Lanczos-3 resize does at least, after a scaled
+    /// decode (``decodeShrink(_:to:cover:)``).
+    static let minimumResize = 2.0
 
     /// Encodes without any metadata, whatever the format: a thumbnail must not carry the
     /// photo's GPS position, and its colours are sRGB already. JPEG loses alpha by flattening

@@ -23,11 +23,9 @@ struct HEIFHandler: StillImageHandler {
     func storedPicture(
         _ file: ImageFile, target: PixelSize, cover: Bool
     ) throws(ImagingError) -> (image: VipsImageHandle, orientation: Int32)? {
-        // A block's mean is a rougher filter than a JPEG's DCT scaling: the picture is kept at
-        // least twice the target, so that the Lanczos resize after it does most of the
-        // shrinking, as in libvips' own resize.
-        let twice = PixelSize(width: target.width * 2, height: target.height * 2)
-        let shrink = VipsRenderer.decodeShrink(file.uprightSize, to: twice, cover: cover)
+        // The picture is averaged down to at least twice the target, so that the Lanczos
+        // resize after it does the rest of the shrinking, as in libvips' own resize.
+        let shrink = VipsRenderer.decodeShrink(file.uprightSize, to: target, cover: cover)
         return try HeifDecoder.decode(file, shrink: shrink, target: target, cover: cover).map {
             ($0.image, $0.orientation)
         }

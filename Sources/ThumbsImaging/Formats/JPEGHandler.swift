@@ -2,10 +2,11 @@ import CVipsShim
 import ThumbsCore
 import ThumbsRendering
 
-/// JPEG: decoded by libjpeg-turbo straight to the DCT scale the thumbnail needs, and rendered
-/// without libvips where it can be (`JPEGHandler+Direct.swift`), else through the engine
-/// (``JpegDecoder``); libvips' `jpegload`, told the same scale, reads what libjpeg-turbo
-/// refuses and decodes damaged files past their damage. The EXIF thumbnail is the embedded
+/// JPEG: decoded by libjpeg-turbo at the DCT scale that leaves at least twice the thumbnail
+/// (``VipsRenderer/decodeShrink(_:to:cover:)``), and rendered without libvips where it can be
+/// (`JPEGHandler+Direct.swift`), else through the engine (``JpegDecoder``); libvips' `jpegload`,
+/// told the same scale, reads what libjpeg-turbo refuses and decodes damaged files past their
+/// damage. The EXIF thumbnail is the embedded
 /// preview; Live Photo stills and motion photos, and the segments of HDR gain maps and depth,
 /// are its subtypes.
 struct JPEGHandler: StillImageHandler {
@@ -16,7 +17,8 @@ struct JPEGHandler: StillImageHandler {
     let libraries: Set<DecodingLibrary> = []
 
     func decoding(with loaded: DecoderLibraries) -> String {
-        "libjpeg-turbo at the DCT scale the thumbnail needs, resized without libvips; libvips' jpegload past damage"
+        "libjpeg-turbo at the DCT scale that leaves twice the thumbnail, resized without libvips; "
+            + "libvips' jpegload past damage"
     }
 
     func storedPicture(
@@ -51,7 +53,7 @@ struct JPEGHandler: StillImageHandler {
         return try VipsRenderer.srgb(VipsRenderer.trimmingLetterbox(upright, toAspectOf: file.uprightSize), failure)
     }
 
-    /// The whole picture at its DCT scale, which may be up to four times the pixels of
+    /// The whole picture at its DCT scale, which may have up to sixteen times the pixels of
     /// `decodeSize`; a progressive JPEG keeps every DCT coefficient of the whole image besides.
     func decoderMemory(of file: ImageFile, decodeSize: PixelSize) -> Int {
         // Chroma subsampling shrinks the colour components' coefficient planes.
