@@ -235,6 +235,7 @@ enum FuzzChecks {
             segments.segments.allSatisfy { $0.marker != 0xDA && $0.prefix.bytes.count <= JPEGSegments.prefixLength },
             "a segment past the header")
         if let header = JPEGHeader(in: file) {
+            expect(header.iccProfile(in: file).count <= Int(file.size), "a profile larger than the file")
             expect(
                 header.storedSize.pixelCount > 0 && (1...8).contains(header.orientation)
                     && (1...3).contains(header.samplesPerPixel),

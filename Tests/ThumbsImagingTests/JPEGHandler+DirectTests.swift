@@ -113,8 +113,14 @@ import ThumbsSamples
         let cmyk = try SyntheticImage(width: 30, height: 20, pixels: .cmyk).encoded(as: .jpeg)
         #expect(try libraries("cmyk.jpg", cmyk) == [.libvips])
         if SharedPhotos.isPresent {
-            let profiled = SharedPhotos.root.appendingPathComponent("phone/dog_exif_extended_xmp_icc.jpg").path
-            #expect(handler.libraries(for: try ImageSource(ImageLocation(path: profiled))) == [.libvips])
+            func shared(_ path: String) throws -> Set<DecodingLibrary> {
+                let location = ImageLocation(path: SharedPhotos.root.appendingPathComponent(path).path)
+                return handler.libraries(for: try ImageSource(location))
+            }
+            #expect(try shared("phone/dog_exif_extended_xmp_icc.jpg") == [], "an sRGB profile")
+            #expect(try shared("2019-trip/book-beside-flowers.jpg") == [], "an sRGB profile")
+            #expect(try shared("phone/PXL_ultrahdr_01.jpg") == [.libvips], "Display P3")
+            #expect(try shared("exports/concert.jpg") == [.libvips], "a grey profile")
         }
     }
 

@@ -1,4 +1,5 @@
 import CJpegShim
+import CVipsShim
 import ThumbsCore
 import ThumbsRendering
 
@@ -16,15 +17,17 @@ import ThumbsRendering
 /// transform libvips' sRGB profile makes, so it opens libvips, but is still decoded here.
 extension JPEGHandler {
     /// None for a file the direct path will take as far as its header and its end tell; libvips
-    /// for one with an ICC profile (which may not be sRGB), CMYK or another frame
-    /// ``JPEGHeader`` does not describe, or a missing end marker (a truncation, which libvips
-    /// renders in part). Read in Swift from the segments, as the renderer's own process may
-    /// read them.
+    /// for one with an ICC profile other than sRGB (converted with libvips' sRGB profile), CMYK
+    /// or another frame ``JPEGHeader`` does not describe, or a missing end marker (a truncation,
+    /// which libvips renders in part). The segments are read in Swift, and a profile's tag
+    /// table, colorants and curves by `thumbs_icc_is_srgb`, within its length: what the
+    /// renderer's own process may read of a file before a confined one decodes it.
     func libraries(for source: ImageSource) -> Set<DecodingLibrary> {
-        guard let header = JPEGHeader(in: FileBytes(source.file, size: source.fingerprint.size)),
-            !header.hasICCProfile, !lacksEndMarker(in: source)
-        else { return [.libvips] }
-        return []
+        let bytes = FileBytes(source.file, size: source.fingerprint.size)
+        guard let header = JPEGHeader(in: bytes), !lacksEndMarker(in: source) else { return [.libvips] }
+        guard header.hasICCProfile else { return [] }
+        let profile = header.iccProfile(in: bytes)
+        return profile.withUnsafeBufferPointer { thumbs_icc_is_srgb($0.baseAddress, $0.count) } == 1 ? [] : [.libvips]
     }
 
     /// What the header says, read from its segments (``JPEGHeader``, ``EXIFBlock``) as libvips

@@ -21,8 +21,8 @@ package struct JPEGHeader: Sendable {
     let exif: EXIFBlock?
     /// The XMP packet's segment (the first APP1 segment that starts "http", libvips' rule).
     private let xmpSegment: JPEGSegments.Segment?
-    /// Whether an APP2 segment holds (a part of) an ICC profile.
-    let hasICCProfile: Bool
+    /// The APP2 segments that hold the parts of an ICC profile.
+    private let iccSegments: [JPEGSegments.Segment]
 
     /// The EXIF orientation (1...8): 1 when the file states none or one out of range, as libvips
     /// reads it.
@@ -57,7 +57,22 @@ package struct JPEGHeader: Sendable {
             EXIFBlock(bytes.read(at: $0.payloadOffset, count: $0.payloadLength).bytes)
         }
         xmpSegment = app1.first { $0.prefix.matches("http".utf8, at: 0) }
-        hasICCProfile = segments.contains { $0.marker == 0xE2 && $0.prefix.matches("ICC_PROFILE\0".utf8, at: 0) }
+        iccSegments = segments.filter { $0.marker == 0xE2 && $0.prefix.matches("ICC_PROFILE\0".utf8, at: 0) }
+    }
+
+    /// Whether the file embeds an ICC profile.
+    var hasICCProfile: Bool { !iccSegments.isEmpty }
+
+    /// The ICC profile, its parts read from `bytes` and joined as libvips joins them: in the
+    /// order of their sequence numbers, up to the first one missing.
+    package func iccProfile(in bytes: FileBytes) -> [UInt8] {
+        var parts: [Int: [UInt8]] = [:]
+        for segment in iccSegments where segment.payloadLength > 14 {
+            guard let sequence = segment.prefix.bytes.dropFirst(12).first, sequence > 0 else { continue }
+            parts[Int(sequence) - 1] =
+                bytes.read(at: segment.payloadOffset + 14, count: segment.payloadLength - 14).bytes
+        }
+        return (0..<parts.count).prefix { parts[$0] != nil }.flatMap { parts[$0] ?? [] }
     }
 
     /// The XMP packet's segment as libvips keeps it, read from `bytes`.
