@@ -65,8 +65,8 @@ def test_targets_judge_each_goal() -> None:
         "- met: `thumbs version` peak RSS ≤ 20 MiB: 19.5 MiB",
         "- MISSED: `thumbs render` (photo a.jpg, isolation process) ≥ 2× as fast as vipsthumbnail: 1.80× (goal 2×)",
         "- met: `thumbs render` (photo a.jpg, isolation none) ≥ 2× as fast as vipsthumbnail: 2.25× (goal 2×)",
-        "- MISSED: warm of 30 photos (isolation process) at ≥ 90% of the photos/s on 3,000: 0.50× (goal 0.9×)",
-        "- met: warm of 30 photos (isolation none) at ≥ 90% of the photos/s on 3,000: 1.00× (goal 0.9×)",
+        "- MISSED: warm of 30 photos (isolation process) at ≥ 85% of the photos/s on 3,000: 0.50× (goal 0.85×)",
+        "- met: warm of 30 photos (isolation none) at ≥ 85% of the photos/s on 3,000: 1.00× (goal 0.85×)",
     ]
 
 

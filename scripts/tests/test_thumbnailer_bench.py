@@ -1,7 +1,16 @@
 import struct
 import zlib
 
-from thumbs_tools.bench.thumbnailer import TYPES, FileType, manifest_files, spread, tiny_png, type_figure
+from thumbs_tools.bench.thumbnailer import (
+    TYPES,
+    FileType,
+    goal_of,
+    manifest_files,
+    spread,
+    tiny_png,
+    type_figure,
+    verdict,
+)
 
 HEADER = "relative_path\tbytes\tsha256\tsource_repo\tsource_path\tlicense\tnotes\n"
 
@@ -68,3 +77,10 @@ def test_tiny_png_is_a_valid_png_of_the_size_and_colour() -> None:
     assert struct.unpack(">II", chunks[b"IHDR"][:8]) == (4, 4)
     assert zlib.decompress(chunks[b"IDAT"]) == (b"\0" + bytes([1, 2, 3]) * 4) * 4
     assert b"IEND" in chunks
+
+
+def test_each_type_is_judged_by_its_own_goal() -> None:
+    assert goal_of("JPEG") == 1.0 and goal_of("HEIC") == 1.5 and goal_of("MP4") == 2.0
+    assert verdict(1.2, goal_of("JPEG")) == "met (1×)"
+    assert verdict(1.2, goal_of("HEIC")) == "MISSED (1.5×)"
+    assert verdict(None, goal_of("MOV")) == "MISSED (2×)"

@@ -7,7 +7,7 @@
    '256x256>'` at the same quality; goal: Thumbs at least 2x faster. The photos are 12 MP phone
    JPEGs of ../shared/photos (skipped when it is absent) unless --photo names others.
 3. A small warm against a large one: `thumbs warm` of 30 photos and of 3,000, isolation
-   "process" and "none"; goal: the 30's photos per second within 10 % of the 3,000's. The 3,000
+   "process" and "none"; goal: the 30's photos per second at least 0.85x the 3,000's. The 3,000
    are 640x480 JPEGs made by scripts/bench-scaling's generator (once, kept in --root); the 30
    are copies of the first 30 of them.
 
