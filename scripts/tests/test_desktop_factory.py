@@ -117,6 +117,8 @@ def test_worker_confinement_reads_the_verbose_line() -> None:
         "thumbs: /tmp/gnome-desktop-file-to-thumbnail.jpg: truncated\n"
     )
     assert worker_confinement(log) == "seccomp, landlock (ABI 7), no-new-privs"
+    own = "debug thumbs : rendered in this process (pid 7, no render worker), confined by seccomp, landlock (ABI 7)\n"
+    assert worker_confinement(own) == "seccomp, landlock (ABI 7)"
     assert worker_confinement("nothing") is None
 
 
