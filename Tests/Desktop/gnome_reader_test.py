@@ -29,6 +29,18 @@ WORK = tempfile.mkdtemp(prefix="thumbs-desktop-")
 CACHE_HOME = os.path.join(WORK, "cache")
 # GLib reads XDG_CACHE_HOME once, when it starts: set it before importing gi.
 os.environ["XDG_CACHE_HOME"] = CACHE_HOME
+# A factory knows the thumbnailers of XDG_DATA_DIRS as it is made. Here it knows Thumbs' own
+# entry alone (beside the system's MIME database), so that what can_thumbnail says is of Thumbs,
+# whichever other thumbnailers the machine has.
+DATA = os.path.join(WORK, "data")
+os.makedirs(os.path.join(DATA, "thumbnailers"))
+for linked in ("mime", "glib-2.0"):
+    os.symlink(os.path.join("/usr/share", linked), os.path.join(DATA, linked))
+with open(os.path.join(os.path.dirname(__file__), "../../deploy/freedesktop/thumbs.thumbnailer")) as deployed:
+    ENTRY = deployed.read().replace("TryExec=thumbs", f"TryExec={THUMBS}").replace("Exec=thumbs ", f"Exec={THUMBS} ")
+with open(os.path.join(DATA, "thumbnailers", "thumbs.thumbnailer"), "w") as entry:
+    entry.write(ENTRY)
+os.environ["XDG_DATA_DIRS"] = DATA
 
 try:
     import gi
