@@ -368,17 +368,21 @@ int thumbs_install_alternate_stack(void) {
 
 int thumbs_report_fatal_signals(int report_fd) {
     static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+    report_descriptor = report_fd;
+    return thumbs_catch_fatal_signals(fatal_signals, sizeof fatal_signals / sizeof fatal_signals[0], on_fatal_signal);
+}
+
+int thumbs_catch_fatal_signals(const int *signals, size_t count, void (*handler)(int, siginfo_t *, void *)) {
     int rc = thumbs_install_alternate_stack();
     if (rc != 0)
         return rc;
-    report_descriptor = report_fd;
     struct sigaction action;
     memset(&action, 0, sizeof action);
-    action.sa_sigaction = on_fatal_signal;
+    action.sa_sigaction = handler;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
     sigfillset(&action.sa_mask); /* nothing interrupts the report */
-    for (size_t index = 0; index < sizeof fatal_signals / sizeof fatal_signals[0]; index++) {
-        if (sigaction(fatal_signals[index], &action, NULL) != 0)
+    for (size_t index = 0; index < count; index++) {
+        if (sigaction(signals[index], &action, NULL) != 0)
             return -errno;
     }
     return 0;

@@ -58,20 +58,13 @@ int thumbs_report_single_file_death(const char *crashed_line, const char *out_of
     if (!crashed_text || !out_of_memory_text || !timed_out_text || !temporary_text)
         return -ENOMEM;
     output_directory = directory_fd;
-    int rc = thumbs_install_alternate_stack();
-    if (rc != 0)
+    int rc = thumbs_catch_fatal_signals(fatal_signals, sizeof fatal_signals / sizeof fatal_signals[0], on_death);
+    if (rc != 0 || time_limit_microseconds == 0)
         return rc;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_sigaction = on_death;
-    action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
     sigfillset(&action.sa_mask); /* nothing interrupts the report */
-    for (size_t index = 0; index < sizeof fatal_signals / sizeof fatal_signals[0]; index++) {
-        if (sigaction(fatal_signals[index], &action, NULL) != 0)
-            return -errno;
-    }
-    if (time_limit_microseconds == 0)
-        return 0;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
     if (sigaction(SIGALRM, &action, NULL) != 0)
         return -errno;

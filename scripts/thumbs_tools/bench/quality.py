@@ -14,8 +14,6 @@ Tolerances, in levels of 0-255, over every pixel and channel:
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +23,7 @@ import numpy
 from PIL import Image
 
 from ..paths import SHARED
+from .thumbs_render import render_pngs
 
 MEAN_ABSOLUTE_LIMIT = 1.5
 MEAN_SIGNED_LIMIT = 0.5
@@ -38,15 +37,7 @@ RENDITIONS = [
 
 def render(binary: Path, roots: list[Path], out: Path, work: Path) -> set[Path]:
     """Renders `roots` with `binary` into `out` as PNGs; the thumbnails' paths, relative to it."""
-    config = work / "quality.json"
-    config.write_text(json.dumps({"renditions": [dict(r, format="png") for r in RENDITIONS]}))
-    result = subprocess.run(
-        [str(binary), "render", *map(str, roots), "-o", str(out), "--config", str(config), "--quiet"],
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode not in (0, 1):
-        sys.exit(f"{binary} render failed ({result.returncode}): {result.stderr.strip()}")
+    render_pngs(binary, roots, out, work / "quality.json", RENDITIONS)
     return {p.relative_to(out) for p in out.rglob("*.png")}
 
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import shutil
 import statistics
 import subprocess
@@ -45,6 +44,7 @@ from typing import Any
 from ..paths import SHARED
 from ..report import markdown_table, write_json
 from .photo_peers import parse_notes
+from .thumbs_render import render_pngs
 
 DETAIL_GOAL = 0.9
 LEVELS_GOAL = 3.0
@@ -245,18 +245,8 @@ def vipsthumbnail(path: Path, side: int, mode: str, out: Path) -> bool:
 
 def render_with_thumbs(thumbs: Path, roots: Sequence[Path], out: Path, work: Path) -> None:
     """`thumbs render` of every root into `out`, each rendition as PNG."""
-    config = work / "sharpness.json"
-    renditions = [
-        {"name": name, "size": f"{side}x{side}", "mode": mode, "format": "png"} for name, side, mode in RENDITIONS
-    ]
-    config.write_text(json.dumps({"renditions": renditions}))
-    result = subprocess.run(
-        [str(thumbs), "render", *map(str, roots), "-o", str(out), "--config", str(config), "--quiet"],
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode not in (0, 1):
-        sys.exit(f"{thumbs} render failed ({result.returncode}): {result.stderr.strip()}")
+    renditions = [{"name": name, "size": f"{side}x{side}", "mode": mode} for name, side, mode in RENDITIONS]
+    render_pngs(thumbs, roots, out, work / "sharpness.json", renditions)
 
 
 # The photos.
