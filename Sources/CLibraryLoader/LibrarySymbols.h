@@ -11,7 +11,6 @@
     X(vips_array_double_new) \
     X(vips_arrayjoin) \
     X(vips_autorot) \
-    X(vips_blob_get) \
     X(vips_block_untrusted_set) \
     X(vips_cache_set_max) \
     X(vips_cache_set_max_files) \
@@ -58,7 +57,6 @@
     X(vips_jpegsave_buffer) \
     X(vips_operation_block_set) \
     X(vips_pngsave_buffer) \
-    X(vips_profile_load) \
     X(vips_source_custom_new) \
     X(vips_source_get_type) \
     X(vips_source_new_from_descriptor) \

@@ -1,4 +1,5 @@
-/* Whether an embedded ICC profile is sRGB already, so that converting to sRGB can be skipped. */
+/* Whether an embedded ICC profile is sRGB already, so that converting to sRGB can be skipped, and
+ * whether its header is one lcms converts pictures of so many bands from. */
 
 #include "CVipsShim.h"
 
@@ -117,6 +118,19 @@ int thumbs_icc_is_srgb(const unsigned char *data, size_t length) {
         }
     }
     return 1;
+}
+
+int thumbs_icc_describes(const unsigned char *data, size_t length, int bands) {
+    if (!data || length < 132 || thumbs_u32(data) > length || thumbs_u32(data) < 132)
+        return 0;
+    const char *space = bands == 3 ? "RGB " : bands == 1 ? "GRAY" : NULL;
+    if (!space || memcmp(data + 16, space, 4) != 0)
+        return 0;
+    if (memcmp(data + 20, "XYZ ", 4) != 0 && memcmp(data + 20, "Lab ", 4) != 0)
+        return 0;
+    /* The tag table, 12 bytes a tag, fits in the profile. */
+    uint32_t count = thumbs_u32(data + 128);
+    return count > 0 && count <= (thumbs_u32(data) - 132) / 12;
 }
 
 int thumbs_vips_profile_is_srgb(VipsImage *image) {

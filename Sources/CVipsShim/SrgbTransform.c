@@ -5,8 +5,10 @@
  * Adobe RGB photo costs more than converting its thumbnail's pixels (lcms reverses the output's
  * tone curves and optimises the pipeline each time), and it converts through a sink. A library
  * from one phone or camera has one profile: its transform is built once here and shared by the
- * render threads. It is the transform libvips would build (the same sRGB profile, intent, pixel
- * formats and flags), so the pixels are the same. */
+ * render threads. It is the transform libvips would build (the same intent, pixel formats and
+ * flags) but for the sRGB profile: lcms' own, so that converting a photo never needs libvips.
+ * Its pixels differ from libvips' sRGB profile's by at most 2 levels, in about 1 % of the
+ * values of a Display P3 photo (the two profiles' tone curves round differently). */
 
 #include "CVipsShim.h"
 
@@ -81,16 +83,11 @@ static void thumbs_keep(const unsigned char *icc, size_t length, int bands, thum
         thumbs_srgb_transform_release(replaced);
 }
 
-/* A new transform from `icc` (describing `bands`-band pictures) to libvips' sRGB, with one
- * reference; NULL when the profile does not describe such pictures or lcms fails. */
+/* A new transform from `icc` (describing `bands`-band pictures) to sRGB, with one reference;
+ * NULL when the profile does not describe such pictures or lcms fails. */
 static thumbs_srgb_transform *thumbs_make(const unsigned char *icc, size_t length, int bands) {
-    VipsBlob *srgb_blob = NULL;
-    if (vips_profile_load("srgb", &srgb_blob, NULL) || !srgb_blob)
-        return NULL;
-    size_t srgb_length;
-    const void *srgb_data = vips_blob_get(srgb_blob, &srgb_length);
     cmsHPROFILE input = cmsOpenProfileFromMem(icc, (cmsUInt32Number) length);
-    cmsHPROFILE output = cmsOpenProfileFromMem(srgb_data, (cmsUInt32Number) srgb_length);
+    cmsHPROFILE output = cmsCreate_sRGBProfile();
     thumbs_srgb_transform *shared = NULL;
     cmsColorSpaceSignature space = input ? cmsGetColorSpace(input) : 0;
     if (input && output && ((bands == 3 && space == cmsSigRgbData) || (bands == 1 && space == cmsSigGrayData))) {
@@ -106,7 +103,6 @@ static thumbs_srgb_transform *thumbs_make(const unsigned char *icc, size_t lengt
         cmsCloseProfile(input);
     if (output)
         cmsCloseProfile(output);
-    vips_area_unref((VipsArea *) srgb_blob);
     return shared;
 }
 

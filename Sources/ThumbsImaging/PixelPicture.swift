@@ -103,16 +103,12 @@ final class PixelPicture {
     }
 
     /// In 8-bit sRGB, three bands, as ``VipsRenderer/srgb(_:_:)`` makes it: a profile that is
-    /// not sRGB converted by the transform kept for it (which needs libvips' sRGB profile, so
-    /// only such a picture starts libvips), grey spread over the three bands. Nil when lcms
-    /// cannot read the profile.
+    /// not sRGB converted by the transform kept for it (lcms alone, no libvips), grey spread over
+    /// the three bands. Nil when lcms cannot read the profile.
     func inSRGB() throws(ImagingError) -> PixelPicture? {
         if let profile, profile.withUnsafeBufferPointer({ thumbs_icc_is_srgb($0.baseAddress, $0.count) }) == 0 {
-            try VipsRuntime.ensureStarted()
-            let bands = Int32(bands)
-            // Through the gate: the transform is made from libvips' sRGB profile.
-            let made = try VipsCallGate.run { () throws(ImagingError) in
-                profile.withUnsafeBufferPointer { thumbs_srgb_transform_for($0.baseAddress, $0.count, bands) }
+            let made = profile.withUnsafeBufferPointer {
+                thumbs_srgb_transform_for($0.baseAddress, $0.count, Int32(bands))
             }
             guard let transform = made else { return nil }
             defer { thumbs_srgb_transform_release(transform) }

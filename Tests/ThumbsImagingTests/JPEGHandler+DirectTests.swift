@@ -100,8 +100,9 @@ import ThumbsSamples
         #expect(try bothPaths(cmyk, specs: Self.specSets[0]) == nil)
     }
 
-    /// A process that confines itself first opens libvips for a JPEG only where its header or
-    /// its end tells that libvips may have to take it over.
+    /// A process that confines itself first opens libvips for a JPEG only where its header, its
+    /// end or its profile's header tells that libvips may have to take it over: a profile other
+    /// than sRGB is converted by lcms alone.
     @Test func aPlainJPEGNeedsNoLibrary() throws {
         func libraries(_ name: String, _ bytes: [UInt8]) throws -> Set<DecodingLibrary> {
             let path = try folder.write(bytes, to: name)
@@ -119,8 +120,15 @@ import ThumbsSamples
             }
             #expect(try shared("phone/dog_exif_extended_xmp_icc.jpg") == [], "an sRGB profile")
             #expect(try shared("2019-trip/book-beside-flowers.jpg") == [], "an sRGB profile")
-            #expect(try shared("phone/PXL_ultrahdr_01.jpg") == [.libvips], "Display P3")
-            #expect(try shared("exports/concert.jpg") == [.libvips], "a grey profile")
+            #expect(try shared("phone/PXL_ultrahdr_01.jpg") == [], "Display P3")
+            #expect(try shared("exports/concert.jpg") == [], "a grey profile")
+            // An RGB photo whose profile says grey: lcms would not convert it.
+            var p3 = Array(try Data(contentsOf: SharedPhotos.root.appendingPathComponent("phone/PXL_ultrahdr_01.jpg")))
+            let signature = Array("ICC_PROFILE\0".utf8)
+            let segment = try #require(p3.indices.first { p3[$0...].starts(with: signature) })
+            let space = segment + 14 + 16  // past the signature, its sequence number and count
+            p3.replaceSubrange(space..<space + 4, with: Array("GRAY".utf8))
+            #expect(try libraries("p3-said-grey.jpg", p3) == [.libvips])
         }
     }
 

@@ -141,7 +141,9 @@ import ThumbsSamples
     }
 
     /// The transform kept for a profile gives the pixels libvips' icc_transform gives, for RGB
-    /// and (with a shared photo's Gray Gamma 2.2 profile) grey pictures, made and kept alike.
+    /// and (with a shared photo's Gray Gamma 2.2 profile) grey pictures, made and kept alike, but
+    /// for lcms' sRGB profile in place of libvips': a value may differ by up to 2 levels, and
+    /// few do.
     @Test func aKeptTransformConvertsAsLibvipsIccTransform() throws {
         try VipsRuntime.ensureStarted()
         let png = try SyntheticImage(width: 300, height: 200).encoded(as: .png)
@@ -166,7 +168,11 @@ import ThumbsSamples
                 let ours = try #require(try VipsRenderer.convertedToSRGB(picture, ImagingError.corrupt))
                 #expect(ours.bands == 3 && ours.interpretation == VIPS_INTERPRETATION_sRGB)
                 #expect(!ours.has("icc-profile-data"))
-                #expect(try ours.pixelBytes() == theirs.pixelBytes(), "\(picture.bands) bands")
+                let (ourBytes, theirBytes) = (try ours.pixelBytes(), try theirs.pixelBytes())
+                try #require(ourBytes.count == theirBytes.count)
+                let differences = zip(ourBytes, theirBytes).map { abs(Int($0) - Int($1)) }
+                #expect(differences.max() ?? 0 <= 2, "\(picture.bands) bands")
+                #expect(differences.count { $0 > 0 } * 20 < differences.count, "\(picture.bands) bands")
             }
         }
         // A profile of another kind of picture is left to libvips.

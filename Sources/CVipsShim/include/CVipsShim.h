@@ -119,6 +119,11 @@ int thumbs_vips_orient(VipsImage *in, VipsImage **out, int orientation);
 /// profile built on lookup tables too (IccProfile.c). Reads only inside `length`.
 int thumbs_icc_is_srgb(const unsigned char *data, size_t length);
 
+/// 1 when the header of the ICC profile `data` says it describes pictures of `bands` bands (1,
+/// grey, or 3, RGB) against the XYZ or Lab connection space, and its tag table fits inside it:
+/// what thumbs_srgb_transform_for() needs before lcms reads the tags. Reads only the header.
+int thumbs_icc_describes(const unsigned char *data, size_t length, int bands);
+
 /// thumbs_icc_is_srgb() of the image's embedded ICC profile; 0 when it has none.
 int thumbs_vips_profile_is_srgb(VipsImage *image);
 
@@ -133,12 +138,12 @@ unsigned char *thumbs_png_colour_profile(int descriptor, int grey, size_t *lengt
 /// A copy of `in` (sharing its pixels) with `icc` as its ICC profile.
 int thumbs_vips_with_profile(VipsImage *in, VipsImage **out, const unsigned char *icc, size_t icc_length);
 
-/// A transform from an embedded ICC profile to libvips' sRGB profile, kept per profile and shared
-/// by the threads (see SrgbTransform.c).
+/// A transform from an embedded ICC profile to lcms' sRGB profile, kept per profile and shared by
+/// the threads; it needs no libvips (see SrgbTransform.c).
 typedef struct thumbs_srgb_transform thumbs_srgb_transform;
 
 /// The transform from `icc` for 8-bit pictures of `bands` bands (1, grey, or 3, RGB) to 8-bit
-/// sRGB, as vips_icc_transform() would make it (relative intent); NULL when the profile does not
+/// sRGB, as vips_icc_transform() would make it (relative intent) but to lcms' sRGB; NULL when the profile does not
 /// describe such pictures (or cannot be read), and libvips is left to deal with it. Release it
 /// with thumbs_srgb_transform_release().
 thumbs_srgb_transform *thumbs_srgb_transform_for(const unsigned char *icc, size_t icc_length, int bands);

@@ -13,21 +13,25 @@ import ThumbsRendering
 /// Whatever this path does not take goes to the engine, which decodes the file again: WebP
 /// output, upscaling, frames libjpeg-turbo does not scale (``JPEGHeader``), CMYK, a file
 /// libjpeg warns about or fails on (the engine classifies the damage and renders what
-/// decodes), a profile lcms cannot read. A photo whose profile is not sRGB is converted by the
-/// transform libvips' sRGB profile makes, so it opens libvips, but is still decoded here.
+/// decodes), a profile lcms cannot read. A photo whose profile is not sRGB is converted here,
+/// by lcms.
 extension JPEGHandler {
     /// None for a file the direct path will take as far as its header and its end tell; libvips
-    /// for one with an ICC profile other than sRGB (converted with libvips' sRGB profile), CMYK
-    /// or another frame ``JPEGHeader`` does not describe, or a missing end marker (a truncation,
-    /// which libvips renders in part). The segments are read in Swift, and a profile's tag
-    /// table, colorants and curves by `thumbs_icc_is_srgb`, within its length: what the
-    /// renderer's own process may read of a file before a confined one decodes it.
+    /// for CMYK or another frame ``JPEGHeader`` does not describe, a missing end marker (a
+    /// truncation, which libvips renders in part), or an ICC profile other than sRGB whose
+    /// header lcms would not convert the picture from. The segments are read in Swift, and a
+    /// profile's header, tag table, colorants and curves in C within its length
+    /// (`thumbs_icc_is_srgb`, `thumbs_icc_describes`): what the renderer's own process may read
+    /// of a file before a confined one decodes it.
     func libraries(for source: ImageSource) -> Set<DecodingLibrary> {
         let bytes = FileBytes(source.file, size: source.fingerprint.size)
         guard let header = JPEGHeader(in: bytes), !lacksEndMarker(in: source) else { return [.libvips] }
         guard header.hasICCProfile else { return [] }
-        let profile = header.iccProfile(in: bytes)
-        return profile.withUnsafeBufferPointer { thumbs_icc_is_srgb($0.baseAddress, $0.count) } == 1 ? [] : [.libvips]
+        let converted = header.iccProfile(in: bytes).withUnsafeBufferPointer {
+            thumbs_icc_is_srgb($0.baseAddress, $0.count) == 1
+                || thumbs_icc_describes($0.baseAddress, $0.count, Int32(header.components)) == 1
+        }
+        return converted ? [] : [.libvips]
     }
 
     /// What the header says, read from its segments (``JPEGHeader``, ``EXIFBlock``) as libvips
