@@ -39,6 +39,8 @@ let package = Package(
         .executable(name: "thumbs", targets: ["thumbs"]),
         // The process IsolatedThumbnailRenderer renders in; installed beside `thumbs`.
         .executable(name: "thumbs-render-worker", targets: ["thumbs-render-worker"]),
+        // The desktop's thumbnailer (deploy/freedesktop/thumbs.thumbnailer); installed beside `thumbs`.
+        .executable(name: "thumbs-thumbnailer", targets: ["thumbs-thumbnailer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -199,6 +201,16 @@ let package = Package(
                 "ThumbsLibrary", "ThumbsPipeline", "ThumbsSettings",
             ]
         ),
+        // One file rendered in the calling process, confined: `thumbs thumbnail`, `thumbs render
+        // FILE -o FILE` and `thumbs-thumbnailer`, and the desktop thumbnailer's arguments.
+        .target(
+            name: "ThumbsOneFile",
+            dependencies: [
+                "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsIsolation", "ThumbsSettings",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // HTTP: the JSON API, thumbnails with opportunistic delivery, the grid page, metrics.
         .target(
             name: "ThumbsServer",
@@ -262,12 +274,21 @@ let package = Package(
                 "ThumbsBenchmarking",
                 "ThumbsProcessTuning",
                 "ThumbsSamples",
+                "ThumbsOneFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(name: "thumbs-render-worker", dependencies: ["ThumbsIsolation", "ThumbsProcessTuning"]),
+        // One file's thumbnail for a file manager, in a program that starts fast: no command-line
+        // parser, web server or cache linked in; `thumbs thumbnail` takes what it does not.
+        .executableTarget(
+            name: "thumbs-thumbnailer",
+            dependencies: [
+                "ThumbsOneFile", "ThumbsSettings", "ThumbsSupport", "ThumbsProcessTuning",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // A render worker taken over by a hostile file: the isolation tests' attacks, under the
         // real confinement (a worker's, or a one-file command's with --one-file).
         .executableTarget(
@@ -417,13 +438,14 @@ let package = Package(
                 "ThumbsSupport", "ThumbsSamples", "ThumbsTestSupport", "ThumbsCoreTestSupport",
             ]
         ),
+        .testTarget(name: "ThumbsOneFileTests", dependencies: ["ThumbsOneFile", "ThumbsCore"]),
         .testTarget(
             name: "ThumbsCommandTests",
             // The executable is listed so the process the tests run is built first.
             dependencies: [
                 "Thumbs", "ThumbsBenchmarking", "ThumbsFreedesktop", "ThumbsSamples", "ThumbsTestSupport",
                 "ThumbsCoreTestSupport", "thumbs",
-                "thumbs-peak-memory", "thumbs-journal-fault", "thumbs-render-worker",
+                "thumbs-peak-memory", "thumbs-journal-fault", "thumbs-render-worker", "thumbs-thumbnailer",
             ]
         ),
         .testTarget(

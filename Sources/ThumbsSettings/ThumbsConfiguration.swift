@@ -187,10 +187,20 @@ public struct ThumbsConfiguration: Sendable, Hashable, Codable {
     /// `config.json` in the working directory, else `$XDG_CONFIG_HOME/thumbs/config.json`
     /// (`~/.config/thumbs/config.json`). With none, the defaults apply.
     public static var searchPaths: [String] {
+        // getenv, not ProcessInfo's environment (a dictionary of every variable) or the user
+        // database: the desktop's thumbnailer looks on every call, and starts in milliseconds.
+        func variable(_ name: String) -> String? {
+            getenv(name).map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
         let configHome =
-            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
-            ?? FileManager.default.homeDirectoryForCurrentUser.path + "/.config"
+            variable("XDG_CONFIG_HOME")
+            ?? (variable("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config"
         return ["config.json", configHome + "/thumbs/config.json"]
+    }
+
+    /// The first of ``searchPaths`` that names a file; nil when none does, and the defaults apply.
+    public static var foundPath: String? {
+        searchPaths.first { access($0, F_OK) == 0 }
     }
 
     /// The store settings this configuration implies: `cache.path` (or `path`, when given, as

@@ -152,7 +152,8 @@ import ThumbsSamples
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/nowhere.png"))
     }
 
-    /// The entry parses as a key file, runs this command, and lists only types Thumbs reads.
+    /// The entry parses as a key file, runs the desktop's thumbnailer (`thumbs-thumbnailer`, which
+    /// hands what it does not take to this command), and lists only types Thumbs reads.
     @Test func thumbnailerEntryListsTypesThumbsReads() throws {
         let entry = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -165,8 +166,8 @@ import ThumbsSamples
             try #require(parts.count == 2, "not a key=value line: \(line)")
             #expect(keys.updateValue(parts[1], forKey: parts[0]) == nil, "\(parts[0]) given twice")
         }
-        #expect(keys["TryExec"] == "thumbs")
-        #expect(keys["Exec"] == "thumbs thumbnail -s %s %u %o")
+        #expect(keys["TryExec"] == "thumbs-thumbnailer")
+        #expect(keys["Exec"] == "thumbs-thumbnailer -s %s %u %o")
         let types = try #require(keys["MimeType"]).split(separator: ";").map(String.init)
         let mediaTypes = Set(MediaType.allCases.compactMap(\.mimeType))
         #expect(mediaTypes.isSubset(of: types), "\(mediaTypes.subtracting(types))")

@@ -22,8 +22,8 @@ from thumbs_tools.desktop_factory import (
 from thumbs_tools.gnome_thumbnailer_test import worker_confinement
 
 ENTRY = """[Thumbnailer Entry]
-TryExec=thumbs
-Exec=thumbs thumbnail -s %s %u %o
+TryExec=thumbs-thumbnailer
+Exec=thumbs-thumbnailer -s %s %u %o
 MimeType=image/jpeg;image/png;
 """
 
@@ -36,16 +36,16 @@ def numbered_grid(side: int) -> list[list[int]]:
 def test_entry_keys_reads_the_entry_group_only() -> None:
     text = "# comment\n[Other]\nExec=nothing\n" + ENTRY + "[Desktop Action x]\nExec=other\n"
     assert entry_keys(text) == {
-        "TryExec": "thumbs",
-        "Exec": "thumbs thumbnail -s %s %u %o",
+        "TryExec": "thumbs-thumbnailer",
+        "Exec": "thumbs-thumbnailer -s %s %u %o",
         "MimeType": "image/jpeg;image/png;",
     }
 
 
 def test_entry_naming_puts_the_program_and_arguments_in_place() -> None:
-    keys = entry_keys(entry_naming(ENTRY, "/usr/local/lib/t/bin/thumbs", ["--verbose"]))
-    assert keys["TryExec"] == "/usr/local/lib/t/bin/thumbs"
-    assert keys["Exec"] == "/usr/local/lib/t/bin/thumbs thumbnail --verbose -s %s %u %o"
+    keys = entry_keys(entry_naming(ENTRY, "/usr/local/lib/t/bin/thumbs-thumbnailer", ["--verbose"]))
+    assert keys["TryExec"] == "/usr/local/lib/t/bin/thumbs-thumbnailer"
+    assert keys["Exec"] == "/usr/local/lib/t/bin/thumbs-thumbnailer --verbose -s %s %u %o"
     assert keys["MimeType"] == "image/jpeg;image/png;"
 
 

@@ -51,16 +51,21 @@ def entry_keys(text: str) -> dict[str, str]:
     return keys
 
 
+def thumbnailer_beside(thumbs: str) -> str:
+    """The desktop's thumbnailer installed beside the thumbs command `thumbs`."""
+    return str(Path(thumbs).with_name("thumbs-thumbnailer"))
+
+
 def entry_naming(text: str, program: str, extra_arguments: Sequence[str] = ()) -> str:
     """The entry `text` with TryExec and Exec's program replaced by `program` (an absolute path),
-    and `extra_arguments` after the program's first argument (its subcommand)."""
+    and `extra_arguments` right after it."""
     lines = []
     for line in text.splitlines():
         if line.startswith("TryExec="):
             line = f"TryExec={program}"
         elif line.startswith("Exec="):
             words = line.removeprefix("Exec=").split()
-            words = [program, *words[1:2], *extra_arguments, *words[2:]]
+            words = [program, *extra_arguments, *words[1:]]
             line = "Exec=" + " ".join(words)
         lines.append(line)
     return "\n".join(lines) + "\n"

@@ -7,22 +7,22 @@ and thumbnailer entry:
     python3 -m thumbs_tools.gnome_thumbnailer_test THUMBS ENTRY SHARED DATA [--dng-python PYTHON]
 
 The factory (GnomeDesktop.DesktopThumbnailFactory, in its own process) sees one thumbnailer: the
-installed entry, its Exec naming THUMBS (with --verbose, so that a failure's stderr, which the
-factory logs, says what confined the render worker). For a JPEG, a PNG, a HEIC, an AVIF, a DNG,
-a CRW, an MP4 and a MOV, at the normal (128) and large (256) sizes, generate_thumbnail must give
-a pixbuf of the size `thumbs probe` implies, as tall or as wide as SHARED's manifests say, and,
-where an independent decoder can say so, turned as it should be: gdk-pixbuf's own decode (turned
-by the file's orientation tag) for the JPEG, PNG, HEIC and AVIF; the four coloured quadrants of
-the DNG scripts/make-test-dng.py writes. The first few hundred bytes of a JPEG and of an MP4 must
-give the factory's failure. Every factory call has a time limit; one that passes it fails the
-test.
+installed entry, its Exec naming the thumbs-thumbnailer installed beside THUMBS (with --verbose,
+so that a failure's stderr, which the factory logs, says what confined the decoding). For a
+JPEG, a PNG, a HEIC, an AVIF, a DNG, a CRW, an MP4 and a MOV, at the normal (128) and large
+(256) sizes, generate_thumbnail must give a pixbuf of the size `thumbs probe` implies, as tall
+or as wide as SHARED's manifests say, and, where an independent decoder can say so, turned as it
+should be: gdk-pixbuf's own decode (turned by the file's orientation tag) for the JPEG, PNG,
+HEIC and AVIF; the four coloured quadrants of the DNG scripts/make-test-dng.py writes. The first
+few hundred bytes of a JPEG and of an MP4 must give the factory's failure. Every factory call
+has a time limit; one that passes it fails the test.
 
 That the thumbnails are Thumbs': every call's debug log shows the factory starting bwrap with
-THUMBS, the failures' logs carry Thumbs' own failure line, and a factory with no thumbnailer
-entry fails on the same JPEG and cannot thumbnail it; the system's other thumbnailers are hidden
-(an SVG, which librsvg's entry would take, cannot be thumbnailed). What decodes in the sandbox
-(the command's own process, or its render worker) must be confined by every measure
-`thumbs version` says this kernel offers.
+thumbs-thumbnailer, the failures' logs carry Thumbs' own failure line, and a factory with no
+thumbnailer entry fails on the same JPEG and cannot thumbnail it; the system's other
+thumbnailers are hidden (an SVG, which librsvg's entry would take, cannot be thumbnailed). What
+decodes in the sandbox (the thumbnailer's own process, or a render worker) must be confined by
+every measure `thumbs version` says this kernel offers.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from .desktop_factory import (
     fitted_size,
     quadrant_colours,
     sizes_agree,
+    thumbnailer_beside,
     thumbnailer_folder,
 )
 
@@ -121,14 +122,15 @@ def offered_confinement(thumbs: str) -> str:
 
 
 def worker_confinement(log: str) -> str | None:
-    """The confinement `thumbs thumbnail --verbose` logged, from the factory's debug log: its
-    render worker's, or its own when it rendered in its own process ("no render worker")."""
+    """The confinement `thumbs-thumbnailer --verbose` logged, from the factory's debug log: its
+    own when it rendered in its own process ("no render worker"), else its render worker's (it
+    handed the file to `thumbs thumbnail`, which renders in one where Landlock is missing)."""
     found = re.search(r"(?:render worker|no render worker\),) confined by (.+?)\s*$", log, re.MULTILINE)
     return found.group(1) if found else None
 
 
 def check_sample(
-    checks: Checks, factory: FactoryClient, sample: Sample, path: Path, thumbs: str, displayed: tuple[int, int]
+    checks: Checks, factory: FactoryClient, sample: Sample, path: Path, thumbnailer: str, displayed: tuple[int, int]
 ) -> None:
     """The sample's thumbnails at both sizes, through the factory."""
     checks.check(
@@ -147,7 +149,9 @@ def check_sample(
         label = f"{sample.kind} {sample.path} ({size_name})"
         if not checks.check(answer.ok, f"{label}: the factory failed: {answer.error}: {answer.log}"):
             continue
-        checks.check("bwrap " in answer.log and thumbs in answer.log, f"{label}: not run by {thumbs} in bwrap")
+        checks.check(
+            "bwrap " in answer.log and thumbnailer in answer.log, f"{label}: not run by {thumbnailer} in bwrap"
+        )
         expected = fitted_size(*displayed, side)
         checks.check(sizes_agree(answer.size, expected), f"{label}: {answer.size}, not {expected}")
         if reference is not None:
@@ -170,7 +174,7 @@ def check_truncated(checks: Checks, factory: FactoryClient, source: Path, trunca
     label = f"{truncated.name} (the first {TRUNCATED_BYTES} bytes of {source.name})"
     checks.check(not answer.ok, f"{label}: the factory made a thumbnail of it")
     checks.check(
-        "thumbs: /tmp/gnome-desktop-file-to-thumbnail" in answer.log,
+        "thumbs-thumbnailer: /tmp/gnome-desktop-file-to-thumbnail" in answer.log,
         f"{label}: the factory's log has no failure line of Thumbs: {answer.log}",
     )
     confinement = worker_confinement(answer.log)
@@ -206,14 +210,15 @@ def main() -> None:
     svg = work / "drawing.svg"
     svg.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="9" height="9"/></svg>')
 
-    entry = entry_naming(Path(arguments.entry).read_text(), thumbs, ["--verbose"])
+    thumbnailer = thumbnailer_beside(thumbs)
+    entry = entry_naming(Path(arguments.entry).read_text(), thumbnailer, ["--verbose"])
     with_thumbs = thumbnailer_folder(arguments.data / "with-thumbs", {"thumbs.thumbnailer": entry})
     without = thumbnailer_folder(arguments.data / "without", {})
     offered = offered_confinement(thumbs)
     try:
         with FactoryClient(with_thumbs, work / "factory", arguments.timeout, debug=True) as factory:
             for sample, path in samples:
-                check_sample(checks, factory, sample, path, thumbs, probe_size(thumbs, path))
+                check_sample(checks, factory, sample, path, thumbnailer, probe_size(thumbs, path))
             jpeg, mp4 = (arguments.shared / SAMPLES[index].path for index in (0, 5))
             check_truncated(checks, factory, jpeg, work / "truncated.jpg", offered)
             check_truncated(checks, factory, mp4, work / "truncated.mp4", offered)

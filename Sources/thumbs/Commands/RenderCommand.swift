@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Thumbs
+import ThumbsOneFile
 import ThumbsRendering
 
 struct RenderCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Thumbs
+import ThumbsOneFile
 import ThumbsRendering
 
 struct ThumbnailCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
@@ -39,14 +40,12 @@ struct ThumbnailCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
     @OptionGroup var options: ConfigurationOptions
 
     func validate() throws {
-        guard (1...RenditionSpec.maximumDimension).contains(size) else {
+        guard DesktopThumbnailer.sizes.contains(size) else {
             throw ValidationError("-s must be 1...\(RenditionSpec.maximumDimension), not \(size)")
         }
     }
 
-    private var spec: RenditionSpec {
-        RenditionSpec(size: PixelSize(width: size, height: size), contentMode: .aspectFit, format: .png)
-    }
+    private var spec: RenditionSpec { DesktopThumbnailer.spec(size: size) }
 
     func renderConfined() throws -> Bool {
         let path = try Self.path(of: input)
@@ -76,42 +75,13 @@ struct ThumbnailCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
         CommandLog.logger.debug("render worker confined by \(confinement)")
     }
 
-    /// The path INPUT names: itself, or the path of a `file://` URI (empty or `localhost` host),
-    /// percent-escapes decoded as bytes of UTF-8.
+    /// The path INPUT names (``DesktopThumbnailer/path(of:)``); a usage error when it names no
+    /// file of this machine.
     static func path(of input: String) throws -> String {
-        guard input.contains("://") else { return input }
-        let scheme = "file://"
-        guard input.lowercased().hasPrefix(scheme) else {
-            throw CommandFailure.usage("\(input): only file:// URIs are read")
-        }
-        let rest = input.dropFirst(scheme.count)
-        guard let slash = rest.firstIndex(of: "/"), ["", "localhost"].contains(rest[..<slash].lowercased()) else {
-            throw CommandFailure.usage("\(input): only files of this machine are read")
-        }
-        var bytes: [UInt8] = []
-        var utf8 = rest[slash...].utf8.makeIterator()
-        while let byte = utf8.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = utf8.next().flatMap(Self.hexValue), let low = utf8.next().flatMap(Self.hexValue) else {
-                throw CommandFailure.usage("\(input): a % not followed by two hex digits")
-            }
-            bytes.append(high << 4 | low)
-        }
-        guard let path = String(validating: bytes, as: UTF8.self), !path.utf8.contains(0) else {
-            throw CommandFailure.usage("\(input): the path is not UTF-8")
-        }
-        return path
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
+        do {
+            return try DesktopThumbnailer.path(of: input)
+        } catch {
+            throw CommandFailure.usage(error.message)
         }
     }
 

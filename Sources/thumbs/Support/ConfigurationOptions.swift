@@ -29,16 +29,15 @@ struct ConfigurationOptions: ParsableArguments {
     /// that exists, else the defaults.
     func load() throws -> ThumbsConfiguration {
         CommandLog.start(verbose: verbose, quiet: quiet)
-        let candidates = config.map { [$0] } ?? ThumbsConfiguration.searchPaths
-        for path in candidates where config != nil || FileManager.default.fileExists(atPath: path) {
-            do {
-                CommandLog.logger.debug("configuration: \(path)")
-                return try ThumbsConfiguration.load(from: path)
-            } catch {
-                throw CommandFailure.usage("configuration \(path): \(ConfigurationErrorText.describe(error))")
-            }
+        guard let path = config ?? ThumbsConfiguration.foundPath else {
+            CommandLog.logger.debug("configuration: none found, using the defaults")
+            return ThumbsConfiguration()
         }
-        CommandLog.logger.debug("configuration: none found, using the defaults")
-        return ThumbsConfiguration()
+        do {
+            CommandLog.logger.debug("configuration: \(path)")
+            return try ThumbsConfiguration.load(from: path)
+        } catch {
+            throw CommandFailure.usage("configuration \(path): \(ConfigurationErrorText.describe(error))")
+        }
     }
 }

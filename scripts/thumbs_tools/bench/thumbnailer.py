@@ -3,10 +3,10 @@
 A file manager that meets a file without a thumbnail asks the factory's generate_thumbnail,
 which starts the thumbnailer an installed `.thumbnailer` entry names, in a bwrap sandbox, and
 reads the PNG it wrote. Here one factory process sees only Thumbs' entry (its Exec naming the
-installed THUMBS), and one per Debian thumbnailer sees only that thumbnailer's entry, copied from
-/usr/share/thumbnailers: gdk-pixbuf-thumbnailer for JPEG and PNG, heif-thumbnailer for HEIC and
-AVIF, ffmpegthumbnailer for MP4 and MOV. DNG and CRW have no Debian thumbnailer: Thumbs is
-measured alone.
+thumbs-thumbnailer installed beside THUMBS), and one per Debian thumbnailer sees only that
+thumbnailer's entry, copied from /usr/share/thumbnailers: gdk-pixbuf-thumbnailer for JPEG and
+PNG, heif-thumbnailer for HEIC and AVIF, ffmpegthumbnailer for MP4 and MOV. DNG and CRW have no
+Debian thumbnailer: Thumbs is measured alone.
 
 Per type, the files of SHARED's manifests of that type that decode (up to --files, spread over
 the sorted list), the DNG scripts/make-test-dng.py writes (with a phone's JPEG as its preview),
@@ -35,7 +35,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..desktop_factory import SIZES, FactoryClient, entry_naming, thumbnailer_folder
+from ..desktop_factory import SIZES, FactoryClient, entry_naming, thumbnailer_beside, thumbnailer_folder
 from ..figures import alternation, median, ratio, times
 from ..report import load_average, machine_info, markdown_table, write_json
 from ..runner import wait_for_quiet, warm_page_cache
@@ -244,7 +244,8 @@ def main() -> None:
     files = chosen_files(arguments, work)
     warm_page_cache(path for paths in files.values() for path in paths)
 
-    entries = {"Thumbs": entry_naming(Path(arguments.entry).read_text(), arguments.thumbs), FLOOR: FLOOR_ENTRY}
+    thumbnailer = thumbnailer_beside(arguments.thumbs)
+    entries = {"Thumbs": entry_naming(Path(arguments.entry).read_text(), thumbnailer), FLOOR: FLOOR_ENTRY}
     for file_type in TYPES:
         if file_type.debian:
             entries[file_type.debian] = (SYSTEM_THUMBNAILERS / file_type.debian).read_text()

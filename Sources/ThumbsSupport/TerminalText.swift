@@ -1,5 +1,3 @@
-import Foundation
-
 /// Text from outside the program — file and folder names, album titles, messages quoting them —
 /// made safe to show on a terminal.
 ///
@@ -7,8 +5,8 @@ import Foundation
 /// title or repaint the screen, a newline would forge a report line, and a bidirectional override
 /// would show a name backwards. Human output shows such characters escaped, Swift-style (`\n`,
 /// `\u{1B}`); JSON output keeps names exact, since its own encoding escapes them.
-enum TerminalText {
-    static func escaping(_ text: String) -> String {
+package enum TerminalText {
+    package static func escaping(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var shown = ""
         for scalar in text.unicodeScalars {
@@ -35,10 +33,5 @@ enum TerminalText {
 
 extension String {
     /// This text as ``TerminalText`` shows it.
-    var escapedForTerminal: String { TerminalText.escaping(self) }
-}
-
-/// Writes `line` to standard error as "thumbs: line", escaped for a terminal.
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data("thumbs: \(line.escapedForTerminal)\n".utf8))
+    package var escapedForTerminal: String { TerminalText.escaping(self) }
 }
