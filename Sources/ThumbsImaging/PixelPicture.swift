@@ -42,6 +42,16 @@ final class PixelPicture {
             bands: Int(decoded.bands), profile: profile)
     }
 
+    /// A copy of `pixels`, 8-bit grey or RGB rows packed, with their ICC profile; nil for other
+    /// band counts, or pixels that do not fill `size`.
+    convenience init?(copying pixels: [UInt8], size: PixelSize, bands: Int, profile: [UInt8]?) {
+        guard [1, 3].contains(bands), size.width > 0, size.height > 0, pixels.count == size.pixelCount * bands,
+            let copy = malloc(pixels.count)?.assumingMemoryBound(to: UInt8.self)
+        else { return nil }
+        pixels.withUnsafeBufferPointer { copy.update(from: $0.baseAddress!, count: $0.count) }
+        self.init(pixels: copy, size: size, bands: bands, profile: profile)
+    }
+
     private var stride: Int { size.width * bands }
 
     private var described: thumbs_pixels {

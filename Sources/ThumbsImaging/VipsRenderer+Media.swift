@@ -3,8 +3,9 @@ import ThumbsRendering
 import ThumbsSupport
 
 /// Videos and camera RAW files: FFmpeg or LibRaw decodes the picture (outside
-/// ``VipsCallGate``: it is no libvips call, and may take seconds), then libvips makes every
-/// rendition from it as from a photo's decode.
+/// ``VipsCallGate``: it is no libvips call, and may take seconds), then every rendition is made
+/// from it as from a photo's decode: without libvips where the picture is plain pixels
+/// (``DecodedPicture/renditionsWithoutLibvips(upright:specs:outputs:)``), else by libvips.
 extension VipsRenderer {
     func render(_ media: some PictureFile, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
         let upright = media.uprightSize
@@ -13,10 +14,11 @@ extension VipsRenderer {
         let needed = media.decodeMemory(covering: decodeSize, renditionPixels: outputs.reduce(0) { $0 + $1.pixelCount })
         return try memory.withReservation(needed) { () throws(ImagingError) in
             let picture = try media.picture(covering: decodeSize, degraded: false)
-            let thumbnails = try VipsCallGate.run { () throws(ImagingError) in
-                let base = try picture.image(ImagingError.corrupt)
-                return try Self.renditions(
-                    from: base, upright: upright, specs: specs, outputs: outputs, ImagingError.corrupt)
+            let thumbnails: [Thumbnail]
+            if let direct = try picture.renditionsWithoutLibvips(upright: upright, specs: specs, outputs: outputs) {
+                thumbnails = direct
+            } else {
+                thumbnails = try Self.renditionsByLibvips(of: picture, upright: upright, specs: specs, outputs: outputs)
             }
             try media.ensureUnchanged()
             return thumbnails
@@ -36,9 +38,20 @@ extension VipsRenderer {
             // A damaged preview is no preview: the caller waits for the full render.
             return nil
         }
+        if let thumbnail = try picture.encodedWithoutLibvips(format: format, quality: quality) { return thumbnail }
         return try VipsCallGate.run { () throws(ImagingError) -> Thumbnail? in
             let image = try picture.image(ImagingError.corrupt)
             return try Self.encode(image, spec: RenditionSpec(size: image.size, format: format, quality: quality))
+        }
+    }
+
+    /// `specs` made from `picture` by libvips.
+    static func renditionsByLibvips(
+        of picture: DecodedPicture, upright: PixelSize, specs: [RenditionSpec], outputs: [PixelSize]
+    ) throws(ImagingError) -> [Thumbnail] {
+        try VipsCallGate.run { () throws(ImagingError) in
+            let base = try picture.image(ImagingError.corrupt)
+            return try renditions(from: base, upright: upright, specs: specs, outputs: outputs, ImagingError.corrupt)
         }
     }
 

@@ -79,6 +79,21 @@ import ThumbsSamples
         #expect(cmyk == ["libvips.so"])
     }
 
+    /// A video's thumbnail is FFmpeg's frame made into a PNG without libvips, in this process
+    /// (isolation "none") or confined in it (one file). (Debian's libavcodec loads libjxl itself.)
+    @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason), arguments: ["none", "process"])
+    func aVideoOpensFFmpegAlone(isolation: String) throws {
+        let clip = folder.path + "/clip.mp4"
+        try GeneratedMedia.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-t", "1", "-pix_fmt", "yuv420p", clip,
+        ])
+        try folder.write(Array("{\"isolation\": \"\(isolation)\"}".utf8), to: "config.json")
+        let loaded = try loadedDecodingObjects(
+            ["thumbnail", "-s", "128", clip, folder.path + "/clip.png", "--config", folder.path + "/config.json"])
+        #expect(loaded.starts(with: ["libavformat.so", "libavcodec.so"]))
+        #expect(!loaded.contains("libvips.so") && !loaded.contains("libheif.so"), "\(loaded)")
+    }
+
     /// With FFmpeg's libavformat not loadable, a video fails naming the package to install, and
     /// the photo beside it still renders.
     @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason), arguments: ["none", "process"])

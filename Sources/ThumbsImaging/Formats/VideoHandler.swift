@@ -10,6 +10,12 @@ struct VideoHandler: MediaHandler {
 
     func reads(_ source: ImageSource) -> Bool { source.mediaType.isVideo }
 
+    /// FFmpeg alone: a poster frame or first keyframe is made into thumbnails without libvips
+    /// (``DecodedPicture/renditionsWithoutLibvips(upright:specs:outputs:)``). A cover picture
+    /// stored in the container and a crop take libvips too, which a render worker that lacks it
+    /// hands on to one that opens it.
+    func libraries(for source: ImageSource) -> Set<DecodingLibrary> { [.ffmpeg] }
+
     func decoding(with loaded: DecoderLibraries) -> String {
         "FFmpeg \(loaded.ffmpeg), a representative frame (the cover or first keyframe while it comes)"
     }
