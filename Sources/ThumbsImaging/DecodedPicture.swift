@@ -5,8 +5,9 @@ import ThumbsCore
 import ThumbsSupport
 
 /// A picture FFmpeg, LibRaw or libavif decoded (a video's poster frame, a RAW's preview or
-/// half-size decode, an animated AVIF's first frame), copied out of the C library, for libvips
-/// to turn upright and resize like a photo.
+/// half-size decode, an animated AVIF's first frame), copied out of the C library, to be turned
+/// upright and resized like a photo: by libvips (``image(_:)``), or without it where it is plain
+/// pixels (`DecodedPicture+Direct.swift`).
 /// The C decode runs outside ``VipsCallGate`` (it may take seconds, and is no libvips call);
 /// only ``image(_:)`` runs inside it.
 struct DecodedPicture: Sendable {

@@ -1,8 +1,8 @@
 import ThumbsCore
 import ThumbsRendering
 
-/// A file whose pictures a library other than libvips decodes whole, before libvips resizes
-/// them: a video (``VideoFile``), a camera RAW file (``RawFile``), an AVIF image sequence
+/// A file whose pictures a library other than libvips decodes whole, before they are resized
+/// (``DecodedPicture``): a video (``VideoFile``), a camera RAW file (``RawFile``), an AVIF image sequence
 /// (``AVIFSequenceFile``). Opening it reads the header only.
 protocol PictureFile {
     var source: ImageSource { get }

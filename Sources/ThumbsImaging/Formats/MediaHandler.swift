@@ -2,9 +2,9 @@ import ThumbsCore
 import ThumbsRendering
 
 /// A format another library decodes whole pictures of (``PictureFile``): a video's poster
-/// frame, a RAW file's preview or half-size decode, an image sequence's first frame. libvips
-/// then makes every rendition from that picture, as from a photo's decode
-///.
+/// frame, a RAW file's preview or half-size decode, an image sequence's first frame. Every
+/// rendition is then made from that picture, as from a photo's decode (``VipsRenderer``'s media
+/// renders: without libvips where the picture is plain pixels).
 protocol MediaHandler: FormatHandler {
     /// `source` opened, its header read and checked against `pixelLimit`; a decode of it stops
     /// after `timeLimit`.
