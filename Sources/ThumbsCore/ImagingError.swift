@@ -22,7 +22,8 @@ public enum ImagingError: Error, Sendable, Hashable {
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// Decoding the file would take more memory than the whole decode budget
     /// (`ImagingConfiguration.decodeMemoryBudget`), as estimated from its header; or, with
-    /// `needed` `Int.max`, a render worker's decode ran out of the memory the worker may use.
+    /// `needed` `Int.max`, a confined decode (a render worker's, or a one-file command's in its
+    /// own process) ran out of the memory its process may use.
     case tooMuchMemory(needed: Int, budget: Int)
     /// The file could not be opened or read: missing, vanished, permission denied (errno text).
     case unreadable(String)
@@ -104,7 +105,7 @@ extension ImagingError: CustomStringConvertible {
         case .corrupt(let message): Self.reason(message, or: "the data is not valid for its format")
         case .tooManyPixels(let width, let height, let limit): "\(width)x\(height) is over the limit of \(limit) pixels"
         case .tooMuchMemory(let needed, let budget) where needed == .max:
-            "the decode ran out of its render worker's memory (a decode budget of \(Self.megabytes(budget)))"
+            "the decode ran out of the memory its confined process may use (a decode budget of \(Self.megabytes(budget)))"
         case .tooMuchMemory(let needed, let budget):
             "\(Self.megabytes(needed)) needed to decode, the decode budget is \(Self.megabytes(budget))"
         case .unreadable(let reason): Self.reason(reason, or: "the file could not be read")
