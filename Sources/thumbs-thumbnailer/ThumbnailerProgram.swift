@@ -58,10 +58,9 @@ enum ThumbnailerProgram {
             printError("cannot find the thumbs command beside this program")
             return 2
         }
-        let argv = ["thumbs", "thumbnail"] + arguments
-        var cStrings = argv.map { strdup($0) }
-        cStrings.append(nil)
-        execv(program, cStrings)
+        let argv = (["thumbs", "thumbnail"] + arguments).map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        execv(program, argv + [nil])
         let reason = String(cString: strerror(errno))
         printError("cannot run \(program): \(reason)")
         return 2
