@@ -96,7 +96,7 @@ static void copy_profile(struct heif_image_handle *primary, thumbs_heif_picture 
     }
 }
 
-int thumbs_heif_decode(int descriptor, int shrink, int target_width, int target_height, int cover,
+int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int target_width, int target_height, int cover,
     thumbs_heif_picture *picture) {
     memset(picture, 0, sizeof *picture);
     int status = THUMBS_HEIF_NOT_HANDLED;
@@ -128,6 +128,7 @@ int thumbs_heif_decode(int descriptor, int shrink, int target_width, int target_
     if (!(options = heif_decoding_options_alloc()))
         goto finish;
     options->ignore_transformations = 1;
+    options->decoder_id = decoder;
     if (is_hdr) {
         if (heif_hdr_decode(primary, options, &hdr, shrink, picture))
             status = THUMBS_HEIF_DECODED;

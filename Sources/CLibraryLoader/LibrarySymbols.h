@@ -130,6 +130,7 @@
     X(heif_context_encode_thumbnail) \
     X(heif_context_free) \
     X(heif_context_get_encoder_for_format) \
+    X(heif_context_get_number_of_top_level_images) \
     X(heif_context_get_primary_image_handle) \
     X(heif_context_read_from_memory_without_copy) \
     X(heif_context_write_to_file) \
@@ -154,8 +155,12 @@
     X(heif_image_handle_get_chroma_bits_per_pixel) \
     X(heif_image_handle_get_color_profile_type) \
     X(heif_image_handle_get_height) \
+    X(heif_image_handle_get_list_of_metadata_block_IDs) \
     X(heif_image_handle_get_list_of_thumbnail_IDs) \
     X(heif_image_handle_get_luma_bits_per_pixel) \
+    X(heif_image_handle_get_metadata) \
+    X(heif_image_handle_get_metadata_size) \
+    X(heif_image_handle_get_metadata_type) \
     X(heif_image_handle_get_nclx_color_profile) \
     X(heif_image_handle_get_raw_color_profile) \
     X(heif_image_handle_get_raw_color_profile_size) \

@@ -68,14 +68,25 @@ package enum DecodingLibrary: String, CaseIterable, Sendable {
         }
     }
 
-    /// Opens `libraries` and starts what they need (libvips; libheif with its decoders and
-    /// libvips' HEIF loader; libvips' JPEG XL loader): for a process that must do it before it
+    /// Opens `libraries` and starts what they need (libvips; libheif with its decoders, FFmpeg's
+    /// when `libraries` has FFmpeg, and libvips' HEIF loader when it has libvips; libvips' JPEG
+    /// XL loader): for a process that must do it before it
     /// confines itself and can open nothing more (a render worker). A library that cannot be had
     /// stays failed, and fails the files that need it.
     package static func openBeforeConfinement(_ libraries: Set<DecodingLibrary>) {
         for library in allCases where libraries.contains(library) { try? library.open() }
         if libraries.contains(.libvips) { try? VipsRuntime.ensureStarted() }
-        if libraries.contains(.libheif) { try? HeifRuntime.ensureStarted() }
+        if libraries.contains(.libheif) {
+            try? HeifRuntime.startDecoders(withFFmpeg: libraries.contains(.ffmpeg))
+            if libraries.contains(.libvips) { try? HeifRuntime.ensureStarted() }
+        }
+    }
+
+    /// `libraries` as a process that renders many files opens them (a render worker): with
+    /// libheif, FFmpeg, whose HEVC decoder pays the 30 ms it takes to open back over a few HEICs
+    /// (``HeifRuntime``). A process that renders one file opens only what the file needs.
+    package static func forManyFiles(_ libraries: Set<DecodingLibrary>) -> Set<DecodingLibrary> {
+        libraries.contains(.libheif) ? libraries.union([.ffmpeg]) : libraries
     }
 
     /// Has a later ``open()`` of a library not opened yet fail, saying the process confined

@@ -1,8 +1,11 @@
+import ThumbsCore
+
 /// What a HEIF (HEIC, AVIF) file's `meta` box says of its items beyond the primary picture,
 /// read from box headers through the file's descriptor, decoding nothing: the auxiliary
 /// pictures' types (`auxC`: depth, portrait mattes, gain maps), the items' types (a `tmap`
-/// item is an ISO 21496-1 gain-map picture) and the primary item's colour transfer (its
-/// `colr` box of type `nclx`). Every count and offset is checked against the boxes that hold
+/// item is an ISO 21496-1 gain-map picture), the primary item's colour transfer (its
+/// `colr` box of type `nclx`), and what tells whether libheif alone renders it (its type, size,
+/// rotation, crop; the pictures' bit depths; a thumbnail item). Every count and offset is checked against the boxes that hold
 /// it; what does not fit is left out.
 package struct HEIFMetaBox: Sendable, Hashable {
     /// The `aux_type` of every `auxC` property ("urn:mpeg:hevc:2015:auxid:2",
@@ -13,6 +16,18 @@ package struct HEIFMetaBox: Sendable, Hashable {
     /// The transfer characteristics (ITU-T H.273) of the primary item's `nclx` colour: 16 is PQ,
     /// 18 HLG.
     package var primaryTransferCharacteristics: Int?
+    /// The primary item's type ("hvc1", "av01", "grid"…).
+    package var primaryItemType: String?
+    /// The primary item's size as coded (`ispe`), before its rotation.
+    package var primaryStoredSize: PixelSize?
+    /// The primary item's rotation (`irot`) in quarter turns anticlockwise, 0...3.
+    package var primaryQuarterTurns = 0
+    /// Whether the primary item is cropped (`clap`).
+    package var primaryIsCropped = false
+    /// The most bits per sample any picture's properties state (`pixi`, `hvcC`, `av1C`).
+    package var largestBitDepth = 0
+    /// Whether an item is a thumbnail of another (an `iref` of type `thmb`).
+    package var hasThumbnail = false
 
     /// The largest box read whole (`iinf`, `ipco`, `ipma`, `pitm`): a photo's are a few
     /// kilobytes.
@@ -32,7 +47,15 @@ extension HEIFMetaBox {
             else { return nil }
             return file.read(at: box.contentStart, count: Int(box.end - box.contentStart))
         }
-        if let itemInfo = contents("iinf") { itemTypes = Self.itemTypes(in: itemInfo) }
+        let items = contents("iinf").map(Self.items) ?? []
+        itemTypes = Set(items.map(\.type))
+        let primary = contents("pitm").flatMap(Self.primaryItem)
+        primaryItemType = items.first { $0.id == primary }?.type
+        if let references = children.first(where: { $0.type == "iref" }), references.contents.count >= 4 {
+            hasThumbnail = ISOBox.boxes(in: file, range: (references.contentStart + 4)..<references.end).contains {
+                $0.type == "thmb"
+            }
+        }
         guard let properties = children.first(where: { $0.type == "iprp" }) else { return }
         let propertyBoxes = ISOBox.boxes(in: file, range: properties.contents)
         guard let container = propertyBoxes.first(where: { $0.type == "ipco" }) else { return }
@@ -41,17 +64,59 @@ extension HEIFMetaBox {
             let bytes = file.read(at: box.contentStart, count: Int(box.end - box.contentStart)).bytes.dropFirst(4)
             auxiliaryTypes.append(String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self))
         }
-        guard let primary = contents("pitm").flatMap(Self.primaryItem),
-            let associations = propertyBoxes.first(where: { $0.type == "ipma" }),
+        largestBitDepth = list.compactMap { Self.bitDepth(of: $0, in: file) }.max() ?? 0
+        guard let primary, let associations = propertyBoxes.first(where: { $0.type == "ipma" }),
             associations.end - associations.contentStart <= Self.largestBox
         else { return }
         let indices = Self.propertyIndices(
             of: primary,
             in: file.read(at: associations.contentStart, count: Int(associations.end - associations.contentStart)))
-        for index in indices where index >= 1 && index <= list.count && list[index - 1].type == "colr" {
-            let colour = file.read(at: list[index - 1].contentStart, count: 8)
-            guard colour.matches("nclx".utf8, at: 0), let transfer = colour.uint16(at: 6) else { continue }
-            primaryTransferCharacteristics = Int(transfer)
+        for index in indices where index >= 1 && index <= list.count {
+            let property = list[index - 1]
+            let fields = file.read(at: property.contentStart, count: 12)
+            switch property.type {
+            case "colr":
+                guard fields.matches("nclx".utf8, at: 0), let transfer = fields.uint16(at: 6) else { continue }
+                primaryTransferCharacteristics = Int(transfer)
+            case "ispe":
+                guard let width = fields.uint32(at: 4), let height = fields.uint32(at: 8) else { continue }
+                primaryStoredSize = PixelSize(width: Int(width), height: Int(height))
+            case "irot":
+                primaryQuarterTurns = fields.slice(at: 0, count: 1)?.first.map { Int($0 & 3) } ?? 0
+            case "clap": primaryIsCropped = true
+            default: continue
+            }
+        }
+    }
+
+    /// The primary picture's size upright (its `ispe` turned by its `irot`), as libheif and
+    /// libvips' loader give it; nil when it is cropped or states no size.
+    package var primaryUprightSize: PixelSize? {
+        guard !primaryIsCropped, let size = primaryStoredSize else { return nil }
+        return primaryQuarterTurns % 2 == 1 ? size.transposed : size
+    }
+
+    /// The bits per sample a `pixi` (the deepest channel), `hvcC` (luma or chroma) or `av1C`
+    /// (8, 10 or 12) property states; nil for other properties.
+    private static func bitDepth(of property: ISOBox, in file: FileBytes) -> Int? {
+        switch property.type {
+        case "pixi":
+            let fields = file.read(at: property.contentStart, count: 4 + 256)
+            guard let count = fields.slice(at: 4, count: 1)?.first, let depths = fields.slice(at: 5, count: Int(count))
+            else { return nil }
+            return depths.max().map(Int.init)
+        case "hvcC":
+            guard let depths = file.read(at: property.contentStart, count: 19).slice(at: 17, count: 2) else {
+                return nil
+            }
+            return depths.map { Int($0 & 7) + 8 }.max()
+        case "av1C":
+            guard let flags = file.read(at: property.contentStart, count: 3).slice(at: 2, count: 1)?.first else {
+                return nil
+            }
+            return flags & 0x40 == 0 ? 8 : flags & 0x20 == 0 ? 10 : 12
+        default:
+            return nil
         }
     }
 
@@ -60,23 +125,27 @@ extension HEIFMetaBox {
         box.bytes.first == 0 ? box.uint16(at: 4).map(UInt32.init) : box.uint32(at: 4)
     }
 
-    /// The types of the `infe` entries of an `iinf` box (versions 2 and 3 name a type).
-    private static func itemTypes(in box: BoundedBytes) -> Set<String> {
+    /// The ids and types of the `infe` entries of an `iinf` box (versions 2 and 3 name a type;
+    /// version 2 has 16-bit ids, version 3 32-bit ones).
+    private static func items(in box: BoundedBytes) -> [(id: UInt32, type: String)] {
         let start = box.bytes.first == 0 ? 6 : 8
         guard start <= box.bytes.count else { return [] }
         let entries = FileBytes(Array(box.bytes.dropFirst(start)))
-        var types: Set<String> = []
+        var items: [(id: UInt32, type: String)] = []
         for entry in ISOBox.boxes(in: entries, range: 0..<entries.size) where entry.type == "infe" {
-            let fields = entries.read(at: entry.contentStart, count: 12)
+            let fields = entries.read(at: entry.contentStart, count: 14)
+            let id: UInt32?
             let typeOffset: Int
             switch fields.bytes.first {
-            case 2: typeOffset = 8
-            case 3: typeOffset = 10
+            case 2: (id, typeOffset) = (fields.uint16(at: 4).map(UInt32.init), 8)
+            case 3: (id, typeOffset) = (fields.uint32(at: 4), 10)
             default: continue
             }
-            if let type = fields.slice(at: typeOffset, count: 4) { types.insert(String(decoding: type, as: UTF8.self)) }
+            if let id, let type = fields.slice(at: typeOffset, count: 4) {
+                items.append((id, String(decoding: type, as: UTF8.self)))
+            }
         }
-        return types
+        return items
     }
 
     /// The (1-based) property indices `ipma` associates with `item`.

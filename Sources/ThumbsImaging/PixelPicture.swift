@@ -1,3 +1,4 @@
+import CHeifShim
 import CJpegShim
 import CPNGEncoder
 import CResample
@@ -50,6 +51,21 @@ final class PixelPicture {
         else { return nil }
         pixels.withUnsafeBufferPointer { copy.update(from: $0.baseAddress!, count: $0.count) }
         self.init(pixels: copy, size: size, bands: bands, profile: profile)
+    }
+
+    /// The RGB picture libheif's `decoded` holds, which it takes over (its profile copied, and
+    /// freed).
+    convenience init?(adopting decoded: inout thumbs_heif_picture) {
+        defer {
+            free(decoded.icc)
+            decoded.icc = nil
+        }
+        guard let pixels = decoded.pixels, decoded.width > 0, decoded.height > 0 else { return nil }
+        let profile = decoded.icc.map { Array(UnsafeBufferPointer(start: $0, count: decoded.icc_length)) }
+        decoded.pixels = nil
+        self.init(
+            pixels: pixels, size: PixelSize(width: Int(decoded.width), height: Int(decoded.height)), bands: 3,
+            profile: profile)
     }
 
     private var stride: Int { size.width * bands }

@@ -89,7 +89,7 @@ final class RenderWorkerSlots: Sendable {
         _ request: WorkerRequest, file: Int32, needing libraries: Set<DecodingLibrary>, limit: Duration,
         largestReply: Int, accept: (WorkerReply) throws(ReplyError) -> T
     ) throws(ImagingError) -> T {
-        var libraries = libraries
+        var libraries = DecodingLibrary.forManyFiles(libraries)
         var needed = neededLibraries.withLock {
             $0.formUnion(libraries)
             return $0

@@ -94,6 +94,22 @@ import ThumbsSamples
         #expect(!loaded.contains("libvips.so") && !loaded.contains("libheif.so"), "\(loaded)")
     }
 
+    /// A HEIC libheif alone renders opens libheif alone in the one-file process (confined): no
+    /// libvips, and no FFmpeg, whose decoders pay off only over many files.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: SubtypeFiles.heifEnc), "heif-enc is absent"))
+    func aHeicOpensLibheifAloneInAOneFileProcess() throws {
+        let png = try folder.write(try SyntheticImage(width: 900, height: 600).encoded(as: .png), to: "photo.png")
+        let heic = folder.path + "/photo.heic"
+        let encoded = try ThumbsProcess.run(["-o", heic, png], executablePath: SubtypeFiles.heifEnc)
+        try #require(encoded.status == 0, "heif-enc: \(encoded.standardError)")
+        try folder.write(Array("{\"isolation\": \"process\"}".utf8), to: "config.json")
+        let loaded = try loadedDecodingObjects(
+            [
+                "thumbnail", "-s", "256", heic, folder.path + "/out.png", "--config", folder.path + "/config.json",
+            ])
+        #expect(loaded == ["libheif.so"])
+    }
+
     /// With FFmpeg's libavformat not loadable, a video fails naming the package to install, and
     /// the photo beside it still renders.
     @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason), arguments: ["none", "process"])

@@ -104,6 +104,25 @@ import ThumbsSamples
         #expect(try maps(second, "/libvips.so"))
     }
 
+    /// A worker for a HEIC libheif alone renders opens libheif, and FFmpeg, whose decoders pay
+    /// off over a worker's many files, but no libvips; it renders as this process does.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: SubtypeFiles.heifEnc), "heif-enc is absent"))
+    func aHEICsWorkerOpensLibheifAndFFmpegButNoLibvips() async throws {
+        let png = try folder.write(try SyntheticImage(width: 900, height: 600).encoded(as: .png), to: "photo.png")
+        let encoded = try ThumbsProcess.run(
+            ["-o", folder.path + "/photo.heic", png], executablePath: SubtypeFiles.heifEnc)
+        try #require(encoded.status == 0, "heif-enc: \(encoded.standardError)")
+        let heic = ImageLocation(root: FilePath(folder.path), relativePath: "photo.heic")
+        let isolated = try renderer()
+        let thumbnail = try await render(heic, with: isolated)
+        let worker = try #require(isolated.workerProcessIDs.first)
+        #expect(try maps(worker, "/libheif.so"))
+        #expect(try mapsFFmpeg(worker))
+        #expect(try maps(worker, "/libvips.so") == false)
+        let inProcess = try await ThumbnailRenderer().render(heic, specs: [spec], ticket: PriorityTicket(.interactive))
+        #expect(thumbnail == inProcess[0])
+    }
+
     /// A worker opens the libraries the files so far needed: none of FFmpeg for a JPEG; a video
     /// then has its worker replaced by one that opens FFmpeg too, which renders the JPEG next.
     @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason))

@@ -53,12 +53,38 @@ enum {
 };
 
 /* Decodes the primary image of the HEIF file read from `descriptor` (with pread: its offset is
- * left alone) to 1/`shrink` of its size (each pixel the mean of a `shrink`-square block, the
+ * left alone), by the decoder libheif names `decoder` ("libde265", "dav1d"; NULL: the one libheif
+ * picks, FFmpeg's once plugged in), to 1/`shrink` of its size (each pixel the mean of a `shrink`-square block, the
  * last ones of partial blocks). `target_width` × `target_height` (upright) and `cover` (fill
  * rather than fit) are the thumbnail's: an SDR file whose first stored thumbnail libvips would
  * shrink to it is not handled, so that libvips' choice stands. Only a decoded picture holds
  * memory. */
-int thumbs_heif_decode(int descriptor, int shrink, int target_width, int target_height, int cover,
+int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int target_width, int target_height, int cover,
     thumbs_heif_picture *picture);
+
+/* What libvips' HEIF loader reads of a file's header, read by libheif alone. */
+typedef struct {
+    /* The primary image's size upright (libheif's rotation, mirroring and crop applied). */
+    int width;
+    int height;
+    /* The first thumbnail's size upright; 0 × 0 when there is none. */
+    int thumbnail_width;
+    int thumbnail_height;
+    /* The top-level images: libvips' page count. */
+    int page_count;
+    /* The primary image's EXIF (past the block's 4-byte offset field) and XMP, as libvips'
+     * loader attaches them, or NULL; from malloc, freed by thumbs_heif_header_free. */
+    unsigned char *exif;
+    size_t exif_length;
+    unsigned char *xmp;
+    size_t xmp_length;
+} thumbs_heif_header;
+
+/* Reads the header of the HEIF file open as `descriptor` (with pread). Returns 0, or -1 when
+ * libheif cannot read it (libvips' loader then reports why). */
+int thumbs_heif_read_header(int descriptor, thumbs_heif_header *header);
+
+/* Frees what thumbs_heif_read_header allocated. */
+void thumbs_heif_header_free(thumbs_heif_header *header);
 
 #endif

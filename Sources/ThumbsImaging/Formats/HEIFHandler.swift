@@ -3,8 +3,9 @@ import ThumbsCore
 import ThumbsRendering
 
 /// HEIF and AVIF stills: libheif reads them, its HEVC and AV1 pictures decoded by FFmpeg's
-/// decoders plugged into it (``HeifRuntime``), averaged down by blocks as they are converted
-/// (``HeifDecoder``). libheif's thumbnail item is the embedded preview; a Samsung motion photo's
+/// decoders plugged into it in a process that renders many files, by its own in one that
+/// renders one (``HeifRuntime``), averaged down by blocks as they are converted
+/// (``HeifDecoder``), and rendered without libvips where they can be (`HEIFHandler+Direct.swift`). libheif's thumbnail item is the embedded preview; a Samsung motion photo's
 /// movie, depth maps, portrait mattes, gain maps and PQ or HLG pictures are its subtypes.
 /// AVIF image sequences are ``AVIFSequenceHandler``'s.
 struct HEIFHandler: StillImageHandler {
@@ -44,7 +45,11 @@ struct HEIFHandler: StillImageHandler {
 
     /// libheif decodes the whole picture, and converts it once more to RGB.
     func decoderMemory(of file: ImageFile, decodeSize: PixelSize) -> Int {
-        file.storedSize.pixelCount * file.bands * file.sampleBytes * 2
+        decoderMemory(stored: file.storedSize, bands: file.bands, sampleBytes: file.sampleBytes)
+    }
+
+    func decoderMemory(stored: PixelSize, bands: Int, sampleBytes: Int) -> Int {
+        stored.pixelCount * bands * sampleBytes * 2
     }
 
     /// A HEIC's Samsung motion photo movie (`mpvd`, or the XMP's trailing movie), and what the
