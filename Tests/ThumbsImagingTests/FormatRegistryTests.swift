@@ -1,9 +1,11 @@
+import Foundation
 import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
 @testable import ThumbsImaging
 import ThumbsRendering
 import ThumbsSamples
+import ThumbsTestSupport
 
 /// Each file goes to the handler of its format, which names the libraries it is decoded with.
 @Suite struct FormatRegistryTests {
@@ -40,7 +42,22 @@ import ThumbsSamples
         #expect(try registry.handler(for: sequence).name == "animated AVIF")
         #expect(try registry.handler(for: still).name == "HEIF and AVIF")
         #expect(registry.libraries(for: sequence) == [.libvips, .libavif, .ffmpeg])
-        #expect(registry.libraries(for: still) == [.libvips, .libheif, .ffmpeg])
+        #expect(registry.libraries(for: still) == [.libvips, .libheif])
+    }
+
+    /// A HEIC whose boxes say libheif alone renders it needs libheif alone, FFmpeg's decoders
+    /// included only for a worker's many files; libvips to be encoded as WebP.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: SubtypeFiles.heifEnc), "heif-enc is absent"))
+    func aHEICNeedsLibheifAlone() throws {
+        let png = try folder.write(try SyntheticImage(width: 64, height: 48).encoded(as: .png), to: "a.png")
+        let encoded = try ThumbsProcess.run(["-o", folder.path + "/a.heic", png], executablePath: SubtypeFiles.heifEnc)
+        try #require(encoded.status == 0, "heif-enc: \(encoded.standardError)")
+        let heic = try ImageSource(opened: ImageLocation(path: folder.path + "/a.heic"))
+        let registry = FormatRegistry.standard
+        let box = PixelSize(width: 32, height: 32)
+        #expect(registry.libraries(for: heic) == [.libheif])
+        #expect(DecodingLibrary.forManyFiles(registry.libraries(for: heic)) == [.libheif, .ffmpeg])
+        #expect(registry.libraries(for: heic, specs: [RenditionSpec(size: box, format: .webp)]) == [.libvips, .libheif])
     }
 
     /// A render worker opens what a file's handler needs before it confines itself; libvips
