@@ -18,12 +18,11 @@ package struct HEIFMetaBox: Sendable, Hashable {
     package var primaryTransferCharacteristics: Int?
     /// The primary item's type ("hvc1", "av01", "grid"…).
     package var primaryItemType: String?
-    /// The primary item's size as coded (`ispe`), before its rotation.
-    package var primaryStoredSize: PixelSize?
-    /// The primary item's rotation (`irot`) in quarter turns anticlockwise, 0...3.
-    package var primaryQuarterTurns = 0
-    /// Whether the primary item is cropped (`clap`).
-    package var primaryIsCropped = false
+    /// The primary picture's size upright (its `ispe` turned by its `irot`), as libheif and
+    /// libvips' loader give it; nil when it is cropped (`clap`) or states no size.
+    package var primaryUprightSize: PixelSize?
+    /// The same of the primary picture's first thumbnail item, which libheif picks.
+    package var thumbnailUprightSize: PixelSize?
     /// The most bits per sample any picture's properties state (`pixi`, `hvcC`, `av1C`).
     package var largestBitDepth = 0
     /// Whether an item is a thumbnail of another (an `iref` of type `thmb`).
@@ -51,10 +50,16 @@ extension HEIFMetaBox {
         itemTypes = Set(items.map(\.type))
         let primary = contents("pitm").flatMap(Self.primaryItem)
         primaryItemType = items.first { $0.id == primary }?.type
+        var thumbnail: UInt32?
         if let references = children.first(where: { $0.type == "iref" }), references.contents.count >= 4 {
-            hasThumbnail = ISOBox.boxes(in: file, range: (references.contentStart + 4)..<references.end).contains {
-                $0.type == "thmb"
-            }
+            let wide = file.read(at: references.contentStart, count: 1).bytes.first != 0
+            let boxes = ISOBox.boxes(in: file, range: (references.contentStart + 4)..<references.end)
+            hasThumbnail = boxes.contains { $0.type == "thmb" }
+            thumbnail = boxes.lazy.filter { $0.type == "thmb" && $0.end - $0.contentStart <= Self.largestBox }
+                .compactMap { box in
+                    Self.thumbnail(
+                        of: primary, wide: wide, in: file.read(at: box.contentStart, count: Int(box.end - box.contentStart)))
+                }.first
         }
         guard let properties = children.first(where: { $0.type == "iprp" }) else { return }
         let propertyBoxes = ISOBox.boxes(in: file, range: properties.contents)
@@ -68,32 +73,48 @@ extension HEIFMetaBox {
         guard let primary, let associations = propertyBoxes.first(where: { $0.type == "ipma" }),
             associations.end - associations.contentStart <= Self.largestBox
         else { return }
-        let indices = Self.propertyIndices(
-            of: primary,
-            in: file.read(at: associations.contentStart, count: Int(associations.end - associations.contentStart)))
-        for index in indices where index >= 1 && index <= list.count {
-            let property = list[index - 1]
+        let table = file.read(at: associations.contentStart, count: Int(associations.end - associations.contentStart))
+        func associated(with item: UInt32) -> [ISOBox] {
+            Self.propertyIndices(of: item, in: table).compactMap { $0 >= 1 && $0 <= list.count ? list[$0 - 1] : nil }
+        }
+        for property in associated(with: primary) where property.type == "colr" {
+            let colour = file.read(at: property.contentStart, count: 8)
+            guard colour.matches("nclx".utf8, at: 0), let transfer = colour.uint16(at: 6) else { continue }
+            primaryTransferCharacteristics = Int(transfer)
+        }
+        primaryUprightSize = Self.uprightSize(associated(with: primary), in: file)
+        thumbnailUprightSize = thumbnail.flatMap { Self.uprightSize(associated(with: $0), in: file) }
+    }
+
+    /// The size an item's properties give it upright: its `ispe` turned by its `irot`; nil
+    /// when it is cropped (`clap`) or states no size.
+    private static func uprightSize(_ properties: [ISOBox], in file: FileBytes) -> PixelSize? {
+        var size: PixelSize?
+        var quarterTurns = 0
+        for property in properties {
             let fields = file.read(at: property.contentStart, count: 12)
             switch property.type {
-            case "colr":
-                guard fields.matches("nclx".utf8, at: 0), let transfer = fields.uint16(at: 6) else { continue }
-                primaryTransferCharacteristics = Int(transfer)
             case "ispe":
                 guard let width = fields.uint32(at: 4), let height = fields.uint32(at: 8) else { continue }
-                primaryStoredSize = PixelSize(width: Int(width), height: Int(height))
-            case "irot":
-                primaryQuarterTurns = fields.slice(at: 0, count: 1)?.first.map { Int($0 & 3) } ?? 0
-            case "clap": primaryIsCropped = true
+                size = PixelSize(width: Int(width), height: Int(height))
+            case "irot": quarterTurns = fields.slice(at: 0, count: 1)?.first.map { Int($0 & 3) } ?? 0
+            case "clap": return nil
             default: continue
             }
         }
+        return quarterTurns % 2 == 1 ? size?.transposed : size
     }
 
-    /// The primary picture's size upright (its `ispe` turned by its `irot`), as libheif and
-    /// libvips' loader give it; nil when it is cropped or states no size.
-    package var primaryUprightSize: PixelSize? {
-        guard !primaryIsCropped, let size = primaryStoredSize else { return nil }
-        return primaryQuarterTurns % 2 == 1 ? size.transposed : size
+    /// The item a `thmb` reference (`box`, item ids of 32 bits when `wide`) makes a thumbnail of
+    /// `primary`, or nil.
+    private static func thumbnail(of primary: UInt32?, wide: Bool, in box: BoundedBytes) -> UInt32? {
+        let idSize = wide ? 4 : 2
+        func id(at offset: Int) -> UInt32? {
+            wide ? box.uint32(at: offset) : box.uint16(at: offset).map(UInt32.init)
+        }
+        guard let primary, let from = id(at: 0), let count = box.uint16(at: idSize) else { return nil }
+        let targets = (0..<Int(count)).compactMap { id(at: idSize + 2 + $0 * idSize) }
+        return targets.contains(primary) ? from : nil
     }
 
     /// The bits per sample a `pixi` (the deepest channel), `hvcC` (luma or chroma) or `av1C`

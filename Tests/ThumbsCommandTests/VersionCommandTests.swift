@@ -96,7 +96,7 @@ import ThumbsSamples
 
     /// A HEIC libheif alone renders opens libheif alone in the one-file process (confined): no
     /// libvips, and no FFmpeg, whose decoders pay off only over many files.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: SubtypeFiles.heifEnc), "heif-enc is absent"))
+    @Test(.enabled(if: SubtypeFiles.hasHeifEnc, SubtypeFiles.heifEncSkipReason))
     func aHeicOpensLibheifAloneInAOneFileProcess() throws {
         let png = try folder.write(try SyntheticImage(width: 900, height: 600).encoded(as: .png), to: "photo.png")
         let heic = folder.path + "/photo.heic"

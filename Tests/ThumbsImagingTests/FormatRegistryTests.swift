@@ -47,7 +47,7 @@ import ThumbsTestSupport
 
     /// A HEIC whose boxes say libheif alone renders it needs libheif alone, FFmpeg's decoders
     /// included only for a worker's many files; libvips to be encoded as WebP.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: SubtypeFiles.heifEnc), "heif-enc is absent"))
+    @Test(.enabled(if: SubtypeFiles.hasHeifEnc, SubtypeFiles.heifEncSkipReason))
     func aHEICNeedsLibheifAlone() throws {
         let png = try folder.write(try SyntheticImage(width: 64, height: 48).encoded(as: .png), to: "a.png")
         let encoded = try ThumbsProcess.run(["-o", folder.path + "/a.heic", png], executablePath: SubtypeFiles.heifEnc)

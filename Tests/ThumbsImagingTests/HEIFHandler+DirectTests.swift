@@ -19,9 +19,6 @@ import ThumbsTestSupport
 
     static let specSets = JPEGHandlerDirectTests.specSets
 
-    static let heifEnc = SubtypeFiles.heifEnc
-    static var canEncode: Bool { FileManager.default.isExecutableFile(atPath: heifEnc) }
-
     /// The shared HEIC, HEIF and AVIF stills, and whether they decode.
     static let sharedStills = SharedPhotos.entries.filter { ["HEIC", "AVIF"].contains($0.notes["content_type"]) }
 
@@ -47,12 +44,12 @@ import ThumbsTestSupport
     ) throws -> String {
         let png = try folder.write(try image.encoded(as: .png), to: name + ".png")
         let output = folder.url.appendingPathComponent(name).path
-        let result = try ThumbsProcess.run(arguments + ["-q", "80", "-o", output, png], executablePath: Self.heifEnc)
+        let result = try ThumbsProcess.run(arguments + ["-q", "80", "-o", output, png], executablePath: SubtypeFiles.heifEnc)
         try #require(result.status == 0, "heif-enc: \(result.standardError)")
         return output
     }
 
-    @Test(.enabled(if: canEncode, "heif-enc is absent"), arguments: ["photo.heic", "photo.avif"])
+    @Test(.enabled(if: SubtypeFiles.hasHeifEnc, SubtypeFiles.heifEncSkipReason), arguments: ["photo.heic", "photo.avif"])
     func anEncodedStillGivesTheEnginesBytes(name: String) throws {
         let path = try encoded(SyntheticImage(width: 900, height: 600), as: name)
         let source = try ImageSource(ImageLocation(path: path))
@@ -63,7 +60,7 @@ import ThumbsTestSupport
     }
 
     /// A stored thumbnail libvips' thumbnail would shrink, alpha and ten bits are the engine's.
-    @Test(.enabled(if: canEncode, "heif-enc is absent"))
+    @Test(.enabled(if: SubtypeFiles.hasHeifEnc, SubtypeFiles.heifEncSkipReason))
     func aThumbnailItemAlphaAndTenBitsAreTheEnginesToMake() throws {
         let thumbnailed = try encoded(SyntheticImage(width: 900, height: 600), as: "thumbnailed.heic", ["-t", "320"])
         let alpha = try encoded(SyntheticImage(width: 300, height: 200, pixels: .rgba), as: "alpha.heic")
@@ -80,7 +77,7 @@ import ThumbsTestSupport
         expectSame(try #require(try bothPaths(thumbnailed, specs: [large])))
     }
 
-    @Test(.enabled(if: canEncode, "heif-enc is absent"))
+    @Test(.enabled(if: SubtypeFiles.hasHeifEnc, SubtypeFiles.heifEncSkipReason))
     func webPOutputUpscalingAndATruncatedFileAreTheEngines() throws {
         let path = try encoded(SyntheticImage(width: 300, height: 200), as: "small.heic")
         let webP = RenditionSpec(size: PixelSize(width: 100, height: 100), format: .webp)
@@ -100,12 +97,10 @@ import ThumbsTestSupport
         let source = try ImageSource(ImageLocation(path: entry.path))
         let meta = try #require(HEIFMetaBox(in: FileBytes(source.file, size: source.fingerprint.size)))
         for specs in Self.specSets {
-            guard let rendered = try bothPaths(entry.path, specs: specs) else {
-                // Declined: a stored thumbnail libvips uses, or more than 8 bits.
-                #expect(!HEIFHandler.takesWithoutLibvips(meta), "\(entry.relativePath) \(specs)")
-                continue
-            }
-            expectSame(rendered, "\(entry.relativePath) \(specs)")
+            // What the boxes say in the renderer's process is what the decode finds.
+            let rendered = try bothPaths(entry.path, specs: specs)
+            #expect(HEIFHandler.takesWithoutLibvips(meta, specs: specs) == (rendered != nil), "\(entry.relativePath) \(specs)")
+            if let rendered { expectSame(rendered, "\(entry.relativePath) \(specs)") }
         }
     }
 
@@ -133,13 +128,13 @@ import ThumbsTestSupport
         #expect(try handler.probe(source, engine: engine) == (try engine.probe(source, as: handler)))
     }
 
-    @Test(.enabled(if: canEncode, "heif-enc is absent"))
+    @Test(.enabled(if: SubtypeFiles.hasHeifEnc, SubtypeFiles.heifEncSkipReason))
     func anEncodedStillsPropertiesAreLibvipss() throws {
         let exif = ["exif-ifd0-Make": "Thumbs Camera", "exif-ifd0-Model": "T1 (mark II)"]
         let jpeg = try folder.write(
             try SyntheticImage(width: 900, height: 600, exif: exif).encoded(as: .jpeg, orientation: 6), to: "exif.jpg")
         let path = folder.url.appendingPathComponent("exif.heic").path
-        let result = try ThumbsProcess.run(["-t", "160", "-o", path, jpeg], executablePath: Self.heifEnc)
+        let result = try ThumbsProcess.run(["-t", "160", "-o", path, jpeg], executablePath: SubtypeFiles.heifEnc)
         try #require(result.status == 0, "heif-enc: \(result.standardError)")
         let source = try ImageSource(ImageLocation(path: path))
         let direct = try handler.probe(source, engine: engine)
@@ -159,6 +154,12 @@ import ThumbsTestSupport
         #expect(try libraries("exports/8bit-sRGB.avif") == [.libheif])
         #expect(try libraries("exports/mountains.avif") == [.libheif])
         #expect(try libraries("phone/iphone_13_pro_max.HEIC") == [.libvips, .libheif], "a thumbnail item")
+        // Its 240x320 thumbnail is what libvips would shrink to 256 pixels, not to 512.
+        let iPhone = try ImageSource(
+            ImageLocation(path: SharedPhotos.root.appendingPathComponent("phone/iphone_13_pro_max.HEIC").path))
+        let box = { (side: Int) in [RenditionSpec(size: PixelSize(width: side, height: side), format: .png)] }
+        #expect(handler.libraries(for: iPhone, specs: box(256)) == [.libvips, .libheif])
+        #expect(handler.libraries(for: iPhone, specs: box(512)) == [.libheif])
         #expect(try libraries("exports/seine_hdr_srgb.avif") == [.libheif], "10 bits, HDR: tone-mapped")
     }
 

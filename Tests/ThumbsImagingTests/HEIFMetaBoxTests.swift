@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ThumbsCore
 import ThumbsCoreTestSupport
 import ThumbsTestSupport
 
@@ -81,5 +82,24 @@ import ThumbsTestSupport
         let avif = try meta("exports/seine_hdr_srgb.avif")
         #expect(avif.primaryTransferCharacteristics == 16 && avif.auxiliaryTypes == ["urn:com:photo:aux:hdrgainmap"])
         #expect(try meta("exports/8bit-sRGB.avif").primaryTransferCharacteristics == 13)
+    }
+
+    /// A phone's grid picture turned by `irot`, its thumbnail item turned the same way, and its
+    /// pictures' depths; an AVIF's 10 bits.
+    @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
+    func readsSizesUprightTheThumbnailAndBitDepths() throws {
+        func meta(_ name: String) throws -> HEIFMetaBox {
+            let url = SharedPhotos.root.appendingPathComponent(name)
+            return try #require(HEIFMetaBox(in: FileBytes(Array(try Data(contentsOf: url)))))
+        }
+        let iPhone = try meta("phone/iphone_13_pro_max.HEIC")
+        #expect(iPhone.primaryItemType == "grid" && iPhone.hasThumbnail)
+        #expect(iPhone.primaryUprightSize == PixelSize(width: 3024, height: 4032))
+        #expect(iPhone.thumbnailUprightSize == PixelSize(width: 240, height: 320))
+        #expect(iPhone.largestBitDepth == 8)
+        let nokia = try meta("phone/HMD_Nokia_8.3_5G.heif")
+        #expect(nokia.primaryUprightSize == PixelSize(width: 3456, height: 4608) && !nokia.hasThumbnail)
+        let avif = try meta("exports/seine_hdr_srgb.avif")
+        #expect(avif.primaryItemType == "av01" && avif.largestBitDepth == 10)
     }
 }

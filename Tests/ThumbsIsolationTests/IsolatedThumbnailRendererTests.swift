@@ -106,7 +106,7 @@ import ThumbsSamples
 
     /// A worker for a HEIC libheif alone renders opens libheif, and FFmpeg, whose decoders pay
     /// off over a worker's many files, but no libvips; it renders as this process does.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: SubtypeFiles.heifEnc), "heif-enc is absent"))
+    @Test(.enabled(if: SubtypeFiles.hasHeifEnc, SubtypeFiles.heifEncSkipReason))
     func aHEICsWorkerOpensLibheifAndFFmpegButNoLibvips() async throws {
         let png = try folder.write(try SyntheticImage(width: 900, height: 600).encoded(as: .png), to: "photo.png")
         let encoded = try ThumbsProcess.run(

@@ -48,6 +48,8 @@ package struct FormatRegistry: Sendable {
     package func libraries(for source: ImageSource?, specs: [RenditionSpec]) -> Set<DecodingLibrary> {
         let encoding: Set<DecodingLibrary> =
             specs.contains { $0.format == .webp || $0.allowsUpscaling } ? [.libvips] : []
-        return libraries(for: source).union(encoding)
+        let decoding =
+            source.flatMap { source in (try? handler(for: source))?.libraries(for: source, specs: specs) } ?? [.libvips]
+        return decoding.union(encoding)
     }
 }

@@ -21,10 +21,15 @@ extension HEIFHandler {
     /// report). Else libvips and libheif. The boxes are read in Swift: what the renderer's own
     /// process may read of a file before a confined one decodes it.
     func libraries(for source: ImageSource) -> Set<DecodingLibrary> {
+        libraries(for: source, specs: [])
+    }
+
+    /// As ``libraries(for:)``, but a thumbnail item too small for libvips' thumbnail to shrink
+    /// to `specs` (not empty) is no reason for libvips.
+    func libraries(for source: ImageSource, specs: [RenditionSpec]) -> Set<DecodingLibrary> {
         let bytes = FileBytes(source.file, size: source.fingerprint.size)
-        guard let meta = HEIFMetaBox(in: bytes), Self.takesWithoutLibvips(meta), Self.isWhole(bytes) else {
-            return [.libvips, .libheif]
-        }
+        guard let meta = HEIFMetaBox(in: bytes), Self.takesWithoutLibvips(meta, specs: specs), Self.isWhole(bytes)
+        else { return [.libvips, .libheif] }
         return [.libheif]
     }
 
@@ -34,12 +39,31 @@ extension HEIFHandler {
         ISOBox.boxes(in: bytes, range: 0..<bytes.size).last?.end == bytes.size
     }
 
-    /// Whether the boxes describe a picture `thumbs_heif_decode` decodes itself at any size.
-    static func takesWithoutLibvips(_ meta: HEIFMetaBox) -> Bool {
+    /// Whether the boxes describe a picture `thumbs_heif_decode` decodes itself for `specs`, at
+    /// any size when `specs` is empty.
+    static func takesWithoutLibvips(_ meta: HEIFMetaBox, specs: [RenditionSpec] = []) -> Bool {
         let isHDR = [16, 18].contains(meta.primaryTransferCharacteristics)
-        return ["hvc1", "av01", "grid"].contains(meta.primaryItemType) && meta.primaryUprightSize != nil
-            && !meta.hasThumbnail && (isHDR || meta.largestBitDepth <= 8)
-            && !meta.auxiliaryTypes.contains { $0.hasSuffix(":auxid:1") || $0.hasSuffix(":auxiliary:alpha") }
+        guard ["hvc1", "av01", "grid"].contains(meta.primaryItemType), let upright = meta.primaryUprightSize,
+            isHDR || meta.largestBitDepth <= 8,
+            !meta.auxiliaryTypes.contains(where: { $0.hasSuffix(":auxid:1") || $0.hasSuffix(":auxiliary:alpha") })
+        else { return false }
+        guard meta.hasThumbnail, !isHDR else { return true }
+        guard let thumbnail = meta.thumbnailUprightSize, !specs.isEmpty else { return false }
+        return !thumbnailCovers(thumbnail, upright: upright, specs: specs)
+    }
+
+    /// Whether libvips' thumbnail would shrink a stored thumbnail of `thumbnail` pixels to the
+    /// picture the render of `specs` decodes (`thumbs_heif_decode`'s rule): one larger than it,
+    /// across or down for a fit, both ways for a fill.
+    static func thumbnailCovers(_ thumbnail: PixelSize, upright: PixelSize, specs: [RenditionSpec]) -> Bool {
+        let fill = specs.count == 1 && specs[0].contentMode == .aspectFill
+        let target =
+            specs.count == 1
+            ? RenditionGeometry.outputSize(source: upright, spec: specs[0])
+            : RenditionGeometry.sharedDecodeSize(source: upright, specs: specs)
+        let across = Double(thumbnail.width) / Double(max(1, target.width))
+        let down = Double(thumbnail.height) / Double(max(1, target.height))
+        return (fill ? min(across, down) : max(across, down)) > 1
     }
 
     /// What the header says, read by libheif (`thumbs_heif_read_header`) as libvips' loader
