@@ -55,10 +55,12 @@ extension HEIFMetaBox {
             let wide = file.read(at: references.contentStart, count: 1).bytes.first != 0
             let boxes = ISOBox.boxes(in: file, range: (references.contentStart + 4)..<references.end)
             hasThumbnail = boxes.contains { $0.type == "thmb" }
-            thumbnail = boxes.lazy.filter { $0.type == "thmb" && $0.end - $0.contentStart <= Self.largestBox }
+            thumbnail =
+                boxes.lazy.filter { $0.type == "thmb" && $0.end - $0.contentStart <= Self.largestBox }
                 .compactMap { box in
                     Self.thumbnail(
-                        of: primary, wide: wide, in: file.read(at: box.contentStart, count: Int(box.end - box.contentStart)))
+                        of: primary, wide: wide,
+                        in: file.read(at: box.contentStart, count: Int(box.end - box.contentStart)))
                 }.first
         }
         guard let properties = children.first(where: { $0.type == "iprp" }) else { return }

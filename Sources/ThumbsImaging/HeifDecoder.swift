@@ -31,7 +31,8 @@ enum HeifDecoder {
         var picture = thumbs_heif_picture()
         guard
             thumbs_heif_decode(
-                file.descriptor, nil, shrink, Int32(clamping: target.width), Int32(clamping: target.height), cover ? 1 : 0,
+                file.descriptor, nil, shrink, Int32(clamping: target.width), Int32(clamping: target.height),
+                cover ? 1 : 0,
                 &picture) == Int32(THUMBS_HEIF_DECODED)
         else { return nil }
         // The image takes the pixels; the profile is copied.

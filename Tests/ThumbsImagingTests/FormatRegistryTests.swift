@@ -57,7 +57,8 @@ import ThumbsTestSupport
         let box = PixelSize(width: 32, height: 32)
         #expect(registry.libraries(for: heic) == [.libheif])
         #expect(DecodingLibrary.forManyFiles(registry.libraries(for: heic)) == [.libheif, .ffmpeg])
-        #expect(registry.libraries(for: heic, specs: [RenditionSpec(size: box, format: .webp)]) == [.libvips, .libheif])
+        #expect(
+            registry.libraries(for: heic, specs: [RenditionSpec(size: box, format: .webp)]) == [.libvips, .libheif])
     }
 
     /// A render worker opens what a file's handler needs before it confines itself; libvips

@@ -44,12 +44,14 @@ import ThumbsTestSupport
     ) throws -> String {
         let png = try folder.write(try image.encoded(as: .png), to: name + ".png")
         let output = folder.url.appendingPathComponent(name).path
-        let result = try ThumbsProcess.run(arguments + ["-q", "80", "-o", output, png], executablePath: SubtypeFiles.heifEnc)
+        let result = try ThumbsProcess.run(
+            arguments + ["-q", "80", "-o", output, png], executablePath: SubtypeFiles.heifEnc)
         try #require(result.status == 0, "heif-enc: \(result.standardError)")
         return output
     }
 
-    @Test(.enabled(if: SubtypeFiles.hasHeifEnc, SubtypeFiles.heifEncSkipReason), arguments: ["photo.heic", "photo.avif"])
+    @Test(
+        .enabled(if: SubtypeFiles.hasHeifEnc, SubtypeFiles.heifEncSkipReason), arguments: ["photo.heic", "photo.avif"])
     func anEncodedStillGivesTheEnginesBytes(name: String) throws {
         let path = try encoded(SyntheticImage(width: 900, height: 600), as: name)
         let source = try ImageSource(ImageLocation(path: path))
@@ -70,7 +72,8 @@ import ThumbsTestSupport
         #expect(try bothPaths(alpha, specs: [small]) == nil)
         #expect(try bothPaths(deep, specs: [small]) == nil)
         for path in [thumbnailed, alpha, deep] {
-            #expect(handler.libraries(for: try ImageSource(ImageLocation(path: path))) == [.libvips, .libheif], "\(path)")
+            #expect(
+                handler.libraries(for: try ImageSource(ImageLocation(path: path))) == [.libvips, .libheif], "\(path)")
         }
         // Larger than the thumbnail, the picture itself is decoded, without libvips.
         let large = RenditionSpec(size: PixelSize(width: 512, height: 512), format: .png)
@@ -99,7 +102,9 @@ import ThumbsTestSupport
         for specs in Self.specSets {
             // What the boxes say in the renderer's process is what the decode finds.
             let rendered = try bothPaths(entry.path, specs: specs)
-            #expect(HEIFHandler.takesWithoutLibvips(meta, specs: specs) == (rendered != nil), "\(entry.relativePath) \(specs)")
+            #expect(
+                HEIFHandler.takesWithoutLibvips(meta, specs: specs) == (rendered != nil),
+                "\(entry.relativePath) \(specs)")
             if let rendered { expectSame(rendered, "\(entry.relativePath) \(specs)") }
         }
     }
