@@ -13,7 +13,7 @@ import ThumbsRendering
 /// output, upscaling, what `thumbs_heif_decode` leaves to libvips' loader (alpha, SDR pictures
 /// of more than 8 bits, a crop, a stored thumbnail libvips would shrink to the thumbnail), a
 /// file libheif fails on (the engine reports its damage), a profile lcms cannot read.
-extension HEIFHandler {
+extension HEIFHandler: PixelRenderingHandler {
     /// libheif alone for a still whose boxes say the direct path takes it: an HEVC, AV1 or grid
     /// primary picture, uncropped, without alpha, of 8 bits (or PQ or HLG, tone-mapped whatever
     /// its depth), without a thumbnail item (which libvips' thumbnail may use, depending on the
@@ -96,46 +96,19 @@ extension HEIFHandler {
         return VipsRenderer.properties(of: source, still, handler: self)
     }
 
-    func render(
-        _ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer
-    ) throws(ImagingError) -> [Thumbnail] {
-        if let thumbnails = renderedWithoutLibvips(source, specs: specs, engine: engine) { return thumbnails }
-        return try engine.render(source, as: self, specs: specs)
-    }
-
-    /// `specs` of `source` made without libvips; nil for the engine to make. It reserves the
-    /// decode memory the engine would, under the same budget.
+    /// `specs` of `source` made without libvips (``VipsRenderer/pixelRenditions(of:upright:bands:specs:decoderMemory:picture:)``);
+    /// nil for the engine to make.
     func renderedWithoutLibvips(_ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer) -> [Thumbnail]? {
-        guard !specs.isEmpty, !specs.contains(where: { $0.format == .webp || $0.allowsUpscaling }),
+        guard Self.pixelPictureMakes(specs),
             let upright = HEIFMetaBox(in: FileBytes(source.file, size: source.fingerprint.size))?.primaryUprightSize,
             upright.pixelCount <= engine.pixelLimit, (try? HeifRuntime.startDecoders()) != nil
         else { return nil }
-        let decodeSize = RenditionGeometry.sharedDecodeSize(source: upright, specs: specs)
-        guard specs.count == 1 || decodeSize.pixelCount <= engine.pixelLimit else { return nil }
-        let outputs = specs.map { RenditionGeometry.outputSize(source: upright, spec: $0) }
-        // As ``ImageFile/decodeMemory(to:renditionPixels:)`` counts it for 8-bit RGB.
-        let needed =
-            decoderMemory(stored: upright, bands: 3, sampleBytes: 1) + decodeSize.pixelCount * 3 * 2
-            + outputs.reduce(0) { $0 + $1.pixelCount } * 4
-        // Any failure on the way is the engine's to meet again, and to report in its words.
-        return try? engine.memory.withReservation(needed) { () throws(ImagingError) -> [Thumbnail]? in
-            let thumbnails: [Thumbnail]
-            if specs.count == 1 {
-                let spec = specs[0]
-                guard
-                    let picture = try Self.uprightPicture(
-                        source, upright: upright, size: outputs[0], fill: spec.contentMode == .aspectFill)
-                else { return nil }
-                thumbnails = [try picture.encoded(for: spec, placeholder: true)]
-            } else {
-                guard let base = try Self.uprightPicture(source, upright: upright, size: decodeSize, fill: false)
-                else { return nil }
-                thumbnails = try VipsRenderer.renditions(
-                    from: base, upright: upright, specs: specs, outputs: outputs, ImagingError.corrupt)
-            }
-            try source.ensureUnchanged()
-            return thumbnails
-        }
+        return engine.pixelRenditions(
+            of: source, upright: upright, bands: 3, specs: specs,
+            decoderMemory: { _ in decoderMemory(stored: upright, bands: 3, sampleBytes: 1) },
+            picture: { size, fill throws(ImagingError) in
+                try Self.uprightPicture(source, upright: upright, size: size, fill: fill)
+            })
     }
 
     /// The picture decoded by libheif at the scale for `size` and resized to it (covering it

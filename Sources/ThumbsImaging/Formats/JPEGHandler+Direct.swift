@@ -15,7 +15,7 @@ import ThumbsRendering
 /// libjpeg warns about or fails on (the engine classifies the damage and renders what
 /// decodes), a profile lcms cannot read. A photo whose profile is not sRGB is converted here,
 /// by lcms.
-extension JPEGHandler {
+extension JPEGHandler: PixelRenderingHandler {
     /// None for a file the direct path will take as far as its header and its end tell; libvips
     /// for CMYK or another frame ``JPEGHeader`` does not describe, a missing end marker (a
     /// truncation, which libvips renders in part), or an ICC profile other than sRGB whose
@@ -54,50 +54,25 @@ extension JPEGHandler {
         return VipsRenderer.properties(of: source, still, handler: self)
     }
 
-    func render(
-        _ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer
-    ) throws(ImagingError) -> [Thumbnail] {
-        if let thumbnails = renderedWithoutLibvips(source, specs: specs, engine: engine) { return thumbnails }
-        return try engine.render(source, as: self, specs: specs)
-    }
-
     /// `specs` of `source` made without libvips' decoder or resize; nil for the engine to make.
     /// It reserves the decode memory the engine would, under the same budget.
     func renderedWithoutLibvips(_ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer) -> [Thumbnail]? {
-        guard !specs.isEmpty, !specs.contains(where: { $0.format == .webp || $0.allowsUpscaling }),
+        guard Self.pixelPictureMakes(specs),
             let header = JPEGHeader(in: FileBytes(source.file, size: source.fingerprint.size)),
             header.storedSize.pixelCount <= engine.pixelLimit
         else { return nil }
         let upright = header.uprightSize
-        let decodeSize = RenditionGeometry.sharedDecodeSize(source: upright, specs: specs)
-        guard specs.count == 1 || decodeSize.pixelCount <= engine.pixelLimit else { return nil }
-        let outputs = specs.map { RenditionGeometry.outputSize(source: upright, spec: $0) }
-        let needed =
-            Self.decoderMemory(
-                stored: header.storedSize, upright: upright, bands: header.components, decodeSize: decodeSize,
-                progressiveSamplesPerPixel: header.isProgressive ? header.samplesPerPixel : nil)
-            + decodeSize.pixelCount * header.components * 2 + outputs.reduce(0) { $0 + $1.pixelCount } * 4
-        // Any failure on the way is the engine's to meet again, and to report in its words.
-        return try? engine.memory.withReservation(needed) { () throws(ImagingError) -> [Thumbnail]? in
-            let failure = ImagingError.corrupt
-            let thumbnails: [Thumbnail]
-            if specs.count == 1 {
-                let spec = specs[0]
-                guard
-                    let picture = try Self.uprightPicture(
-                        source, header, size: outputs[0], fill: spec.contentMode == .aspectFill)
-                else { return nil }
-                thumbnails = [try picture.encoded(for: spec, placeholder: true)]
-            } else {
-                guard let base = try Self.uprightPicture(source, header, size: decodeSize, fill: false) else {
-                    return nil
-                }
-                thumbnails = try VipsRenderer.renditions(
-                    from: base, upright: upright, specs: specs, outputs: outputs, failure)
+        return engine.pixelRenditions(
+            of: source, upright: upright, bands: header.components, specs: specs,
+            decoderMemory: { decodeSize in
+                Self.decoderMemory(
+                    stored: header.storedSize, upright: upright, bands: header.components, decodeSize: decodeSize,
+                    progressiveSamplesPerPixel: header.isProgressive ? header.samplesPerPixel : nil)
+            },
+            picture: { size, fill throws(ImagingError) in
+                try Self.uprightPicture(source, header, size: size, fill: fill)
             }
-            try source.ensureUnchanged()
-            return thumbnails
-        }
+        )
     }
 
     /// The picture decoded at the DCT scale for `size` and resized to it (covering it when
