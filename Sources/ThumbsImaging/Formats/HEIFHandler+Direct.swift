@@ -69,13 +69,13 @@ extension HEIFHandler: PixelRenderingHandler {
     /// What the header says, read by libheif (`thumbs_heif_read_header`) as libvips' loader
     /// reads it: the primary picture's size upright, no EXIF orientation (libheif turns the
     /// picture, and libvips' loader drops the tag), EXIF and XMP, the first thumbnail's size, the
-    /// top-level pictures as pages. A file cut short or that libheif cannot read is the engine's
-    /// to probe, and to report.
+    /// top-level pictures as pages; libheif's decoders are not started. A file cut short or that
+    /// libheif cannot read is the engine's to probe, and to report.
     func probe(_ source: ImageSource, engine: VipsRenderer) throws(ImagingError) -> ImageProperties {
         var header = thumbs_heif_header()
         defer { thumbs_heif_header_free(&header) }
         guard Self.isWhole(FileBytes(source.file, size: source.fingerprint.size)),
-            (try? HeifRuntime.startDecoders()) != nil, thumbs_heif_read_header(source.descriptor, &header) == 0,
+            (try? DecodingLibrary.libheif.open()) != nil, thumbs_heif_read_header(source.descriptor, &header) == 0,
             header.width > 0, header.height > 0
         else { return try engine.probe(source, as: self) }
         let size = PixelSize(width: Int(header.width), height: Int(header.height))
