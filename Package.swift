@@ -120,6 +120,8 @@ let package = Package(
 
         // JPEGs decoded (at a DCT scale) and encoded by libjpeg-turbo directly (Debian's libjpeg62-turbo-dev).
         .target(name: "CJpegShim", dependencies: ["CFileAccess"], linkerSettings: [.linkedLibrary("jpeg")]),
+        // PNGs decoded by libpng directly, as libvips' pngload sets it up (Debian's libpng-dev).
+        .target(name: "CPNGDecoder", linkerSettings: [.linkedLibrary("png16")]),
         // Lanczos-3 downsizing of 8-bit pictures, vectorised by the compiler (plain C, no library).
         .target(name: "CResample", linkerSettings: [.linkedLibrary("m")]),
         // Thumbnails as PNG through zlib directly (Debian's zlib1g-dev).
@@ -151,7 +153,7 @@ let package = Package(
             dependencies: [
                 "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "CVips", "CVipsShim", "CFileAccess", "CVideoShim",
                 "CRawShim",
-                "CJpegShim", "CHeifShim", "CAvifShim", "CPNGEncoder", "CResample", "CLibraryLoader",
+                "CJpegShim", "CHeifShim", "CAvifShim", "CPNGEncoder", "CPNGDecoder", "CResample", "CLibraryLoader",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -1,5 +1,6 @@
 import CHeifShim
 import CJpegShim
+import CPNGDecoder
 import CPNGEncoder
 import CResample
 import CVipsShim
@@ -68,6 +69,16 @@ final class PixelPicture {
             profile: profile)
     }
 
+    /// The picture `decoded` holds, which it takes over, with `profile`, the colour it is in.
+    convenience init?(adopting decoded: inout thumbs_png_picture, profile: [UInt8]?) {
+        guard let pixels = decoded.pixels, [1, 3].contains(decoded.bands), decoded.width > 0, decoded.height > 0
+        else { return nil }
+        decoded.pixels = nil
+        self.init(
+            pixels: pixels, size: PixelSize(width: Int(decoded.width), height: Int(decoded.height)),
+            bands: Int(decoded.bands), profile: profile)
+    }
+
     private var stride: Int { size.width * bands }
 
     private var described: thumbs_pixels {
@@ -117,6 +128,23 @@ final class PixelPicture {
             top: Int32((scaled.height - height) / 2))
         return try making(PixelSize(width: width, height: height), profile: profile) { source, target in
             thumbs_resample(&source, &target, window, across, down)
+        }
+    }
+
+    /// Resized as libvips' `vips_thumbnail` resizes a picture its loader decoded whole (a PNG):
+    /// to exactly `size`, or, when `fill`, covering it and cropped to it around the centre, by
+    /// its block shrink and Lanczos-3 reduce (`thumbs_thumbnail_resize`); nil when that would
+    /// grow the picture.
+    func thumbnailed(to size: PixelSize, fill: Bool) throws(ImagingError) -> PixelPicture? {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        let box = (Int32(clamping: size.width), Int32(clamping: size.height))
+        guard
+            thumbs_thumbnail_resize_size(
+                Int32(self.size.width), Int32(self.size.height), box.0, box.1, fill ? 1 : 0, &width, &height) == 0
+        else { return nil }
+        return try making(PixelSize(width: Int(width), height: Int(height)), profile: profile) { source, target in
+            thumbs_thumbnail_resize(&source, &target, box.0, box.1, fill ? 1 : 0)
         }
     }
 

@@ -110,6 +110,27 @@ import ThumbsSamples
         #expect(loaded == ["libheif.so"])
     }
 
+    /// A PNG of RGB without alpha is probed and rendered by libpng without libvips, in this
+    /// process or in this process confined (`thumbs thumbnail`'s too); one with alpha, which
+    /// libvips reads, opens libvips.
+    @Test(arguments: ["none", "process"])
+    func aPngOpensNoDecodingLibraryButOneWithAlphaLibvips(isolation: String) throws {
+        try folder.write(try SyntheticImage(width: 640, height: 480).encoded(as: .png), to: "photo.png")
+        try folder.write(try SyntheticImage(width: 64, height: 48, pixels: .rgba).encoded(as: .png), to: "alpha.png")
+        try folder.write(Array("{\"isolation\": \"\(isolation)\"}".utf8), to: "config.json")
+        func loaded(_ name: String) throws -> [String] {
+            try loadedDecodingObjects([
+                "render", folder.path + "/" + name, "--size", "64x64", "-o", folder.path + "/\(name).jpg", "--config",
+                folder.path + "/config.json",
+            ])
+        }
+        #expect(try loaded("photo.png") == [])
+        #expect(try loaded("alpha.png") == ["libvips.so"])
+        // The desktop's thumbnailer: one process, confined, per file.
+        let thumbnail = ["thumbnail", "-s", "128", folder.path + "/photo.png", folder.path + "/thumbnail.png"]
+        #expect(try loadedDecodingObjects(thumbnail) == [])
+    }
+
     /// With FFmpeg's libavformat not loadable, a video fails naming the package to install, and
     /// the photo beside it still renders.
     @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason), arguments: ["none", "process"])

@@ -71,15 +71,20 @@ import ThumbsTestSupport
         #expect(registry.libraries(for: nil) == [.libvips])
     }
 
-    /// A JPEG's renditions need libvips only to be encoded as WebP or enlarged.
-    @Test func webPAndEnlargingNeedLibvips() throws {
+    /// A JPEG's or a plain PNG's renditions need libvips only to be encoded as WebP or enlarged;
+    /// a PNG with alpha needs it to be decoded.
+    @Test(arguments: [SyntheticImage.Container.jpeg, .png])
+    func webPAndEnlargingNeedLibvips(container: SyntheticImage.Container) throws {
         let registry = FormatRegistry.standard
-        let jpeg = try source(try SyntheticImage(width: 64, height: 48).encoded(as: .jpeg), named: "a.jpg")
+        let photo = try source(
+            try SyntheticImage(width: 64, height: 48).encoded(as: container), named: "a.\(container.rawValue)")
         let box = PixelSize(width: 32, height: 32)
-        #expect(registry.libraries(for: jpeg, specs: [RenditionSpec(size: box, format: .png)]) == [])
-        #expect(registry.libraries(for: jpeg, specs: [RenditionSpec(size: box, format: .webp)]) == [.libvips])
+        #expect(registry.libraries(for: photo, specs: [RenditionSpec(size: box, format: .png)]) == [])
+        #expect(registry.libraries(for: photo, specs: [RenditionSpec(size: box, format: .webp)]) == [.libvips])
         let enlarged = RenditionSpec(size: PixelSize(width: 640, height: 640), allowsUpscaling: true)
-        #expect(registry.libraries(for: jpeg, specs: [enlarged]) == [.libvips])
+        #expect(registry.libraries(for: photo, specs: [enlarged]) == [.libvips])
+        let alpha = try source(try SyntheticImage(width: 64, height: 48, pixels: .rgba).encoded(as: .png), named: "b.png")
+        #expect(registry.libraries(for: alpha, specs: [RenditionSpec(size: box, format: .png)]) == [.libvips])
     }
 
     @Test func aFileNoHandlerReadsIsUnsupported() throws {

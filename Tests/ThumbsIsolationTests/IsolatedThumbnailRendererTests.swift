@@ -123,6 +123,22 @@ import ThumbsSamples
         #expect(thumbnail == inProcess[0])
     }
 
+    /// A PNG without alpha renders in a worker that never opened libvips; one with alpha has the
+    /// worker replaced by one that opens it.
+    @Test func aPNGOnlyOpensLibvipsWhenItNeedsIt() async throws {
+        let isolated = try renderer()
+        _ = try await render(try photo("plain.png", as: .png), with: isolated)
+        let first = try #require(isolated.workerProcessIDs.first)
+        #expect(try maps(first, "/libvips.so") == false)
+        try folder.write(SyntheticImage(width: 300, height: 200, pixels: .rgba).encoded(as: .png), to: "alpha.png")
+        let alpha = ImageLocation(root: FilePath(folder.path), relativePath: "alpha.png")
+        let inProcess = try await ThumbnailRenderer().render(alpha, specs: [spec], ticket: PriorityTicket(.interactive))
+        #expect(try await render(alpha, with: isolated) == inProcess[0])
+        let second = try #require(isolated.workerProcessIDs.first)
+        #expect(second != first)
+        #expect(try maps(second, "/libvips.so"))
+    }
+
     /// A worker opens the libraries the files so far needed: none of FFmpeg for a JPEG; a video
     /// then has its worker replaced by one that opens FFmpeg too, which renders the JPEG next.
     @Test(.enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason))

@@ -55,4 +55,19 @@ int thumbs_resample_generic(const thumbs_pixels *source, thumbs_pixels *target, 
  * and as many bands (1 to 4). Returns 0, or -1 when the arguments are not those. */
 int thumbs_orient(const thumbs_pixels *source, thumbs_pixels *target, int orientation);
 
+/* The size libvips 8.14's vips_thumbnail makes of a `width` x `height` picture its loader
+ * decoded whole, for a box of `target_width` x `target_height`: that box exactly, or, when
+ * `fill`, a covering size cropped to the box around its centre (ThumbnailResize.c). Returns 0,
+ * or -1 when a side would grow or the arguments are out of range. */
+int thumbs_thumbnail_resize_size(int width, int height, int target_width, int target_height, int fill,
+    int *resized_width, int *resized_height);
+
+/* `source` resized by thumbs_thumbnail_resize_size's rule into `target`, which has that size, as
+ * many bands (1 to 4, none of them alpha) and pixels the caller allocated: libvips' block
+ * shrink and Lanczos-3 reduce, down then across, in its integer arithmetic, so the bytes are the
+ * ones vips_thumbnail makes (ORC off). Returns 0, or -1 when the arguments are not those or
+ * memory ran out. */
+int thumbs_thumbnail_resize(const thumbs_pixels *source, thumbs_pixels *target, int target_width,
+    int target_height, int fill);
+
 #endif

@@ -3,16 +3,21 @@ import Glibc
 import ThumbsCore
 import ThumbsRendering
 
-/// PNG: libvips' `pngload` (libspng), streamed through libvips' shrink; an interlaced one is
-/// read whole. A PNG that states its colour with cHRM and gAMA chunks rather than an ICC profile
-/// is converted as browsers draw it. It ends with an IEND chunk.
+/// PNG: decoded by libpng and resized as libvips' thumbnail resizes it, without libvips, where
+/// that gives libvips' pixels (`PNGHandler+Direct.swift`); else libvips' `pngload` (libpng),
+/// streamed through libvips' shrink, an interlaced one read whole. A PNG that states its colour
+/// with cHRM and gAMA chunks rather than an ICC profile is converted as browsers draw it. It ends
+/// with an IEND chunk.
 struct PNGHandler: StillImageHandler {
     let name = "PNG"
     let mediaTypes: Set<MediaType> = [.png]
-    let libraries: Set<DecodingLibrary> = [.libvips]
+    /// None: libpng is linked at start, and libvips opens only for what the direct path leaves
+    /// to the engine (``libraries(for:)``).
+    let libraries: Set<DecodingLibrary> = []
 
     func decoding(with loaded: DecoderLibraries) -> String {
-        "libvips' pngload, its colour chunks read as a profile"
+        "libpng, resized as libvips' thumbnail resizes, without libvips; libvips' pngload for alpha, "
+            + "16-bit grey and eXIf; its colour chunks read as a profile"
     }
 
     func decoderMemory(of file: ImageFile, decodeSize: PixelSize) -> Int {

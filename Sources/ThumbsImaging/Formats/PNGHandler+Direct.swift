@@ -1,0 +1,120 @@
+import CPNGDecoder
+import CResample
+import CVipsShim
+import Glibc
+import ThumbsCore
+import ThumbsRendering
+
+/// A PNG rendered without libvips: its chunks read by ``PNGHeader``, its picture decoded whole by
+/// libpng with libvips' loader settings (`CPNGDecoder`), resized by libvips' own thumbnail
+/// resize rewritten in C (`thumbs_thumbnail_resize`: block shrink, then Lanczos-3 in its integer
+/// arithmetic), converted from its profile or colour chunks by lcms, and encoded, as a
+/// ``PixelPicture``, so the thumbnails are the engine's bytes. A program that renders only such
+/// PNGs never opens libvips.
+///
+/// The direct path takes grey of up to 8 bits, 8- and 16-bit RGB (16 bits keep their high byte,
+/// as libvips' RGB16 to sRGB does before its resize) and palette colour, interlaced or not.
+/// Everything else goes to the engine, which decodes the file again: alpha and tRNS chunks
+/// (libvips premultiplies in floats around its resize), 16-bit grey (libvips goes through
+/// linear light to make it 8-bit), an eXIf chunk (an orientation and EXIF fields libvips
+/// parses), more text chunks than libvips keeps, anything libpng warns about or fails on
+/// (damage whose fate libvips' rules decide), WebP output, upscaling, and a profile lcms
+/// cannot read.
+extension PNGHandler {
+    /// None for a file the direct path will take as far as its chunk headers and its end tell;
+    /// libvips for the rest, and for a file with an ICC profile, which is compressed: only a
+    /// decoder would read it.
+    func libraries(for source: ImageSource) -> Set<DecodingLibrary> {
+        guard let header = PNGHeader(in: FileBytes(source.file, size: source.fingerprint.size)), header.isDirect,
+            !header.hasICCProfile, !lacksEndMarker(in: source)
+        else { return [.libvips] }
+        return []
+    }
+
+    /// What the header says, read by libpng as libvips' loader reads it: the size, and the XMP
+    /// packet of its text chunks; a PNG with an eXIf chunk, or one libpng warns about, is the
+    /// engine's to probe.
+    func probe(_ source: ImageSource, engine: VipsRenderer) throws(ImagingError) -> ImageProperties {
+        var decoded = thumbs_png_picture()
+        defer { thumbs_png_free(&decoded) }
+        guard thumbs_png_decode(source.descriptor, Int.max, 1, &decoded) == Int32(THUMBS_PNG_DECODED) else {
+            return try engine.probe(source, as: self)
+        }
+        let size = PixelSize(width: Int(decoded.width), height: Int(decoded.height))
+        try size.ensureWithin(pixelLimit: engine.pixelLimit)
+        let xmp = decoded.xmp.map { pointer in
+            pointer.withMemoryRebound(to: UInt8.self, capacity: decoded.xmp_length) {
+                Array(UnsafeBufferPointer(start: $0, count: decoded.xmp_length))
+            }
+        }
+        let still = VipsRenderer.StillHeader(
+            uprightSize: size, exifOrientation: nil, make: nil, model: nil, dateTimeOriginal: nil,
+            offsetTimeOriginal: nil, userComment: nil, exif: nil, xmp: xmp, embeddedPreviewSize: nil, pageCount: 1)
+        return VipsRenderer.properties(of: source, still, handler: self)
+    }
+
+    func render(
+        _ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer
+    ) throws(ImagingError) -> [Thumbnail] {
+        if let thumbnails = renderedWithoutLibvips(source, specs: specs, engine: engine) { return thumbnails }
+        return try engine.render(source, as: self, specs: specs)
+    }
+
+    /// `specs` of `source` made without libvips; nil for the engine to make. It reserves the
+    /// memory it takes (the whole picture decoded, the resize's lines, the renditions) under the
+    /// engine's budget.
+    func renderedWithoutLibvips(_ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer) -> [Thumbnail]? {
+        guard !specs.isEmpty, !specs.contains(where: { $0.format == .webp || $0.allowsUpscaling }),
+            let header = PNGHeader(in: FileBytes(source.file, size: source.fingerprint.size)), header.isDirect,
+            header.storedSize.pixelCount <= engine.pixelLimit
+        else { return nil }
+        let size = header.storedSize
+        let decodeSize = RenditionGeometry.sharedDecodeSize(source: size, specs: specs)
+        guard specs.count == 1 || decodeSize.pixelCount <= engine.pixelLimit else { return nil }
+        let outputs = specs.map { RenditionGeometry.outputSize(source: size, spec: $0) }
+        let bands = header.colourType == 0 ? 1 : 3
+        let needed =
+            size.pixelCount * bands + size.width * decodeSize.height * bands + decodeSize.pixelCount * 3 * 2
+            + outputs.reduce(0) { $0 + $1.pixelCount } * 4
+        // Any failure on the way is the engine's to meet again, and to report in its words.
+        return try? engine.memory.withReservation(needed) { () throws(ImagingError) -> [Thumbnail]? in
+            guard let picture = Self.decodedPicture(source, pixelLimit: engine.pixelLimit) else { return nil }
+            let thumbnails: [Thumbnail]
+            if specs.count == 1 {
+                let spec = specs[0]
+                guard let resized = try picture.thumbnailed(to: outputs[0], fill: spec.contentMode == .aspectFill),
+                    let thumbnail = try resized.inSRGB()
+                else { return nil }
+                thumbnails = [try thumbnail.encoded(for: spec, placeholder: true)]
+            } else {
+                guard let resized = try picture.thumbnailed(to: decodeSize, fill: false),
+                    let base = try resized.inSRGB()
+                else { return nil }
+                thumbnails = try VipsRenderer.renditions(
+                    from: base, upright: size, specs: specs, outputs: outputs, ImagingError.corrupt)
+            }
+            try source.ensureUnchanged()
+            return thumbnails
+        }
+    }
+
+    /// The whole picture, with the colour the engine gives it (``describingColour(_:of:_:)``):
+    /// its ICC profile, else the profile its colour chunks describe; nil when libpng does not
+    /// decode it as libvips' loader would.
+    private static func decodedPicture(_ source: ImageSource, pixelLimit: Int) -> PixelPicture? {
+        var decoded = thumbs_png_picture()
+        defer { thumbs_png_free(&decoded) }
+        guard thumbs_png_decode(source.descriptor, pixelLimit, 0, &decoded) == Int32(THUMBS_PNG_DECODED) else {
+            return nil
+        }
+        var profile = decoded.icc.map { Array(UnsafeBufferPointer(start: $0, count: decoded.icc_length)) }
+        if profile == nil {
+            var length = 0
+            if let described = thumbs_png_colour_profile(source.descriptor, decoded.bands < 3 ? 1 : 0, &length) {
+                profile = Array(UnsafeBufferPointer(start: described, count: length))
+                free(described)
+            }
+        }
+        return PixelPicture(adopting: &decoded, profile: profile)
+    }
+}

@@ -1,0 +1,68 @@
+import ThumbsCore
+
+/// What a PNG's chunks say before its pixels, read in Swift from the chunk headers (no codec):
+/// the IHDR's size, bit depth, colour type and interlacing, and which chunks come before the
+/// first IDAT. Enough to tell whether libpng alone renders the file as libvips would
+/// (``isDirect``), before any process hands the file to a decoder.
+struct PNGHeader: Sendable {
+    /// The picture's size (a PNG has no orientation but its eXIf chunk's).
+    let storedSize: PixelSize
+    let bitDepth: Int
+    /// 0 grey, 2 RGB, 3 palette, 4 grey and alpha, 6 RGBA.
+    let colourType: Int
+    let isInterlaced: Bool
+    /// The types of the chunks between IHDR and the first IDAT, in order.
+    let chunks: [String]
+
+    /// The most chunks read before IDAT: libvips keeps at most 100 ancillary chunks.
+    private static let chunksRead = 256
+    /// libvips keeps a PNG's first 50 text chunks.
+    private static let textChunksKept = 50
+
+    /// The header of the PNG `bytes` holds; nil when it is not a PNG whose IHDR and chunk
+    /// headers up to the first IDAT can be read.
+    init?(in bytes: FileBytes) {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let ihdr = bytes.read(at: 8, count: 8 + 13)
+        guard bytes.read(at: 0, count: 8).bytes == signature, ihdr.matches("IHDR".utf8, at: 4),
+            ihdr.uint32(at: 0) == 13, let width = ihdr.uint32(at: 8), let height = ihdr.uint32(at: 12),
+            width > 0, height > 0, let depth = ihdr.slice(at: 16, count: 1)?.first,
+            let colour = ihdr.slice(at: 17, count: 1)?.first, let interlace = ihdr.slice(at: 20, count: 1)?.first
+        else { return nil }
+        var chunks: [String] = []
+        var offset: UInt64 = 8 + 12 + 13
+        while chunks.count < Self.chunksRead {
+            let chunk = bytes.read(at: offset, count: 8)
+            guard let length = chunk.uint32(at: 0), let type = chunk.slice(at: 4, count: 4) else { return nil }
+            let name = String(decoding: type, as: UTF8.self)
+            if name == "IDAT" { break }
+            chunks.append(name)
+            offset += 12 + UInt64(length)
+        }
+        guard chunks.count < Self.chunksRead else { return nil }
+        storedSize = PixelSize(width: Int(width), height: Int(height))
+        bitDepth = Int(depth)
+        colourType = Int(colour)
+        isInterlaced = interlace == 1
+        self.chunks = chunks
+    }
+
+    /// Whether libpng renders the picture as libvips' loader does, without libvips
+    /// (`CPNGDecoder`): grey of up to 8 bits, 8- or 16-bit RGB, or palette colour, without
+    /// alpha or a tRNS chunk, an eXIf chunk (EXIF fields and an orientation, which libvips
+    /// parses) or more text chunks than libvips keeps.
+    var isDirect: Bool {
+        let colour =
+            switch colourType {
+            case 0: bitDepth <= 8
+            case 2: bitDepth == 8 || bitDepth == 16
+            case 3: true
+            default: false
+            }
+        return colour && !chunks.contains("tRNS") && !chunks.contains("eXIf")
+            && chunks.count { ["tEXt", "zTXt", "iTXt"].contains($0) } <= Self.textChunksKept
+    }
+
+    /// Whether the file embeds an ICC profile (compressed: its header is not read here).
+    var hasICCProfile: Bool { chunks.contains("iCCP") }
+}
