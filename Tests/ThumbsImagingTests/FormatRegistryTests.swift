@@ -83,7 +83,8 @@ import ThumbsTestSupport
         #expect(registry.libraries(for: photo, specs: [RenditionSpec(size: box, format: .webp)]) == [.libvips])
         let enlarged = RenditionSpec(size: PixelSize(width: 640, height: 640), allowsUpscaling: true)
         #expect(registry.libraries(for: photo, specs: [enlarged]) == [.libvips])
-        let alpha = try source(try SyntheticImage(width: 64, height: 48, pixels: .rgba).encoded(as: .png), named: "b.png")
+        let alpha = try source(
+            try SyntheticImage(width: 64, height: 48, pixels: .rgba).encoded(as: .png), named: "b.png")
         #expect(registry.libraries(for: alpha, specs: [RenditionSpec(size: box, format: .png)]) == [.libvips])
     }
 

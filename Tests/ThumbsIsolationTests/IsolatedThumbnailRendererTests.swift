@@ -266,7 +266,10 @@ import ThumbsSamples
     @Test(arguments: [SIGSEGV, SIGKILL])
     func aWorkerThatDiesWithAFileFailsThatFileAlone(signal: Int32) async throws {
         let isolated = try renderer()
-        let large = try photo("large.png", width: 4000, height: 3000, as: .png)
+        // With alpha, which libvips decodes, through a descriptor of its own: what
+        // RenderWorkers.isDecoding sees.
+        try folder.write(SyntheticImage(width: 4000, height: 3000, pixels: .rgba).encoded(as: .png), to: "large.png")
+        let large = ImageLocation(root: FilePath(folder.path), relativePath: "large.png")
         let small = try photo("small.jpg")
         let victim = try await WorkerInTheMiddleOfADecode.stop(isolated, rendering: large, spec: spec)
         kill(victim.pid, signal)
