@@ -20,7 +20,6 @@ enum { SIDE_MOST = 10000000 };
 typedef struct {
     int descriptor;
     off_t offset;
-    int warned;
     png_bytep *rows;
     thumbs_png_picture *picture;
 } decoder;
@@ -31,12 +30,11 @@ static void fail(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
-/* libvips only logs libpng's warnings; a file that has any goes to it, whose rules judge it. */
+/* libvips only logs libpng's warnings (a damaged ancillary chunk, colour chunks that disagree)
+ * and reads on: so does this decoder, with the same chunks and rows, silently. */
 static void warn(png_structp png, png_const_charp message) {
-    decoder *d = png_get_error_ptr(png);
-    if (!d->warned)
-        snprintf(d->picture->message, sizeof d->picture->message, "%s", message);
-    d->warned = 1;
+    (void) png;
+    (void) message;
 }
 
 static void read_bytes(png_structp png, png_bytep into, size_t count) {
@@ -70,10 +68,10 @@ static int read_header(png_structp png, png_infop info, decoder *d, size_t pixel
     int grey = colour == PNG_COLOR_TYPE_GRAY && depth <= 8;
     int rgb = (colour == PNG_COLOR_TYPE_RGB && (depth == 8 || depth == 16)) || colour == PNG_COLOR_TYPE_PALETTE;
     if ((!grey && !rgb) || png_get_valid(png, info, PNG_INFO_tRNS)
-        || png_get_eXIf_1(png, info, &exif_length, &exif) || text_count > TEXT_CHUNKS_KEPT || d->warned) {
-        if (!d->warned)
-            snprintf(picture->message, sizeof picture->message, "colour type %d, %d bits: libvips' to read",
-                colour, depth);
+        || png_get_eXIf_1(png, info, &exif_length, &exif) || text_count > TEXT_CHUNKS_KEPT) {
+        snprintf(picture->message, sizeof picture->message,
+            "colour type %d, %d bits, %s, %d text chunks: libvips' to read", colour, depth,
+            exif ? "eXIf" : "no eXIf", text_count);
         return THUMBS_PNG_NOT_HANDLED;
     }
     if ((uint64_t) width * height > pixel_limit) {
@@ -147,7 +145,7 @@ static int decode(png_structp png, png_infop info, decoder *d, size_t pixel_limi
     /* Every row (every pass of an interlaced file); the chunks after them are never read, as
      * libvips never reads them. */
     png_read_image(png, d->rows);
-    return d->warned ? THUMBS_PNG_NOT_HANDLED : THUMBS_PNG_DECODED;
+    return THUMBS_PNG_DECODED;
 }
 
 int thumbs_png_decode(int descriptor, size_t pixel_limit, int header_only, thumbs_png_picture *picture) {

@@ -23,15 +23,15 @@ typedef struct {
     /* The text of the text chunk keyed "XML:com.adobe.xmp" (the last such), or NULL. */
     char *xmp;
     size_t xmp_length;
-    /* libpng's words when the decode failed or was not taken. */
+    /* libpng's words when the decode failed (its warnings, which libvips only logs, are
+     * ignored), or why it was not taken. */
     char message[200];
 } thumbs_png_picture;
 
 enum {
     THUMBS_PNG_DECODED = 0,
     /* Not for this decoder: alpha, a tRNS chunk, 16-bit grey, an eXIf chunk (an orientation and
-     * EXIF fields, libvips' to parse), more text chunks than libvips keeps, or anything libpng
-     * warned about (damage libvips' rules judge). */
+     * EXIF fields, libvips' to parse), or more text chunks than libvips keeps. */
     THUMBS_PNG_NOT_HANDLED = 1,
     /* More pixels than the caller's limit. */
     THUMBS_PNG_TOO_LARGE = 2,

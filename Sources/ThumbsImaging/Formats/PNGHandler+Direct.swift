@@ -17,9 +17,10 @@ import ThumbsRendering
 /// Everything else goes to the engine, which decodes the file again: alpha and tRNS chunks
 /// (libvips premultiplies in floats around its resize), 16-bit grey (libvips goes through
 /// linear light to make it 8-bit), an eXIf chunk (an orientation and EXIF fields libvips
-/// parses), more text chunks than libvips keeps, anything libpng warns about or fails on
-/// (damage whose fate libvips' rules decide), WebP output, upscaling, and a profile lcms
-/// cannot read.
+/// parses), more text chunks than libvips keeps, a file libpng fails on (damage whose fate
+/// libvips' rules decide: a truncation, a picture chunk's CRC), WebP output, upscaling, and a
+/// profile lcms cannot read. What libpng only warns about (a damaged ancillary chunk, colour
+/// chunks that disagree), libvips reads past, and so does this path, with the same chunks.
 extension PNGHandler {
     /// None for a file the direct path will take as far as its chunk headers and its end tell;
     /// libvips for the rest, and for a file with an ICC profile, which is compressed: only a
@@ -32,8 +33,8 @@ extension PNGHandler {
     }
 
     /// What the header says, read by libpng as libvips' loader reads it: the size, and the XMP
-    /// packet of its text chunks; a PNG with an eXIf chunk, or one libpng warns about, is the
-    /// engine's to probe.
+    /// packet of its text chunks; a PNG the direct path does not take (an eXIf chunk, alpha) is
+    /// the engine's to probe.
     func probe(_ source: ImageSource, engine: VipsRenderer) throws(ImagingError) -> ImageProperties {
         var decoded = thumbs_png_picture()
         defer { thumbs_png_free(&decoded) }
