@@ -120,8 +120,9 @@ let package = Package(
 
         // JPEGs decoded (at a DCT scale) and encoded by libjpeg-turbo directly (Debian's libjpeg62-turbo-dev).
         .target(name: "CJpegShim", dependencies: ["CFileAccess"], linkerSettings: [.linkedLibrary("jpeg")]),
-        // PNGs decoded by libpng directly, as libvips' pngload sets it up (Debian's libpng-dev).
-        .target(name: "CPNGDecoder", linkerSettings: [.linkedLibrary("png16")]),
+        // PNGs decoded by libpng directly, as libvips' pngload sets it up (Debian's libpng-dev); an
+        // iCCP chunk's profile inflated by zlib.
+        .target(name: "CPNGDecoder", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
         // Lanczos-3 downsizing of 8-bit pictures, vectorised by the compiler (plain C, no library).
         .target(name: "CResample", linkerSettings: [.linkedLibrary("m")]),
         // Thumbnails as PNG through zlib directly (Debian's zlib1g-dev).

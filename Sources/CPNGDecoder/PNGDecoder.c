@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 /* libvips' limits on a PNG's text chunks and on the size of its ancillary chunks (pngload). */
 enum { TEXT_CHUNKS_KEPT = 50, CHUNK_BYTES_MOST = 50 * 1024 * 1024, CHUNKS_CACHED_MOST = 100 };
@@ -148,6 +149,17 @@ static int decode(png_structp png, png_infop info, decoder *d, size_t pixel_limi
     return THUMBS_PNG_DECODED;
 }
 
+/* Frees what `picture` holds and empties it, keeping its message. */
+static void release(thumbs_png_picture *picture) {
+    free(picture->pixels);
+    free(picture->icc);
+    free(picture->xmp);
+    picture->pixels = picture->icc = NULL;
+    picture->xmp = NULL;
+    picture->icc_length = picture->xmp_length = 0;
+    picture->width = picture->height = picture->bands = picture->interlaced = 0;
+}
+
 int thumbs_png_decode(int descriptor, size_t pixel_limit, int header_only, thumbs_png_picture *picture) {
     memset(picture, 0, sizeof *picture);
     decoder d = { .descriptor = descriptor, .picture = picture };
@@ -160,18 +172,66 @@ int thumbs_png_decode(int descriptor, size_t pixel_limit, int header_only, thumb
         status = decode(png, info, &d, pixel_limit, header_only);
     png_destroy_read_struct(png ? &png : NULL, info ? &info : NULL, NULL);
     free(d.rows);
-    if (status != THUMBS_PNG_DECODED) {
-        char message[sizeof picture->message];
-        memcpy(message, picture->message, sizeof message);
-        thumbs_png_free(picture);
-        memcpy(picture->message, message, sizeof message);
-    }
+    if (status != THUMBS_PNG_DECODED)
+        release(picture);
     return status;
 }
 
 void thumbs_png_free(thumbs_png_picture *picture) {
-    free(picture->pixels);
-    free(picture->icc);
-    free(picture->xmp);
-    memset(picture, 0, sizeof *picture);
+    release(picture);
+    picture->message[0] = 0;
+}
+
+unsigned char *thumbs_png_iccp_profile(int descriptor, long long offset, size_t length, size_t limit,
+    size_t *profile_length) {
+    if (length < 3 || length > limit || offset < 0)
+        return NULL;
+    unsigned char *data = malloc(length), *profile = NULL;
+    size_t got = 0;
+    while (data && got < length) {
+        ssize_t count = pread(descriptor, data + got, length - got, (off_t) offset + (off_t) got);
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count <= 0)
+            break;
+        got += (size_t) count;
+    }
+    /* A name of 1 to 79 bytes, its terminating zero, then compression method 0 (deflate). */
+    size_t name = data && got == length ? strnlen((const char *) data, length) : length;
+    if (name < 1 || name > 79 || name + 2 > length || data[name + 1] != 0) {
+        free(data);
+        return NULL;
+    }
+    z_stream stream = { .next_in = data + name + 2, .avail_in = (uInt) (length - name - 2) };
+    size_t capacity = 0, size = 0;
+    int started = inflateInit(&stream) == Z_OK;
+    int status = started ? Z_OK : Z_STREAM_ERROR;
+    while (status == Z_OK) {
+        if (size == capacity) {
+            size_t larger = capacity ? capacity * 2 : 4096;
+            unsigned char *grown = larger <= limit ? realloc(profile, larger) : NULL;
+            if (!grown) {
+                status = Z_MEM_ERROR;
+                break;
+            }
+            profile = grown;
+            capacity = larger;
+        }
+        stream.next_out = profile + size;
+        stream.avail_out = (uInt) (capacity - size);
+        status = inflate(&stream, Z_NO_FLUSH);
+        size = capacity - stream.avail_out;
+        /* Out of room, not of input: grow and go on. */
+        if (status == Z_BUF_ERROR && size == capacity)
+            status = Z_OK;
+    }
+    if (started)
+        inflateEnd(&stream);
+    free(data);
+    if (status != Z_STREAM_END) {
+        free(profile);
+        return NULL;
+    }
+    *profile_length = size;
+    return profile;
 }

@@ -211,9 +211,26 @@ import ThumbsTestSupport
         #expect(try libraries("truncated.png", Array(plain.dropLast(100))) == [.libvips])
         let rgba = try SyntheticImage(width: 30, height: 20, pixels: .rgba).encoded(as: .png)
         #expect(try libraries("rgba.png", rgba) == [.libvips])
-        var profiled = TestPNG(width: 30, height: 20, colour: .rgb)
-        profiled.chunks = [try Self.iccpChunk(profile: "p3")]
-        #expect(try libraries("p3.png", profiled.encoded()) == [.libvips], "a compressed profile")
+        // Profiles lcms converts from (Display P3), or not (CMYK on RGB, a profile that does not
+        // inflate).
+        for (name, chunk, expected) in [
+            ("p3", try Self.iccpChunk(profile: "p3"), Set<DecodingLibrary>()),
+            ("cmyk", try Self.iccpChunk(profile: "cmyk"), [.libvips]),
+            (
+                "not-deflated", PNGHandlerTests.chunk("iCCP", Array("p3\0\0".utf8) + Array(repeating: 7, count: 40)),
+                [.libvips]
+            ),
+        ] {
+            var profiled = TestPNG(width: 30, height: 20, colour: .rgb)
+            profiled.chunks = [chunk]
+            #expect(try libraries("\(name).png", profiled.encoded()) == expected, "\(name)")
+        }
+        if SharedPhotos.isPresent {
+            for path in ["exports/DJI-FC6310-16bit_709.png", "exports/paris_icc_exif_xmp.png"] {
+                let location = ImageLocation(path: SharedPhotos.root.appendingPathComponent(path).path)
+                #expect(handler.libraries(for: try ImageSource(location)) == [], "\(path): an RGB profile")
+            }
+        }
         #expect(try libraries("not-a-png.png", Array(plain.prefix(20))) == [.libvips])
     }
 

@@ -45,6 +45,14 @@ enum {
  * THUMBS_PNG_FAILED with its message; no jump leaves this function. */
 int thumbs_png_decode(int descriptor, size_t pixel_limit, int header_only, thumbs_png_picture *picture);
 
+/* The ICC profile of the iCCP chunk whose data (its name, a compression method, the profile
+ * deflated) is `length` bytes at `offset` in the file open as `descriptor`, inflated by zlib and
+ * read with pread: what a process may read of a PNG before it confines itself, to tell whether
+ * lcms converts from that profile. NULL when the chunk is not one, its data is over `limit`
+ * bytes, or its profile would be; else a buffer from malloc of `*profile_length` bytes. */
+unsigned char *thumbs_png_iccp_profile(int descriptor, long long offset, size_t length, size_t limit,
+    size_t *profile_length);
+
 /* Frees what a decode left in `picture` (safe on a failed or empty one). */
 void thumbs_png_free(thumbs_png_picture *picture);
 

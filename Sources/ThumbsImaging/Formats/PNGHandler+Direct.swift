@@ -22,15 +22,30 @@ import ThumbsRendering
 /// profile lcms cannot read. What libpng only warns about (a damaged ancillary chunk, colour
 /// chunks that disagree), libvips reads past, and so does this path, with the same chunks.
 extension PNGHandler {
-    /// None for a file the direct path will take as far as its chunk headers and its end tell;
-    /// libvips for the rest, and for a file with an ICC profile, which is compressed: only a
-    /// decoder would read it.
+    /// None for a file the direct path will take as far as its chunk headers, its end and its
+    /// profile tell; libvips for the rest, and for an ICC profile that is neither sRGB nor one
+    /// lcms converts the picture from by its header (`thumbs_icc_is_srgb`,
+    /// `thumbs_icc_describes`). The chunks are read in Swift, the profile inflated by zlib within
+    /// a bound (`thumbs_png_iccp_profile`): what the renderer's own process may read of a file
+    /// before a confined one decodes it.
     func libraries(for source: ImageSource) -> Set<DecodingLibrary> {
         guard let header = PNGHeader(in: FileBytes(source.file, size: source.fingerprint.size)), header.isDirect,
-            !header.hasICCProfile, !lacksEndMarker(in: source)
+            !lacksEndMarker(in: source)
         else { return [.libvips] }
-        return []
+        guard let chunk = header.iccpChunk else { return [] }
+        var length = 0
+        guard
+            let profile = thumbs_png_iccp_profile(
+                source.descriptor, Int64(clamping: chunk.offset), chunk.length, Self.profileBytesRead, &length)
+        else { return [.libvips] }
+        defer { free(profile) }
+        let converted =
+            thumbs_icc_is_srgb(profile, length) == 1 || thumbs_icc_describes(profile, length, Int32(header.bands)) == 1
+        return converted ? [] : [.libvips]
     }
+
+    /// The most bytes of an iCCP chunk, and of its profile, read before confinement.
+    private static let profileBytesRead = 4 << 20
 
     /// What the header says, read by libpng as libvips' loader reads it: the size, and the XMP
     /// packet of its text chunks; a PNG the direct path does not take (an eXIf chunk, alpha) is
@@ -73,7 +88,7 @@ extension PNGHandler {
         let decodeSize = RenditionGeometry.sharedDecodeSize(source: size, specs: specs)
         guard specs.count == 1 || decodeSize.pixelCount <= engine.pixelLimit else { return nil }
         let outputs = specs.map { RenditionGeometry.outputSize(source: size, spec: $0) }
-        let bands = header.colourType == 0 ? 1 : 3
+        let bands = header.bands
         let needed =
             size.pixelCount * bands + size.width * decodeSize.height * bands + decodeSize.pixelCount * 3 * 2
             + outputs.reduce(0) { $0 + $1.pixelCount } * 4

@@ -13,6 +13,8 @@ struct PNGHeader: Sendable {
     let isInterlaced: Bool
     /// The types of the chunks between IHDR and the first IDAT, in order.
     let chunks: [String]
+    /// Where the first iCCP chunk's data is, and its length.
+    let iccpChunk: (offset: UInt64, length: Int)?
 
     /// The most chunks read before IDAT: libvips keeps at most 100 ancillary chunks.
     private static let chunksRead = 256
@@ -30,12 +32,14 @@ struct PNGHeader: Sendable {
             let colour = ihdr.slice(at: 17, count: 1)?.first, let interlace = ihdr.slice(at: 20, count: 1)?.first
         else { return nil }
         var chunks: [String] = []
+        var iccpChunk: (offset: UInt64, length: Int)?
         var offset: UInt64 = 8 + 12 + 13
         while chunks.count < Self.chunksRead {
             let chunk = bytes.read(at: offset, count: 8)
             guard let length = chunk.uint32(at: 0), let type = chunk.slice(at: 4, count: 4) else { return nil }
             let name = String(decoding: type, as: UTF8.self)
             if name == "IDAT" { break }
+            if name == "iCCP" && iccpChunk == nil { iccpChunk = (offset + 8, Int(length)) }
             chunks.append(name)
             offset += 12 + UInt64(length)
         }
@@ -45,6 +49,7 @@ struct PNGHeader: Sendable {
         colourType = Int(colour)
         isInterlaced = interlace == 1
         self.chunks = chunks
+        self.iccpChunk = iccpChunk
     }
 
     /// Whether libpng renders the picture as libvips' loader does, without libvips
@@ -63,6 +68,6 @@ struct PNGHeader: Sendable {
             && chunks.count { ["tEXt", "zTXt", "iTXt"].contains($0) } <= Self.textChunksKept
     }
 
-    /// Whether the file embeds an ICC profile (compressed: its header is not read here).
-    var hasICCProfile: Bool { chunks.contains("iCCP") }
+    /// The bands of the picture libpng decodes for the direct path: 1 for grey, 3 for the rest.
+    var bands: Int { colourType == 0 ? 1 : 3 }
 }
