@@ -243,6 +243,18 @@ enum FuzzChecks {
         }
     }
 
+    static func pngChunks(_ bytes: UnsafeRawBufferPointer) {
+        // A file that starts with PNG's signature, so that the fuzzer reaches the chunks.
+        let file = FileBytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(bytes))
+        if let header = PNGHeader(in: file) {
+            expect(
+                header.storedSize.pixelCount > 0 && header.chunks.count < PNGHeader.chunksRead
+                    && [1, 3].contains(header.bands),
+                "\(header)")
+            expect(header.iccpChunk.map { $0.offset <= file.size } ?? true, "an iCCP chunk past the end")
+        }
+    }
+
     /// What the worker's reply check lets through.
     private static func expectAcceptable(_ burst: BurstMembership) {
         expect(

@@ -42,6 +42,8 @@ enum FuzzedParser: UInt8, CaseIterable {
     case burstFileName = 16
     /// `JPEGSegments(in:)` and `JPEGHeader(in:)`: a JPEG's header.
     case jpegSegments = 17
+    /// `PNGHeader(in:)`: a PNG's chunk headers, read before confinement.
+    case pngChunks = 18
 
     init(selector: UInt8) {
         self = Self.allCases[Int(selector) % Self.allCases.count]
@@ -69,6 +71,7 @@ enum FuzzedParser: UInt8, CaseIterable {
         case .heifMetaBox: FuzzChecks.heifMetaBox(bytes)
         case .burstFileName: FuzzChecks.burstFileName(bytes)
         case .jpegSegments: FuzzChecks.jpegSegments(bytes)
+        case .pngChunks: FuzzChecks.pngChunks(bytes)
         }
     }
 }

@@ -49,6 +49,15 @@ enum FuzzSeeds {
             (.subtypeXMP, subtypePackets.map { Array($0.utf8) }),
             (.heifMetaBox, [heifMeta]),
             (.jpegSegments, [[0xFF, 0xE2, 0, 30] + Array("urn:iso:std:iso:ts:21496:-1\0".utf8) + [0, 0, 0xFF, 0xDA]]),
+            // IHDR of a 2x2 RGB picture, an iCCP chunk, IDAT (the chunks' CRCs are not read).
+            (
+                .pngChunks,
+                [
+                    [0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0] + [0, 0, 0, 0]
+                        + [0, 0, 0, 5] + Array("iCCPp3".utf8) + [0, 0, 0] + [0, 0, 0, 0] + [0, 0, 0, 0]
+                        + Array("IDAT".utf8)
+                ]
+            ),
             (
                 .burstFileName,
                 ["00000IMG_00000_BURST20201123164411530_COVER.jpg", "IMG_20180914_094602055_BURST001.jpg"].map {

@@ -4,26 +4,26 @@ import ThumbsCore
 /// the IHDR's size, bit depth, colour type and interlacing, and which chunks come before the
 /// first IDAT. Enough to tell whether libpng alone renders the file as libvips would
 /// (``isDirect``), before any process hands the file to a decoder.
-struct PNGHeader: Sendable {
+package struct PNGHeader: Sendable {
     /// The picture's size (a PNG has no orientation but its eXIf chunk's).
-    let storedSize: PixelSize
-    let bitDepth: Int
+    package let storedSize: PixelSize
+    package let bitDepth: Int
     /// 0 grey, 2 RGB, 3 palette, 4 grey and alpha, 6 RGBA.
-    let colourType: Int
-    let isInterlaced: Bool
+    package let colourType: Int
+    package let isInterlaced: Bool
     /// The types of the chunks between IHDR and the first IDAT, in order.
-    let chunks: [String]
+    package let chunks: [String]
     /// Where the first iCCP chunk's data is, and its length.
-    let iccpChunk: (offset: UInt64, length: Int)?
+    package let iccpChunk: (offset: UInt64, length: Int)?
 
     /// The most chunks read before IDAT: libvips keeps at most 100 ancillary chunks.
-    private static let chunksRead = 256
+    package static let chunksRead = 256
     /// libvips keeps a PNG's first 50 text chunks.
     private static let textChunksKept = 50
 
     /// The header of the PNG `bytes` holds; nil when it is not a PNG whose IHDR and chunk
     /// headers up to the first IDAT can be read.
-    init?(in bytes: FileBytes) {
+    package init?(in bytes: FileBytes) {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         let ihdr = bytes.read(at: 8, count: 8 + 13)
         guard bytes.read(at: 0, count: 8).bytes == signature, ihdr.matches("IHDR".utf8, at: 4),
@@ -56,7 +56,7 @@ struct PNGHeader: Sendable {
     /// (`CPNGDecoder`): grey of up to 8 bits, 8- or 16-bit RGB, or palette colour, without
     /// alpha or a tRNS chunk, an eXIf chunk (EXIF fields and an orientation, which libvips
     /// parses) or more text chunks than libvips keeps.
-    var isDirect: Bool {
+    package var isDirect: Bool {
         let colour =
             switch colourType {
             case 0: bitDepth <= 8
@@ -69,5 +69,5 @@ struct PNGHeader: Sendable {
     }
 
     /// The bands of the picture libpng decodes for the direct path: 1 for grey, 3 for the rest.
-    var bands: Int { colourType == 0 ? 1 : 3 }
+    package var bands: Int { colourType == 0 ? 1 : 3 }
 }
