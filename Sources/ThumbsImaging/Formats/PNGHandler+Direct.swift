@@ -21,7 +21,7 @@ import ThumbsRendering
 /// libvips' rules decide: a truncation, a picture chunk's CRC), WebP output, upscaling, and a
 /// profile lcms cannot read. What libpng only warns about (a damaged ancillary chunk, colour
 /// chunks that disagree), libvips reads past, and so does this path, with the same chunks.
-extension PNGHandler {
+extension PNGHandler: PixelRenderingHandler {
     /// None for a file the direct path will take as far as its chunk headers, its end and its
     /// profile tell; libvips for the rest, and for an ICC profile that is neither sRGB nor one
     /// lcms converts the picture from by its header (`thumbs_icc_is_srgb`,
@@ -69,49 +69,22 @@ extension PNGHandler {
         return VipsRenderer.properties(of: source, still, handler: self)
     }
 
-    func render(
-        _ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer
-    ) throws(ImagingError) -> [Thumbnail] {
-        if let thumbnails = renderedWithoutLibvips(source, specs: specs, engine: engine) { return thumbnails }
-        return try engine.render(source, as: self, specs: specs)
-    }
-
-    /// `specs` of `source` made without libvips; nil for the engine to make. It reserves the
-    /// memory it takes (the whole picture decoded, the resize's lines, the renditions) under the
-    /// engine's budget.
+    /// `specs` of `source` made without libvips (``VipsRenderer/pixelRenditions(of:upright:bands:specs:decoderMemory:picture:)``);
+    /// nil for the engine to make. libpng holds the whole picture, and the resize the lines of
+    /// its first step.
     func renderedWithoutLibvips(_ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer) -> [Thumbnail]? {
-        guard !specs.isEmpty, !specs.contains(where: { $0.format == .webp || $0.allowsUpscaling }),
+        guard Self.pixelPictureMakes(specs),
             let header = PNGHeader(in: FileBytes(source.file, size: source.fingerprint.size)), header.isDirect,
             header.storedSize.pixelCount <= engine.pixelLimit
         else { return nil }
         let size = header.storedSize
-        let decodeSize = RenditionGeometry.sharedDecodeSize(source: size, specs: specs)
-        guard specs.count == 1 || decodeSize.pixelCount <= engine.pixelLimit else { return nil }
-        let outputs = specs.map { RenditionGeometry.outputSize(source: size, spec: $0) }
-        let bands = header.bands
-        let needed =
-            size.pixelCount * bands + size.width * decodeSize.height * bands + decodeSize.pixelCount * 3 * 2
-            + outputs.reduce(0) { $0 + $1.pixelCount } * 4
-        // Any failure on the way is the engine's to meet again, and to report in its words.
-        return try? engine.memory.withReservation(needed) { () throws(ImagingError) -> [Thumbnail]? in
-            guard let picture = Self.decodedPicture(source, pixelLimit: engine.pixelLimit) else { return nil }
-            let thumbnails: [Thumbnail]
-            if specs.count == 1 {
-                let spec = specs[0]
-                guard let resized = try picture.thumbnailed(to: outputs[0], fill: spec.contentMode == .aspectFill),
-                    let thumbnail = try resized.inSRGB()
-                else { return nil }
-                thumbnails = [try thumbnail.encoded(for: spec, placeholder: true)]
-            } else {
-                guard let resized = try picture.thumbnailed(to: decodeSize, fill: false),
-                    let base = try resized.inSRGB()
-                else { return nil }
-                thumbnails = try VipsRenderer.renditions(
-                    from: base, upright: size, specs: specs, outputs: outputs, ImagingError.corrupt)
-            }
-            try source.ensureUnchanged()
-            return thumbnails
-        }
+        return engine.pixelRenditions(
+            of: source, upright: size, bands: header.bands, specs: specs,
+            decoderMemory: { decodeSize in (size.pixelCount + size.width * decodeSize.height) * header.bands },
+            picture: { target, fill throws(ImagingError) in
+                try Self.decodedPicture(source, pixelLimit: engine.pixelLimit)?.thumbnailed(to: target, fill: fill)?
+                    .inSRGB()
+            })
     }
 
     /// The whole picture, with the colour the engine gives it (``describingColour(_:of:_:)``):
