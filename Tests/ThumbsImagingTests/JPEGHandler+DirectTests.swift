@@ -24,28 +24,14 @@ import ThumbsSamples
         ],
     ]
 
-    /// Both paths' thumbnails of the file at `path`, or nil when the direct path declines it.
-    func bothPaths(_ path: String, specs: [RenditionSpec]) throws -> (direct: [Thumbnail], engine: [Thumbnail])? {
-        let source = try ImageSource(ImageLocation(path: path))
-        guard let direct = handler.renderedWithoutLibvips(source, specs: specs, engine: engine) else { return nil }
-        return (direct, try engine.render(source, as: handler, specs: specs))
-    }
-
-    func expectSame(_ path: String, specs: [RenditionSpec], _ comment: Comment? = nil) throws {
-        let rendered = try #require(try bothPaths(path, specs: specs), "the direct path declined \(path)")
-        for (direct, engine) in zip(rendered.direct, rendered.engine) {
-            #expect(direct.bytes == engine.bytes, comment)
-            #expect(direct.pixelSize == engine.pixelSize && direct.format == engine.format, comment)
-            #expect(direct.placeholder == engine.placeholder, comment)
-        }
-    }
+    var paths: DirectPathComparison<JPEGHandler> { DirectPathComparison(handler: handler) }
 
     @Test(arguments: [1, 3, 6, 8])
     func aTurnedPhotoGivesTheEnginesBytes(orientation: Int) throws {
         let path = try folder.write(
             SyntheticImage(width: 900, height: 600).encoded(as: .jpeg, orientation: orientation),
             to: "turned-\(orientation).jpg")
-        for specs in Self.specSets { try expectSame(path, specs: specs, "orientation \(orientation)") }
+        for specs in Self.specSets { try paths.expectSame(path, specs: specs, "orientation \(orientation)") }
     }
 
     @Test func progressiveAndGreyPhotosGiveTheEnginesBytes() throws {
@@ -55,14 +41,8 @@ import ThumbsSamples
         let grey = try folder.write(
             SyntheticImage(width: 700, height: 500, pixels: .grey).encoded(as: .jpeg), to: "grey.jpg")
         for path in [progressive, grey] {
-            for specs in Self.specSets { try expectSame(path, specs: specs, "\(path)") }
+            for specs in Self.specSets { try paths.expectSame(path, specs: specs, "\(path)") }
         }
-    }
-
-    /// The header read from the segments, and libvips' header, as properties.
-    func bothProbes(_ path: String) throws -> (direct: ImageProperties, engine: ImageProperties) {
-        let source = try ImageSource(ImageLocation(path: path))
-        return (try handler.probe(source, engine: engine), try engine.probe(source, as: handler))
     }
 
     @Test func aPhotosEXIFFieldsAndThumbnailAreLibvipss() throws {
@@ -74,7 +54,7 @@ import ThumbsSamples
             let path = try folder.write(
                 SyntheticImage(width: 900, height: 600, exif: exif).encoded(as: .jpeg, orientation: orientation),
                 to: "exif-\(orientation).jpg")
-            let probes = try bothProbes(path)
+            let probes = try paths.bothProbes(path)
             #expect(probes.direct == probes.engine)
             #expect(probes.direct.cameraModel == "T1" && probes.direct.captureDate != nil)
         }
@@ -84,7 +64,7 @@ import ThumbsSamples
                     SyntheticImage(width: 1000, height: 500), thumbnail: PixelSize(width: 160, height: 120),
                     orientation: orientation),
                 to: "exif-thumbnail-\(orientation).jpg")
-            let probes = try bothProbes(thumbnail)
+            let probes = try paths.bothProbes(thumbnail)
             #expect(probes.direct == probes.engine && probes.direct.embeddedPreviewSize != nil)
         }
     }
@@ -95,9 +75,9 @@ import ThumbsSamples
             SyntheticImage(width: 300, height: 200, pixels: .cmyk).encoded(as: .jpeg), to: "cmyk.jpg")
         let webP = RenditionSpec(size: PixelSize(width: 100, height: 100), format: .webp)
         let upscaled = RenditionSpec(size: PixelSize(width: 600, height: 600), allowsUpscaling: true)
-        #expect(try bothPaths(photo, specs: [webP]) == nil)
-        #expect(try bothPaths(photo, specs: [upscaled]) == nil)
-        #expect(try bothPaths(cmyk, specs: Self.specSets[0]) == nil)
+        #expect(try paths.bothPaths(photo, specs: [webP]) == nil)
+        #expect(try paths.bothPaths(photo, specs: [upscaled]) == nil)
+        #expect(try paths.bothPaths(cmyk, specs: Self.specSets[0]) == nil)
     }
 
     /// A process that confines itself first opens libvips for a JPEG only where its header, its
@@ -135,7 +115,7 @@ import ThumbsSamples
     @Test func aTruncatedPhotoIsTheEnginesToRenderInPart() throws {
         let whole = try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg)
         let path = try folder.write(Array(whole.prefix(whole.count * 2 / 3)), to: "truncated.jpg")
-        #expect(try bothPaths(path, specs: Self.specSets[0]) == nil)
+        #expect(try paths.bothPaths(path, specs: Self.specSets[0]) == nil)
     }
 
     @Test(
@@ -143,7 +123,7 @@ import ThumbsSamples
         arguments: SharedPhotos.entries.filter { $0.notes["loader"] == "jpegload" && $0.expectedError == nil })
     func everySharedJPEGTheDirectPathTakesGivesTheEnginesBytes(entry: SharedPhotos.Entry) throws {
         let specs = Self.specSets[2]
-        guard let rendered = try bothPaths(entry.path, specs: specs) else {
+        guard let rendered = try paths.bothPaths(entry.path, specs: specs) else {
             // Declined: CMYK, or damage libjpeg warns about, which the engine renders.
             #expect(
                 entry.notes["bands"] == "4" || entry.rendersPartially || entry.notes["decode_fail_on_warning"] != "ok")
@@ -159,7 +139,7 @@ import ThumbsSamples
         .enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason),
         arguments: SharedPhotos.entries.filter { $0.notes["loader"] == "jpegload" && $0.expectedError == nil })
     func everySharedJPEGsPropertiesAreLibvipss(entry: SharedPhotos.Entry) throws {
-        let probes = try bothProbes(entry.path)
+        let probes = try paths.bothProbes(entry.path)
         #expect(probes.direct == probes.engine)
     }
 }

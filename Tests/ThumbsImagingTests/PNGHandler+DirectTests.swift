@@ -24,27 +24,7 @@ import ThumbsTestSupport
             [RenditionSpec(size: PixelSize(width: 333, height: 333), contentMode: .aspectFit, format: .png)],
         ]
 
-    /// Both paths' thumbnails of the file at `path`, or nil when the direct path declines it.
-    func bothPaths(_ path: String, specs: [RenditionSpec]) throws -> (direct: [Thumbnail], engine: [Thumbnail])? {
-        let source = try ImageSource(ImageLocation(path: path))
-        guard let direct = handler.renderedWithoutLibvips(source, specs: specs, engine: engine) else { return nil }
-        return (direct, try engine.render(source, as: handler, specs: specs))
-    }
-
-    func expectSame(_ path: String, specs: [RenditionSpec], _ comment: Comment? = nil) throws {
-        let rendered = try #require(try bothPaths(path, specs: specs), "the direct path declined \(path)")
-        for (direct, engine) in zip(rendered.direct, rendered.engine) {
-            #expect(direct.bytes == engine.bytes, comment)
-            #expect(direct.pixelSize == engine.pixelSize && direct.format == engine.format, comment)
-            #expect(direct.placeholder == engine.placeholder, comment)
-        }
-    }
-
-    /// The header read by libpng, and libvips' header, as properties.
-    func bothProbes(_ path: String) throws -> (direct: ImageProperties, engine: ImageProperties) {
-        let source = try ImageSource(ImageLocation(path: path))
-        return (try handler.probe(source, engine: engine), try engine.probe(source, as: handler))
-    }
+    var paths: DirectPathComparison<PNGHandler> { DirectPathComparison(handler: handler) }
 
     @Test(arguments: [false, true])
     func greyRGBAndPalettePicturesGiveTheEnginesBytes(interlaced: Bool) throws {
@@ -60,8 +40,10 @@ import ThumbsTestSupport
             var picture = picture
             picture.interlaced = interlaced
             let path = try folder.write(picture.encoded(), to: "\(name)-\(interlaced).png")
-            for specs in Self.specSets { try expectSame(path, specs: specs, "\(name), interlaced: \(interlaced)") }
-            let probes = try bothProbes(path)
+            for specs in Self.specSets {
+                try paths.expectSame(path, specs: specs, "\(name), interlaced: \(interlaced)")
+            }
+            let probes = try paths.bothProbes(path)
             #expect(probes.direct == probes.engine, "\(name)")
         }
     }
@@ -86,12 +68,12 @@ import ThumbsTestSupport
             var picture = plain
             picture.chunks = chunks
             let path = try folder.write(picture.encoded(), to: "\(name).png")
-            for specs in Self.specSets { try expectSame(path, specs: specs, "\(name)") }
+            for specs in Self.specSets { try paths.expectSame(path, specs: specs, "\(name)") }
         }
         var grey = TestPNG(width: 300, height: 200, colour: .grey)
         grey.chunks = [PNGHandlerTests.chunk("gAMA", values: [62500])]
         let path = try folder.write(grey.encoded(), to: "grey-gamma.png")
-        for specs in Self.specSets { try expectSame(path, specs: specs, "grey with gAMA") }
+        for specs in Self.specSets { try paths.expectSame(path, specs: specs, "grey with gAMA") }
     }
 
     /// An iCCP chunk of libvips' profile named `profile`, zlib-compressed as the chunk stores it.
@@ -119,7 +101,7 @@ import ThumbsTestSupport
             PNGHandlerTests.chunk("tEXt", Array("Comment\0a comment".utf8)),
             PNGHandlerTests.chunk("iTXt", Array("XML:com.adobe.xmp\0\0\0\0\0\(xmp)".utf8)),
         ]
-        let probes = try bothProbes(try folder.write(picture.encoded(), to: "xmp.png"))
+        let probes = try paths.bothProbes(try folder.write(picture.encoded(), to: "xmp.png"))
         #expect(probes.direct == probes.engine)
     }
 
@@ -137,15 +119,15 @@ import ThumbsTestSupport
         turned.chunks = [PNGHandlerTests.chunk("eXIf", tiff)]
         let exif = try folder.write(turned.encoded(), to: "exif.png")
         for path in [grey16, rgba, trns, exif] {
-            #expect(try bothPaths(path, specs: Self.specSets[0]) == nil, "\(path)")
-            let probes = try bothProbes(path)
+            #expect(try paths.bothPaths(path, specs: Self.specSets[0]) == nil, "\(path)")
+            let probes = try paths.bothProbes(path)
             #expect(probes.direct == probes.engine, "\(path)")
         }
         let photo = try folder.write(TestPNG(width: 300, height: 200, colour: .rgb).encoded(), to: "photo.png")
         let webP = RenditionSpec(size: PixelSize(width: 100, height: 100), format: .webp)
         let upscaled = RenditionSpec(size: PixelSize(width: 600, height: 600), allowsUpscaling: true)
-        #expect(try bothPaths(photo, specs: [webP]) == nil)
-        #expect(try bothPaths(photo, specs: [upscaled]) == nil)
+        #expect(try paths.bothPaths(photo, specs: [webP]) == nil)
+        #expect(try paths.bothPaths(photo, specs: [upscaled]) == nil)
     }
 
     /// What libpng only warns about, libvips reads past: an ancillary chunk whose CRC is wrong
@@ -161,7 +143,7 @@ import ThumbsTestSupport
             var picture = TestPNG(width: 640, height: 480, colour: .rgb)
             picture.chunks = chunks
             let path = try folder.write(picture.encoded(), to: "\(name).png")
-            for specs in Self.specSets { try expectSame(path, specs: specs, "\(name)") }
+            for specs in Self.specSets { try paths.expectSame(path, specs: specs, "\(name)") }
         }
     }
 
@@ -177,7 +159,7 @@ import ThumbsTestSupport
         let specs = Self.specSets[0]
         for (name, bytes) in files {
             let path = try folder.write(bytes, to: name)
-            #expect(try bothPaths(path, specs: specs) == nil, "\(name)")
+            #expect(try paths.bothPaths(path, specs: specs) == nil, "\(name)")
             let source = try ImageSource(ImageLocation(path: path))
             #expect(
                 Self.outcome { () throws(ImagingError) in try handler.render(source, specs: specs, engine: engine) }
@@ -241,7 +223,7 @@ import ThumbsTestSupport
     @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason), arguments: sharedPNGs)
     func everySharedPNGTheDirectPathTakesGivesTheEnginesBytes(entry: SharedPhotos.Entry) throws {
         for specs in Self.specSets {
-            guard let rendered = try bothPaths(entry.path, specs: specs) else {
+            guard let rendered = try paths.bothPaths(entry.path, specs: specs) else {
                 // Declined: alpha, 16-bit grey, an eXIf chunk.
                 #expect(entry.notes["bands"] != "3" || entry.notes["camera"] != nil)
                 return
@@ -255,7 +237,7 @@ import ThumbsTestSupport
 
     @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason), arguments: sharedPNGs)
     func everySharedPNGsPropertiesAreLibvipss(entry: SharedPhotos.Entry) throws {
-        let probes = try bothProbes(entry.path)
+        let probes = try paths.bothProbes(entry.path)
         #expect(probes.direct == probes.engine)
     }
 }
