@@ -145,20 +145,31 @@ static int resize_down(const unsigned char *in, size_t in_stride, size_t length,
         free(shrunk);
         return 0;
     }
+    /* Tap by tap along the whole line, so that the loop over the line vectorises: the integer
+     * sums are the same in any order. */
+    int *sums = malloc(length * sizeof(int));
+    if (!sums) {
+        free(shrunk);
+        return -1;
+    }
     for (int top = 0; top < plan->out; top += REDUCEV_STRIP) {
         double at = (top + 0.5) * plan->shrink - 0.5 - plan->offset;
         for (int y = top; y < plan->out && y < top + REDUCEV_STRIP; y++, at += plan->shrink) {
             int first;
             const int *mask = mask_at(plan, at, &first);
-            unsigned char *into = out + (size_t) y * out_stride;
-            for (size_t x = 0; x < length; x++) {
-                int sum = 0;
-                for (int i = 0; i < plan->points; i++)
-                    sum += mask[i] * source[(size_t) clamp_index(first + i, plan->shrunk) * stride + x];
-                into[x] = fixed_round(sum);
+            memset(sums, 0, length * sizeof(int));
+            for (int i = 0; i < plan->points; i++) {
+                const unsigned char *line = source + (size_t) clamp_index(first + i, plan->shrunk) * stride;
+                int weight = mask[i];
+                for (size_t x = 0; x < length; x++)
+                    sums[x] += weight * line[x];
             }
+            unsigned char *into = out + (size_t) y * out_stride;
+            for (size_t x = 0; x < length; x++)
+                into[x] = fixed_round(sums[x]);
         }
     }
+    free(sums);
     free(shrunk);
     return 0;
 }
