@@ -86,19 +86,22 @@ import ThumbsSamples
         return String(decoding: maps, as: UTF8.self).contains(library)
     }
 
-    /// A worker for JPEGs opens no libvips; a CMYK JPEG, which libvips must read, is failed by
-    /// it as a library it lacks and goes to a worker that opens libvips, rendering as in this
-    /// process.
-    @Test func aJPEGOnlyOpensLibvipsWhenItNeedsIt() async throws {
+    /// A worker for JPEGs, or PNGs without alpha, opens no libvips; a CMYK JPEG or a PNG with
+    /// alpha, which libvips must read, is failed by it as a library it lacks and goes to a worker
+    /// that opens libvips, rendering as in this process.
+    @Test(arguments: [(SyntheticImage.Container.jpeg, SyntheticImage.Pixels.cmyk), (.png, .rgba)])
+    func aWorkerOnlyOpensLibvipsWhenAFileNeedsIt(container: SyntheticImage.Container, needing: SyntheticImage.Pixels)
+        async throws
+    {
         let isolated = try renderer()
-        _ = try await render(try photo("plain.jpg"), with: isolated)
+        _ = try await render(try photo("plain.\(container.rawValue)", as: container), with: isolated)
         let first = try #require(isolated.workerProcessIDs.first)
         #expect(try maps(first, "/libvips.so") == false)
-        try folder.write(
-            SyntheticImage(width: 300, height: 200, pixels: .cmyk).encoded(as: .jpeg), to: "cmyk.jpg")
-        let cmyk = ImageLocation(root: FilePath(folder.path), relativePath: "cmyk.jpg")
-        let inProcess = try await ThumbnailRenderer().render(cmyk, specs: [spec], ticket: PriorityTicket(.interactive))
-        #expect(try await render(cmyk, with: isolated) == inProcess[0])
+        let name = "libvips.\(container.rawValue)"
+        try folder.write(SyntheticImage(width: 300, height: 200, pixels: needing).encoded(as: container), to: name)
+        let needy = ImageLocation(root: FilePath(folder.path), relativePath: FilePath(name))
+        let inProcess = try await ThumbnailRenderer().render(needy, specs: [spec], ticket: PriorityTicket(.interactive))
+        #expect(try await render(needy, with: isolated) == inProcess[0])
         let second = try #require(isolated.workerProcessIDs.first)
         #expect(second != first)
         #expect(try maps(second, "/libvips.so"))
@@ -121,22 +124,6 @@ import ThumbsSamples
         #expect(try maps(worker, "/libvips.so") == false)
         let inProcess = try await ThumbnailRenderer().render(heic, specs: [spec], ticket: PriorityTicket(.interactive))
         #expect(thumbnail == inProcess[0])
-    }
-
-    /// A PNG without alpha renders in a worker that never opened libvips; one with alpha has the
-    /// worker replaced by one that opens it.
-    @Test func aPNGOnlyOpensLibvipsWhenItNeedsIt() async throws {
-        let isolated = try renderer()
-        _ = try await render(try photo("plain.png", as: .png), with: isolated)
-        let first = try #require(isolated.workerProcessIDs.first)
-        #expect(try maps(first, "/libvips.so") == false)
-        try folder.write(SyntheticImage(width: 300, height: 200, pixels: .rgba).encoded(as: .png), to: "alpha.png")
-        let alpha = ImageLocation(root: FilePath(folder.path), relativePath: "alpha.png")
-        let inProcess = try await ThumbnailRenderer().render(alpha, specs: [spec], ticket: PriorityTicket(.interactive))
-        #expect(try await render(alpha, with: isolated) == inProcess[0])
-        let second = try #require(isolated.workerProcessIDs.first)
-        #expect(second != first)
-        #expect(try maps(second, "/libvips.so"))
     }
 
     /// A worker opens the libraries the files so far needed: none of FFmpeg for a JPEG; a video
