@@ -367,7 +367,7 @@ let package = Package(
             name: "ThumbsImagingTests",
             dependencies: [
                 "ThumbsImaging", "ThumbsRendering", "ThumbsCore", "ThumbsSupport", "ThumbsSamples", "ThumbsTestSupport",
-                "ThumbsCoreTestSupport", "CVips", "CVipsShim", "CHeif", "CResample",
+                "ThumbsCoreTestSupport", "CVips", "CVipsShim", "CHeif", "CHeifShim", "CResample",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
