@@ -193,13 +193,16 @@ int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_
         return THUMBS_JPEG_FAILED;
     }
     struct jpeg_decompress_struct *info = &state->info;
-    /* A warning (libjpeg says "corrupt data" with one, and fills the gap with grey) stops the
-     * decode, and hands the file to libvips' loader: which damage a file may have and still make
-     * a thumbnail is then libvips' rule, whichever decoder would have read it. Damaged files are
-     * rare; reading one twice costs little. An unreadable ICC profile is the exception: the
-     * photo is then taken as sRGB. */
+    /* libvips' loader's rule for damage (jpeg2vips.c, fail_on=truncated): a warning (libjpeg
+     * says "corrupt data" with one, and fills the gap with grey) lets the decode go on, the
+     * 100th fails it; the end of the file before the end of the picture fails it too
+     * (source_fill). The pixels are then the loader's. The 100th warning hands the file to
+     * libvips' loader, which fails it and reads it again past its damage, as a partial
+     * thumbnail of a settled file. A progressive file decoded at 1/8 without the AC scans
+     * never meets their damage: that is counted in none of its warnings. An unreadable ICC
+     * profile is a warning too: the photo is then taken as sRGB. */
     jpeg_errors_install(&state->errors, (j_common_ptr) info, picture->message, sizeof picture->message);
-    state->errors.warnings_stop = 1;
+    state->errors.warnings_limit = 100;
     volatile int result = THUMBS_JPEG_FAILED;
     if (setjmp(state->errors.jump)) {
         if (state->errors.stopped_by_warning)
@@ -240,9 +243,7 @@ int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_
     }
     JOCTET *icc = NULL;
     unsigned int icc_length = 0;
-    state->errors.warnings_stop = 0;
     boolean has_icc = jpeg_read_icc_profile(info, &icc, &icc_length);
-    state->errors.warnings_stop = 1;
     if (has_icc) {
         picture->icc = icc;
         picture->icc_length = icc_length;

@@ -8,13 +8,13 @@
 
 /* libjpeg reports errors by calling error_exit, which must not return: it jumps back to the
  * setjmp of the decode or encode with the message kept. Warnings are counted, and stop the
- * work only while `warnings_stop` is set (the decoder's choice, see JpegDecoder.c). */
+ * work at the `warnings_limit`th (never when it is 0: the decoder's choice, see JpegDecoder.c). */
 typedef struct {
     struct jpeg_error_mgr manager;
     jmp_buf jump;
     char *message;
     size_t capacity;
-    int warnings_stop;
+    long warnings_limit;
     int stopped_by_warning;
 } jpeg_errors;
 
@@ -33,8 +33,8 @@ static void jpeg_errors_on_error(j_common_ptr info) {
 static void jpeg_errors_on_message(j_common_ptr info, int level) {
     jpeg_errors *errors = (jpeg_errors *) info->err;
     if (level < 0) {
-        info->err->num_warnings++;
-        if (errors->warnings_stop) {
+        long count = ++info->err->num_warnings;
+        if (errors->warnings_limit > 0 && count >= errors->warnings_limit) {
             errors->stopped_by_warning = 1;
             jpeg_errors_on_error(info);
         }

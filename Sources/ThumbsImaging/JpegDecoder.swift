@@ -12,8 +12,10 @@ import ThumbsCore
 /// components a 1/8 picture makes from their DC alone (`thumbs_jpeg_decode`): most of the file
 /// is never decoded.
 ///
-/// CMYK and YCCK JPEGs, and files libjpeg warns about, are left to libvips' loader: it knows
-/// Adobe's inverted CMYK, and its rule decides how much damage still makes a thumbnail.
+/// CMYK and YCCK JPEGs are left to libvips' loader, which knows Adobe's inverted CMYK. Damage
+/// follows the loader's rule: a file libjpeg warns about decodes as the loader decodes it, up to
+/// the 100th warning, which leaves the file to the loader (to fail, then to read past its damage
+/// as a partial thumbnail).
 enum JpegDecoder {
     /// A decoded picture, as stored (not yet turned upright), with the file's ICC profile.
     struct Picture {

@@ -69,6 +69,17 @@ import ThumbsSamples
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/half.png"))
     }
 
+    /// A JPEG libjpeg warns about (bytes before its end marker, as some cameras write) renders in
+    /// the confined process, which opened no libvips to hand it to.
+    @Test func aJPEGLibjpegWarnsAboutIsThumbnailed() throws {
+        var bytes = try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg)
+        bytes.insert(contentsOf: [UInt8](repeating: 0, count: 16), at: bytes.count - 2)
+        let input = try folder.write(bytes, to: "padded.jpg")
+        let outcome = try thumbnailer(["-s", "128", input, folder.path + "/padded.png"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/padded.png"))
+    }
+
     /// An option of the command's, a size out of range, a URI of another machine and a
     /// configuration that renders unconfined all go to `thumbs thumbnail`, which answers them.
     @Test func whatItDoesNotTakeGoesToThumbsThumbnail() throws {

@@ -92,15 +92,20 @@ import ThumbsSamples
         #expect(error.kind == .truncated, "\(error)")
     }
 
-    @Test func aJPEGLibjpegWarnsAboutIsLeftToLibvips() throws {
-        // Bytes between two segments: libjpeg warns of "extraneous bytes before marker", and
-        // libvips' loader decides whether that still makes a thumbnail (it does).
-        var bytes = try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg)
-        bytes.insert(contentsOf: [0x00, 0x11, 0x22], at: 2 + 2 + Int(bytes[4]) << 8 + Int(bytes[5]))
-        let path = try folder.write(bytes, to: "extraneous.jpg")
-        #expect(try decoded(path, shrink: 2) == nil)
-        let grid = RenditionSpec(size: PixelSize(width: 256, height: 256), contentMode: .aspectFill)
-        #expect(try VipsRenderer().render(path, spec: grid).pixelSize == PixelSize(width: 256, height: 256))
+    /// Bytes between two segments, or before the end marker: libjpeg warns of "extraneous bytes
+    /// before marker", and decodes as libvips' loader decodes such a file, to the same pixels.
+    @Test func aJPEGLibjpegWarnsAboutDecodesAsLibvipsLoaderDecodesIt() throws {
+        var between = try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg)
+        between.insert(contentsOf: [0x00, 0x11, 0x22], at: 2 + 2 + Int(between[4]) << 8 + Int(between[5]))
+        var beforeEnd = try SyntheticImage(width: 640, height: 480).encoded(as: .jpeg)
+        beforeEnd.insert(contentsOf: [UInt8](repeating: 0, count: 16), at: beforeEnd.count - 2)
+        for (name, bytes) in [("between.jpg", between), ("before-end.jpg", beforeEnd)] {
+            let path = try folder.write(bytes, to: name)
+            for shrink: Int32 in [1, 2, 8] {
+                let picture = try #require(try decoded(path, shrink: shrink), "\(name)")
+                #expect(picture.pixels == (try loadedByLibvips(path, shrink: shrink)).pixels, "\(name) at 1/\(shrink)")
+            }
+        }
     }
 
     @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))

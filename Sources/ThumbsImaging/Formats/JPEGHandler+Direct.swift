@@ -12,8 +12,9 @@ import ThumbsRendering
 ///
 /// Whatever this path does not take goes to the engine, which decodes the file again: WebP
 /// output, upscaling, frames libjpeg-turbo does not scale (``JPEGHeader``), CMYK, a file
-/// libjpeg warns about or fails on (the engine classifies the damage and renders what
-/// decodes), a profile lcms cannot read. A photo whose profile is not sRGB is converted here,
+/// libjpeg fails on or warns about a hundred times (the engine classifies the damage and
+/// renders what decodes; fewer warnings decode here as libvips' loader decodes them), a profile
+/// lcms cannot read. A photo whose profile is not sRGB is converted here,
 /// by lcms.
 extension JPEGHandler: PixelRenderingHandler {
     /// None for a file the direct path will take as far as its header and its end tell; libvips
