@@ -10,8 +10,9 @@ struct ThumbnailCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
         commandName: "thumbnail",
         abstract: "Write one PNG thumbnail, as a desktop thumbnailer (a .thumbnailer file's Exec=) does.",
         discussion: """
-            The freedesktop.org thumbnailer interface: file managers run it as \
-            `thumbs thumbnail -s %s %u %o` (deploy/freedesktop/thumbs.thumbnailer). INPUT is a \
+            The freedesktop.org thumbnailer interface: file managers run \
+            `thumbs-thumbnailer -s %s %u %o` (deploy/freedesktop/thumbs.thumbnailer), which \
+            renders as this command does and hands it any other command line. INPUT is a \
             path or a file:// URI; OUTPUT gets a PNG that fits within SIZE×SIZE, never enlarged, \
             upright and sRGB, for every type Thumbs reads: photos, HEIF/AVIF, camera RAW, videos' \
             poster frames. It is rendered in this process, confined as a render worker is before \
