@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsSupport
 /// Left-aligned columns for terminal tables; cells are escaped (``TerminalText``), since they
 /// hold album titles and file names.
 enum TextTable {
