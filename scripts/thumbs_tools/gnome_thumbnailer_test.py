@@ -239,7 +239,7 @@ def main() -> None:
         sys.exit(f"thumbs: GNOME's factory: {len(checks.failures)} check(s) failed (above); work folder {work}")
     shutil.rmtree(work)
     print(
-        f"thumbs: ok: GNOME's factory made every sample's thumbnail through {thumbs} in its sandbox, "
+        f"thumbs: ok: GNOME's factory made every sample's thumbnail through {thumbnailer} in its sandbox, "
         f"and failed on the truncated files"
     )
 
