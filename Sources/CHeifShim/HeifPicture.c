@@ -96,8 +96,8 @@ static void copy_profile(struct heif_image_handle *primary, thumbs_heif_picture 
     }
 }
 
-int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int target_width, int target_height, int cover,
-    thumbs_heif_picture *picture) {
+int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int target_width, int target_height,
+    int cover, thumbs_heif_picture *picture) {
     memset(picture, 0, sizeof *picture);
     int status = THUMBS_HEIF_NOT_HANDLED;
     size_t length = 0;

@@ -26,9 +26,7 @@ extension DecodedPicture {
     func renditionsWithoutLibvips(
         upright: PixelSize, specs: [RenditionSpec], outputs: [PixelSize]
     ) throws(ImagingError) -> [Thumbnail]? {
-        guard !specs.contains(where: { $0.format == .webp || $0.allowsUpscaling }),
-            let base = try uprightPixelPicture()
-        else { return nil }
+        guard PixelPicture.makes(specs), let base = try uprightPixelPicture() else { return nil }
         return try VipsRenderer.renditions(
             from: base, upright: upright, specs: specs, outputs: outputs, ImagingError.corrupt)
     }

@@ -3,10 +3,10 @@ import ThumbsCore
 /// What a HEIF (HEIC, AVIF) file's `meta` box says of its items beyond the primary picture,
 /// read from box headers through the file's descriptor, decoding nothing: the auxiliary
 /// pictures' types (`auxC`: depth, portrait mattes, gain maps), the items' types (a `tmap`
-/// item is an ISO 21496-1 gain-map picture), the primary item's colour transfer (its
-/// `colr` box of type `nclx`), and what tells whether libheif alone renders it (its type, size,
-/// rotation, crop; the pictures' bit depths; a thumbnail item). Every count and offset is checked against the boxes that hold
-/// it; what does not fit is left out.
+/// item is an ISO 21496-1 gain-map picture), the primary item's colour transfer (its `colr`
+/// box of type `nclx`), and what tells whether libheif alone renders it (its type, size,
+/// rotation, crop; the pictures' bit depths; a thumbnail item). Every count and offset is
+/// checked against the boxes that hold it; what does not fit is left out.
 package struct HEIFMetaBox: Sendable, Hashable {
     /// The `aux_type` of every `auxC` property ("urn:mpeg:hevc:2015:auxid:2",
     /// "urn:com:apple:photo:2018:aux:portraiteffectsmatte"…).

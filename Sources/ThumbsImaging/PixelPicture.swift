@@ -79,6 +79,12 @@ final class PixelPicture {
             bands: Int(decoded.bands), profile: profile)
     }
 
+    /// Whether pictures like these make `specs`: some, none WebP (libvips' to encode) or
+    /// enlarged (libvips' to resize).
+    static func makes(_ specs: [RenditionSpec]) -> Bool {
+        !specs.isEmpty && !specs.contains { $0.format == .webp || $0.allowsUpscaling }
+    }
+
     private var stride: Int { size.width * bands }
 
     private var described: thumbs_pixels {

@@ -53,14 +53,14 @@ enum {
 };
 
 /* Decodes the primary image of the HEIF file read from `descriptor` (with pread: its offset is
- * left alone), by the decoder libheif names `decoder` ("libde265", "dav1d"; NULL: the one libheif
- * picks, FFmpeg's once plugged in), to 1/`shrink` of its size (each pixel the mean of a `shrink`-square block, the
- * last ones of partial blocks). `target_width` × `target_height` (upright) and `cover` (fill
+ * left alone), by the decoder libheif names `decoder` ("libde265", "dav1d"; NULL: the one
+ * libheif picks, FFmpeg's once plugged in), to 1/`shrink` of its size (each pixel the mean of a
+ * `shrink`-square block, the last ones of partial blocks). `target_width` × `target_height` (upright) and `cover` (fill
  * rather than fit) are the thumbnail's: an SDR file whose first stored thumbnail libvips would
  * shrink to it is not handled, so that libvips' choice stands. Only a decoded picture holds
  * memory. */
-int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int target_width, int target_height, int cover,
-    thumbs_heif_picture *picture);
+int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int target_width, int target_height,
+    int cover, thumbs_heif_picture *picture);
 
 /* What libvips' HEIF loader reads of a file's header, read by libheif alone. */
 typedef struct {

@@ -40,7 +40,7 @@ package struct FormatRegistry: Sendable {
     /// The libraries `source` is decoded with: its handler's for it, or libvips alone when it
     /// was not sniffed or no handler reads it (libvips is what reports it unsupported).
     package func libraries(for source: ImageSource?) -> Set<DecodingLibrary> {
-        source.flatMap { source in (try? handler(for: source))?.libraries(for: source) } ?? [.libvips]
+        libraries(for: source, specs: [])
     }
 
     /// The libraries renditions `specs` of `source` may need: the file's, and libvips, which

@@ -99,7 +99,7 @@ extension HEIFHandler: PixelRenderingHandler {
     /// `specs` of `source` made without libvips (``VipsRenderer/pixelRenditions(of:upright:bands:specs:decoderMemory:picture:)``);
     /// nil for the engine to make.
     func renderedWithoutLibvips(_ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer) -> [Thumbnail]? {
-        guard Self.pixelPictureMakes(specs),
+        guard PixelPicture.makes(specs),
             let upright = HEIFMetaBox(in: FileBytes(source.file, size: source.fingerprint.size))?.primaryUprightSize,
             upright.pixelCount <= engine.pixelLimit, (try? HeifRuntime.startDecoders()) != nil
         else { return nil }

@@ -5,8 +5,9 @@ import ThumbsRendering
 /// HEIF and AVIF stills: libheif reads them, its HEVC and AV1 pictures decoded by FFmpeg's
 /// decoders plugged into it in a process that renders many files, by its own in one that
 /// renders one (``HeifRuntime``), averaged down by blocks as they are converted
-/// (``HeifDecoder``), and rendered without libvips where they can be (`HEIFHandler+Direct.swift`). libheif's thumbnail item is the embedded preview; a Samsung motion photo's
-/// movie, depth maps, portrait mattes, gain maps and PQ or HLG pictures are its subtypes.
+/// (``HeifDecoder``), and rendered without libvips where they can be
+/// (`HEIFHandler+Direct.swift`). libheif's thumbnail item is the embedded preview; a Samsung
+/// motion photo's movie, depth maps, portrait mattes, gain maps and PQ or HLG pictures are its subtypes.
 /// AVIF image sequences are ``AVIFSequenceHandler``'s.
 struct HEIFHandler: StillImageHandler {
     let name = "HEIF and AVIF"

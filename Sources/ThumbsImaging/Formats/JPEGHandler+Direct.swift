@@ -58,7 +58,7 @@ extension JPEGHandler: PixelRenderingHandler {
     /// `specs` of `source` made without libvips' decoder or resize; nil for the engine to make.
     /// It reserves the decode memory the engine would, under the same budget.
     func renderedWithoutLibvips(_ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer) -> [Thumbnail]? {
-        guard Self.pixelPictureMakes(specs),
+        guard PixelPicture.makes(specs),
             let header = JPEGHeader(in: FileBytes(source.file, size: source.fingerprint.size)),
             header.storedSize.pixelCount <= engine.pixelLimit
         else { return nil }

@@ -73,7 +73,7 @@ extension PNGHandler: PixelRenderingHandler {
     /// nil for the engine to make. libpng holds the whole picture, and the resize the lines of
     /// its first step.
     func renderedWithoutLibvips(_ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer) -> [Thumbnail]? {
-        guard Self.pixelPictureMakes(specs),
+        guard PixelPicture.makes(specs),
             let header = PNGHeader(in: FileBytes(source.file, size: source.fingerprint.size)), header.isDirect,
             header.storedSize.pixelCount <= engine.pixelLimit
         else { return nil }

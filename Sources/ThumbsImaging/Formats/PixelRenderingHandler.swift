@@ -16,10 +16,4 @@ extension PixelRenderingHandler {
         if let thumbnails = renderedWithoutLibvips(source, specs: specs, engine: engine) { return thumbnails }
         return try engine.render(source, as: self, specs: specs)
     }
-
-    /// Whether a ``PixelPicture`` makes `specs`: some, none WebP (libvips' to encode) or
-    /// enlarged (libvips' to resize).
-    static func pixelPictureMakes(_ specs: [RenditionSpec]) -> Bool {
-        !specs.isEmpty && !specs.contains { $0.format == .webp || $0.allowsUpscaling }
-    }
 }
