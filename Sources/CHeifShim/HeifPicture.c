@@ -14,19 +14,66 @@
  * reader rather than whole into memory: a photo's HEIF is a few megabytes. */
 #define MAX_FILE_BYTES ((size_t) 256 << 20)
 
-/* Whether libvips' thumbnail would be made from the file's first stored thumbnail: when that
- * thumbnail is larger than the target (it would shrink, not grow), by libvips' own rule. */
-static int thumbnail_covers(struct heif_image_handle *primary, int target_width, int target_height, int cover) {
+/* Whether a picture of width x height has the primary picture's shape, as libvips' loader
+ * checks a thumbnail's: some files store one of another shape (a square of a 3:2 photo). */
+static int same_shape(struct heif_image_handle *primary, double width, double height) {
+    double primary_aspect =
+        (double) heif_image_handle_get_width(primary) / (double) heif_image_handle_get_height(primary);
+    return height > 0 && fabs(primary_aspect - width / height) <= 0.1;
+}
+
+/* The first stored thumbnail, when it is at least THUMBS_HEIF_THUMBNAIL_RESIZE times the thumbnail
+ * of target_width x target_height (upright) across and down, and of the primary picture's
+ * shape; else NULL. The thumbnail's own size is libheif's, upright as the primary's is. */
+static struct heif_image_handle *serving_thumbnail(
+    struct heif_image_handle *primary, int target_width, int target_height) {
     heif_item_id first;
-    if (heif_image_handle_get_list_of_thumbnail_IDs(primary, &first, 1) < 1)
-        return 0;
     struct heif_image_handle *thumbnail = NULL;
-    if (heif_image_handle_get_thumbnail(primary, first, &thumbnail).code != heif_error_Ok)
+    if (heif_image_handle_get_list_of_thumbnail_IDs(primary, &first, 1) < 1 ||
+        heif_image_handle_get_thumbnail(primary, first, &thumbnail).code != heif_error_Ok)
+        return NULL;
+    double width = heif_image_handle_get_width(thumbnail), height = heif_image_handle_get_height(thumbnail);
+    double across = width / target_width, down = height / target_height;
+    if (fmin(across, down) < THUMBS_HEIF_THUMBNAIL_RESIZE || !same_shape(primary, width, height) ||
+        heif_image_handle_get_luma_bits_per_pixel(thumbnail) != 8 ||
+        heif_image_handle_get_chroma_bits_per_pixel(thumbnail) != 8) {
+        heif_image_handle_release(thumbnail);
+        return NULL;
+    }
+    return thumbnail;
+}
+
+/* A stored thumbnail decoded as libvips' loader decodes one: turned upright by libheif, to
+ * interleaved 8-bit RGB, here packed; 0 when libheif fails on it or decodes another shape. */
+static int decode_thumbnail(struct heif_image_handle *thumbnail, struct heif_image_handle *primary,
+    const char *decoder, thumbs_heif_picture *picture) {
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    if (!options)
         return 0;
-    double across = (double) heif_image_handle_get_width(thumbnail) / target_width;
-    double down = (double) heif_image_handle_get_height(thumbnail) / target_height;
-    heif_image_handle_release(thumbnail);
-    return (cover ? fmin(across, down) : fmax(across, down)) > 1.0;
+    options->decoder_id = decoder;
+    struct heif_image *image = NULL;
+    struct heif_error error =
+        heif_decode_image(thumbnail, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options);
+    heif_decoding_options_free(options);
+    if (error.code != heif_error_Ok)
+        return 0;
+    int stride = 0;
+    int width = heif_image_get_width(image, heif_channel_interleaved);
+    int height = heif_image_get_height(image, heif_channel_interleaved);
+    const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+    uint8_t *pixels = NULL;
+    if (plane && width > 0 && height > 0 && stride >= width * 3 && same_shape(primary, width, height) &&
+        (pixels = malloc((size_t) width * (size_t) height * 3))) {
+        for (int row = 0; row < height; row++)
+            memcpy(pixels + (size_t) row * (size_t) width * 3, plane + (size_t) row * (size_t) stride,
+                (size_t) width * 3);
+        picture->pixels = pixels;
+        picture->width = width;
+        picture->height = height;
+        picture->orientation = 1;
+    }
+    heif_image_release(image);
+    return pixels != NULL;
 }
 
 /* The mean of a plane's samples over columns [x0, x1) of rows [y0, y1). */
@@ -97,7 +144,7 @@ static void copy_profile(struct heif_image_handle *primary, thumbs_heif_picture 
 }
 
 int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int target_width, int target_height,
-    int cover, thumbs_heif_picture *picture) {
+    thumbs_heif_picture *picture) {
     memset(picture, 0, sizeof *picture);
     int status = THUMBS_HEIF_NOT_HANDLED;
     size_t length = 0;
@@ -110,9 +157,9 @@ int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int targ
         heif_context_get_primary_image_handle(context, &primary).code != heif_error_Ok)
         goto finish;
     /* Left to libvips' loader: pictures with alpha or whose orientation cannot be read, and
-     * SDR pictures with more than 8 bits or whose thumbnail it would use. HDR pictures (PQ,
-     * HLG) are tone-mapped here whatever their depth, from the picture itself: libvips' loader
-     * would show their code values as sRGB. */
+     * SDR pictures with more than 8 bits. HDR pictures (PQ, HLG) are tone-mapped here whatever
+     * their depth, from the picture itself: libvips' loader would show their code values as
+     * sRGB. */
     picture->orientation = thumbs_heif_orientation(file, length);
     if (picture->orientation == THUMBS_HEIF_ORIENTATION_UNKNOWN || heif_image_handle_has_alpha_channel(primary))
         goto finish;
@@ -120,9 +167,18 @@ int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int targ
     int is_hdr = heif_hdr_tone_map(primary, &hdr);
     if (!is_hdr &&
         (heif_image_handle_get_luma_bits_per_pixel(primary) != 8 ||
-            heif_image_handle_get_chroma_bits_per_pixel(primary) != 8 ||
-            thumbnail_covers(primary, target_width, target_height, cover)))
+            heif_image_handle_get_chroma_bits_per_pixel(primary) != 8))
         goto finish;
+    struct heif_image_handle *thumbnail = is_hdr ? NULL : serving_thumbnail(primary, target_width, target_height);
+    if (thumbnail) {
+        int decoded = decode_thumbnail(thumbnail, primary, decoder, picture);
+        heif_image_handle_release(thumbnail);
+        if (decoded) {
+            copy_profile(primary, picture);
+            status = THUMBS_HEIF_DECODED;
+            goto finish;
+        }
+    }
     /* The picture as stored: the orientation is applied to the small image, after the resize,
      * rather than by libheif to the whole picture, a sample at a time. */
     if (!(options = heif_decoding_options_alloc()))

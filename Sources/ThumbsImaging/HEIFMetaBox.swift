@@ -21,12 +21,8 @@ package struct HEIFMetaBox: Sendable, Hashable {
     /// The primary picture's size upright (its `ispe` turned by its `irot`), as libheif and
     /// libvips' loader give it; nil when it is cropped (`clap`) or states no size.
     package var primaryUprightSize: PixelSize?
-    /// The same of the primary picture's first thumbnail item, which libheif picks.
-    package var thumbnailUprightSize: PixelSize?
     /// The most bits per sample any picture's properties state (`pixi`, `hvcC`, `av1C`).
     package var largestBitDepth = 0
-    /// Whether an item is a thumbnail of another (an `iref` of type `thmb`).
-    package var hasThumbnail = false
 
     /// The largest box read whole (`iinf`, `ipco`, `ipma`, `pitm`): a photo's are a few
     /// kilobytes.
@@ -50,19 +46,6 @@ extension HEIFMetaBox {
         itemTypes = Set(items.map(\.type))
         let primary = contents("pitm").flatMap(Self.primaryItem)
         primaryItemType = items.first { $0.id == primary }?.type
-        var thumbnail: UInt32?
-        if let references = children.first(where: { $0.type == "iref" }), references.contents.count >= 4 {
-            let wide = file.read(at: references.contentStart, count: 1).bytes.first != 0
-            let boxes = ISOBox.boxes(in: file, range: (references.contentStart + 4)..<references.end)
-            hasThumbnail = boxes.contains { $0.type == "thmb" }
-            thumbnail =
-                boxes.lazy.filter { $0.type == "thmb" && $0.end - $0.contentStart <= Self.largestBox }
-                .compactMap { box in
-                    Self.thumbnail(
-                        of: primary, wide: wide,
-                        in: file.read(at: box.contentStart, count: Int(box.end - box.contentStart)))
-                }.first
-        }
         guard let properties = children.first(where: { $0.type == "iprp" }) else { return }
         let propertyBoxes = ISOBox.boxes(in: file, range: properties.contents)
         guard let container = propertyBoxes.first(where: { $0.type == "ipco" }) else { return }
@@ -85,7 +68,6 @@ extension HEIFMetaBox {
             primaryTransferCharacteristics = Int(transfer)
         }
         primaryUprightSize = Self.uprightSize(associated(with: primary), in: file)
-        thumbnailUprightSize = thumbnail.flatMap { Self.uprightSize(associated(with: $0), in: file) }
     }
 
     /// The size an item's properties give it upright: its `ispe` turned by its `irot`; nil
@@ -105,18 +87,6 @@ extension HEIFMetaBox {
             }
         }
         return quarterTurns % 2 == 1 ? size?.transposed : size
-    }
-
-    /// The item a `thmb` reference (`box`, item ids of 32 bits when `wide`) makes a thumbnail of
-    /// `primary`, or nil.
-    private static func thumbnail(of primary: UInt32?, wide: Bool, in box: BoundedBytes) -> UInt32? {
-        let idSize = wide ? 4 : 2
-        func id(at offset: Int) -> UInt32? {
-            wide ? box.uint32(at: offset) : box.uint16(at: offset).map(UInt32.init)
-        }
-        guard let primary, let from = id(at: 0), let count = box.uint16(at: idSize) else { return nil }
-        let targets = (0..<Int(count)).compactMap { id(at: idSize + 2 + $0 * idSize) }
-        return targets.contains(primary) ? from : nil
     }
 
     /// The bits per sample a `pixi` (the deepest channel), `hvcC` (luma or chroma) or `av1C`

@@ -13,8 +13,10 @@ import ThumbsCore
 /// picked, and turned once small, as a JPEG's orientation is. At full size the pixels are those
 /// of libvips' loader.
 ///
-/// Pictures with alpha or more than 8 bits, a crop, or a stored thumbnail libvips would use are
-/// left to libvips' loader, as are files libheif fails on (the loader reports their damage).
+/// A stored thumbnail at least `THUMBS_HEIF_THUMBNAIL_RESIZE` times the thumbnail is decoded in
+/// the picture's place, turned upright by libheif. Pictures with alpha or more than 8 bits, or
+/// a crop, are left to libvips' loader, as are files libheif fails on (the loader reports their
+/// damage).
 enum HeifDecoder {
     /// A decoded picture, as stored (not yet turned upright), with the file's ICC profile.
     struct Picture {
@@ -23,16 +25,13 @@ enum HeifDecoder {
         let orientation: Int32
     }
 
-    /// `file` decoded at 1/`shrink`, for a thumbnail of `target` (upright) covering it when
-    /// `cover`; nil when the file is one libvips' loader should read.
-    static func decode(
-        _ file: ImageFile, shrink: Int32, target: PixelSize, cover: Bool
-    ) throws(ImagingError) -> Picture? {
+    /// `file` decoded at 1/`shrink`, or its stored thumbnail, for a thumbnail of `target`
+    /// (upright, or the size a fill covers); nil when the file is one libvips' loader should read.
+    static func decode(_ file: ImageFile, shrink: Int32, target: PixelSize) throws(ImagingError) -> Picture? {
         var picture = thumbs_heif_picture()
         guard
             thumbs_heif_decode(
                 file.descriptor, nil, shrink, Int32(clamping: target.width), Int32(clamping: target.height),
-                cover ? 1 : 0,
                 &picture) == Int32(THUMBS_HEIF_DECODED)
         else { return nil }
         // The image takes the pixels; the profile is copied.

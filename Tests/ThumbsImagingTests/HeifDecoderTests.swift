@@ -23,10 +23,10 @@ import ThumbsTestSupport
 
     /// The picture as stored, at 1/`shrink`, and the orientation that turns it upright.
     private func decoded(
-        _ path: String, shrink: Int32, target: PixelSize = anyTarget, cover: Bool = false
+        _ path: String, shrink: Int32, target: PixelSize = anyTarget
     ) throws -> (pixels: [UInt8], size: PixelSize, orientation: Int32)? {
         try VipsCallGate.run { () throws(ImagingError) in
-            guard let picture = try HeifDecoder.decode(file(path), shrink: shrink, target: target, cover: cover)
+            guard let picture = try HeifDecoder.decode(file(path), shrink: shrink, target: target)
             else { return nil }
             return (try picture.image.pixelBytes(), picture.image.size, picture.orientation)
         }
@@ -35,7 +35,7 @@ import ThumbsTestSupport
     /// The whole picture decoded here and turned upright as a render turns it.
     private func upright(_ path: String) throws -> (pixels: [UInt8], size: PixelSize)? {
         try VipsCallGate.run { () throws(ImagingError) in
-            guard let picture = try HeifDecoder.decode(file(path), shrink: 1, target: Self.anyTarget, cover: false)
+            guard let picture = try HeifDecoder.decode(file(path), shrink: 1, target: Self.anyTarget)
             else { return nil }
             let turned = try VipsImageHandle.make(ImagingError.corrupt) {
                 thumbs_vips_orient(picture.image.pointer, $0, picture.orientation)
@@ -137,16 +137,25 @@ import ThumbsTestSupport
         }
     }
 
-    @Test func aStoredThumbnailLibvipsWouldUseIsLeftToIt() throws {
-        let path = try heic(width: 640, height: 480, thumbnailSide: 160, name: "with-thumbnail")
-        // libvips makes a thumbnail of 100 × 75 from the stored 160 × 120 one.
-        #expect(try decoded(path, shrink: 4, target: PixelSize(width: 100, height: 100), cover: false) == nil)
-        // 200 px is larger than the stored thumbnail: the picture is decoded.
-        let picture = try #require(
-            try decoded(path, shrink: 2, target: PixelSize(width: 200, height: 200), cover: false))
-        #expect(picture.size == PixelSize(width: 320, height: 240))
-        // Filling 150 × 150 takes 150 rows: more than the thumbnail's 120.
-        #expect(try decoded(path, shrink: 2, target: PixelSize(width: 150, height: 150), cover: true) != nil)
+    /// A stored thumbnail at least 2.5 times the thumbnail, across and down, is decoded in the
+    /// picture's place, as libvips' loader decodes it; a smaller one is not used.
+    @Test func aStoredThumbnailStandsInWhenTwoAndAHalfTimesTheThumbnail() throws {
+        let path = try heic(orientation: 6, width: 640, height: 480, thumbnailSide: 160, name: "with-thumbnail")
+        // Upright, the photo is 480 × 640 and its thumbnail 120 × 160.
+        let item = try #require(try decoded(path, shrink: 4, target: PixelSize(width: 48, height: 64)))
+        #expect(item.size == PixelSize(width: 120, height: 160) && item.orientation == 1)
+        let libvips = try VipsCallGate.run { () throws(ImagingError) in
+            let source = try ImageSource(ImageLocation(path: path))
+            return try VipsImageHandle.make(ImagingError.corrupt) {
+                thumbs_vips_heif_thumbnail(source.descriptor, $0)
+            }.pixelBytes()
+        }
+        #expect(item.pixels == libvips)
+        // Twice a 60 × 80 thumbnail: the picture is decoded, at a scale.
+        let picture = try #require(try decoded(path, shrink: 2, target: PixelSize(width: 60, height: 80)))
+        #expect(picture.size == PixelSize(width: 320, height: 240) && picture.orientation == 6)
+        // A fill of 48 × 48 covers 48 × 64: 2.5 times across, so the thumbnail stands in.
+        #expect(try decoded(path, shrink: 4, target: PixelSize(width: 48, height: 48))?.size.width == 120)
     }
 
     @Test func picturesWithAlphaAreLeftToLibvips() throws {

@@ -30,13 +30,15 @@ const char *thumbs_heif_av1_decoder_name(void);
  * and averaged down here: for thumbnails, what libvips' loader gives, without libheif turning
  * the whole picture and interleaving it first. An HDR picture (PQ or HLG transfer in its nclx
  * colour description, any depth) is averaged in linear light and tone-mapped to SDR sRGB
- * (CToneMap), where libvips' loader would show its code values as sRGB. */
+ * (CToneMap), where libvips' loader would show its code values as sRGB. An SDR picture's
+ * stored thumbnail stands in for it when large enough (THUMBS_HEIF_THUMBNAIL_RESIZE). */
 typedef struct {
     /* 8-bit RGB, rows packed, as stored (not yet turned upright); from malloc, the caller's. */
     unsigned char *pixels;
     int width;
     int height;
-    /* The EXIF orientation (1...8) that turns it upright: the file's rotation and mirroring. */
+    /* The EXIF orientation (1...8) that turns it upright: the file's rotation and mirroring;
+     * 1 for a stored thumbnail, which libheif turns. */
     int orientation;
     /* The ICC profile of the file, or NULL (always for an HDR picture, now sRGB); from malloc,
      * the caller's. */
@@ -47,20 +49,26 @@ typedef struct {
 enum {
     THUMBS_HEIF_DECODED = 0,
     /* For libvips' loader: alpha, a crop, a file over 256 MB, one libheif cannot read (whose
-     * error libvips' loader then reports), and SDR pictures of more than 8 bits or with a
-     * stored thumbnail libvips would use. */
+     * error libvips' loader then reports), and SDR pictures of more than 8 bits. */
     THUMBS_HEIF_NOT_HANDLED = 1,
 };
 
-/* Decodes the primary image of the HEIF file read from `descriptor` (with pread: its offset is
- * left alone), by the decoder libheif names `decoder` ("libde265", "dav1d"; NULL: the one
- * libheif picks, FFmpeg's once plugged in), to 1/`shrink` of its size (each pixel the mean of a
- * `shrink`-square block, the last ones of partial blocks). `target_width` × `target_height` (upright) and `cover` (fill
- * rather than fit) are the thumbnail's: an SDR file whose first stored thumbnail libvips would
- * shrink to it is not handled, so that libvips' choice stands. Only a decoded picture holds
+/* How many times a thumbnail's size (across and down) a file's stored thumbnail must be to be
+ * decoded in place of its picture. A stored thumbnail is the camera's own downscale, often soft:
+ * the Samsung One UI HEIC's 384x512 one shrunk by 2 to 256 pixels keeps 0.80x the fine detail of
+ * a Lanczos-3 downscale of the whole picture (scripts/bench-sharpness); by 2.5 and more, the
+ * shared HEICs' keep at least 0.9x. */
+#define THUMBS_HEIF_THUMBNAIL_RESIZE 2.5
+
+/* Decodes the HEIF file read from `descriptor` (with pread: its offset is left alone), by the
+ * decoder libheif names `decoder` ("libde265", "dav1d"; NULL: the one libheif picks, FFmpeg's
+ * once plugged in), for a thumbnail of `target_width` x `target_height` (upright): the first
+ * stored thumbnail, decoded whole, when it is THUMBS_HEIF_THUMBNAIL_RESIZE times that size and of
+ * the picture's shape; else the primary picture at 1/`shrink` of its size (each pixel the mean of
+ * a `shrink`-square block, the last ones of partial blocks). Only a decoded picture holds
  * memory. */
 int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int target_width, int target_height,
-    int cover, thumbs_heif_picture *picture);
+    thumbs_heif_picture *picture);
 
 /* What libvips' HEIF loader reads of a file's header, read by libheif alone. */
 typedef struct {

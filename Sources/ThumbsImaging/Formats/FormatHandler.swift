@@ -19,10 +19,6 @@ package protocol FormatHandler: Sendable {
     /// The libraries `source` may need: what a process that confines itself before it decodes
     /// opens first. ``libraries`` unless the handler can tell more from the file.
     func libraries(for source: ImageSource) -> Set<DecodingLibrary>
-    /// The libraries renditions `specs` of `source` may need, WebP and enlarging aside (which
-    /// ``FormatRegistry/libraries(for:specs:)`` adds): ``libraries(for:)`` unless the sizes
-    /// asked tell more.
-    func libraries(for source: ImageSource, specs: [RenditionSpec]) -> Set<DecodingLibrary>
     /// Whether this handler reads `source`, found by its leading bytes.
     func reads(_ source: ImageSource) -> Bool
     /// How its files are decoded, with the versions of `loaded`: a line of
@@ -48,8 +44,4 @@ package protocol FormatHandler: Sendable {
 
 extension FormatHandler {
     func libraries(for source: ImageSource) -> Set<DecodingLibrary> { libraries }
-
-    func libraries(for source: ImageSource, specs: [RenditionSpec]) -> Set<DecodingLibrary> {
-        libraries(for: source)
-    }
 }

@@ -49,7 +49,7 @@ package struct FormatRegistry: Sendable {
         let encoding: Set<DecodingLibrary> =
             specs.contains { $0.format == .webp || $0.allowsUpscaling } ? [.libvips] : []
         let decoding =
-            source.flatMap { source in (try? handler(for: source))?.libraries(for: source, specs: specs) } ?? [.libvips]
+            source.flatMap { source in (try? handler(for: source))?.libraries(for: source) } ?? [.libvips]
         return decoding.union(encoding)
     }
 }

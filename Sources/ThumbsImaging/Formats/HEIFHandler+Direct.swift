@@ -11,25 +11,18 @@ import ThumbsRendering
 ///
 /// Whatever this path does not take goes to the engine, which decodes the file again: WebP
 /// output, upscaling, what `thumbs_heif_decode` leaves to libvips' loader (alpha, SDR pictures
-/// of more than 8 bits, a crop, a stored thumbnail libvips would shrink to the thumbnail), a
-/// file libheif fails on (the engine reports its damage), a profile lcms cannot read.
+/// of more than 8 bits, a crop), a file libheif fails on (the engine reports its damage), a profile lcms cannot read.
 extension HEIFHandler: PixelRenderingHandler {
     /// libheif alone for a still whose boxes say the direct path takes it: an HEVC, AV1 or grid
     /// primary picture, uncropped, without alpha, of 8 bits (or PQ or HLG, tone-mapped whatever
-    /// its depth), without a thumbnail item (which libvips' thumbnail may use, depending on the
-    /// size asked), whose boxes reach the end of the file (a truncated file is the engine's to
+    /// its depth), whose boxes reach the end of the file (a truncated file is the engine's to
     /// report). Else libvips and libheif. The boxes are read in Swift: what the renderer's own
     /// process may read of a file before a confined one decodes it.
     func libraries(for source: ImageSource) -> Set<DecodingLibrary> {
-        libraries(for: source, specs: [])
-    }
-
-    /// As ``libraries(for:)``, but a thumbnail item too small for libvips' thumbnail to shrink
-    /// to `specs` (not empty) is no reason for libvips.
-    func libraries(for source: ImageSource, specs: [RenditionSpec]) -> Set<DecodingLibrary> {
         let bytes = FileBytes(source.file, size: source.fingerprint.size)
-        guard let meta = HEIFMetaBox(in: bytes), Self.takesWithoutLibvips(meta, specs: specs), Self.isWhole(bytes)
-        else { return [.libvips, .libheif] }
+        guard let meta = HEIFMetaBox(in: bytes), Self.takesWithoutLibvips(meta), Self.isWhole(bytes) else {
+            return [.libvips, .libheif]
+        }
         return [.libheif]
     }
 
@@ -39,31 +32,12 @@ extension HEIFHandler: PixelRenderingHandler {
         ISOBox.boxes(in: bytes, range: 0..<bytes.size).last?.end == bytes.size
     }
 
-    /// Whether the boxes describe a picture `thumbs_heif_decode` decodes itself for `specs`, at
-    /// any size when `specs` is empty.
-    static func takesWithoutLibvips(_ meta: HEIFMetaBox, specs: [RenditionSpec] = []) -> Bool {
+    /// Whether the boxes describe a picture `thumbs_heif_decode` decodes itself.
+    static func takesWithoutLibvips(_ meta: HEIFMetaBox) -> Bool {
         let isHDR = [16, 18].contains(meta.primaryTransferCharacteristics)
-        guard ["hvc1", "av01", "grid"].contains(meta.primaryItemType), let upright = meta.primaryUprightSize,
-            isHDR || meta.largestBitDepth <= 8,
-            !meta.auxiliaryTypes.contains(where: { $0.hasSuffix(":auxid:1") || $0.hasSuffix(":auxiliary:alpha") })
-        else { return false }
-        guard meta.hasThumbnail, !isHDR else { return true }
-        guard let thumbnail = meta.thumbnailUprightSize, !specs.isEmpty else { return false }
-        return !thumbnailCovers(thumbnail, upright: upright, specs: specs)
-    }
-
-    /// Whether libvips' thumbnail would shrink a stored thumbnail of `thumbnail` pixels to the
-    /// picture the render of `specs` decodes (`thumbs_heif_decode`'s rule): one larger than it,
-    /// across or down for a fit, both ways for a fill.
-    static func thumbnailCovers(_ thumbnail: PixelSize, upright: PixelSize, specs: [RenditionSpec]) -> Bool {
-        let fill = specs.count == 1 && specs[0].contentMode == .aspectFill
-        let target =
-            specs.count == 1
-            ? RenditionGeometry.outputSize(source: upright, spec: specs[0])
-            : RenditionGeometry.sharedDecodeSize(source: upright, specs: specs)
-        let across = Double(thumbnail.width) / Double(max(1, target.width))
-        let down = Double(thumbnail.height) / Double(max(1, target.height))
-        return (fill ? min(across, down) : max(across, down)) > 1
+        return ["hvc1", "av01", "grid"].contains(meta.primaryItemType) && meta.primaryUprightSize != nil
+            && (isHDR || meta.largestBitDepth <= 8)
+            && !meta.auxiliaryTypes.contains(where: { $0.hasSuffix(":auxid:1") || $0.hasSuffix(":auxiliary:alpha") })
     }
 
     /// What the header says, read by libheif (`thumbs_heif_read_header`) as libvips' loader
@@ -111,9 +85,10 @@ extension HEIFHandler: PixelRenderingHandler {
             })
     }
 
-    /// The picture decoded by libheif at the scale for `size` and resized to it (covering it
-    /// when `fill`), then turned upright and converted to sRGB: ``VipsRenderer/shrinkOnLoad(_:to:fill:partial:)``'s
-    /// steps for the picture ``HeifDecoder`` decodes.
+    /// The picture decoded by libheif at the scale for `size`, or its stored thumbnail, resized
+    /// to it (covering it when `fill`), then turned upright and converted to sRGB:
+    /// ``VipsRenderer/shrinkOnLoad(_:to:fill:partial:)``'s steps for the picture ``HeifDecoder``
+    /// decodes.
     private static func uprightPicture(
         _ source: ImageSource, upright: PixelSize, size: PixelSize, fill: Bool
     ) throws(ImagingError) -> PixelPicture? {
@@ -122,7 +97,7 @@ extension HEIFHandler: PixelRenderingHandler {
         guard
             thumbs_heif_decode(
                 source.descriptor, nil, shrink, Int32(clamping: size.width), Int32(clamping: size.height),
-                fill ? 1 : 0, &decoded) == Int32(THUMBS_HEIF_DECODED),
+                &decoded) == Int32(THUMBS_HEIF_DECODED),
             let picture = PixelPicture(adopting: &decoded)
         else { return nil }
         let orientation = Int(decoded.orientation)

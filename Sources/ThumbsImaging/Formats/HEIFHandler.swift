@@ -28,7 +28,7 @@ struct HEIFHandler: StillImageHandler {
         // The picture is averaged down to at least twice the target, so that the Lanczos
         // resize after it does the rest of the shrinking, as in libvips' own resize.
         let shrink = VipsRenderer.decodeShrink(file.uprightSize, to: target, cover: cover)
-        return try HeifDecoder.decode(file, shrink: shrink, target: target, cover: cover).map {
+        return try HeifDecoder.decode(file, shrink: shrink, target: target).map {
             ($0.image, $0.orientation)
         }
     }
