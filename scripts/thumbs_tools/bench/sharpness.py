@@ -12,7 +12,12 @@ downscale), at 128 and 256 fit (the desktop's sizes) and 256×256 fill (a warm's
                 `ImageOps.fit` (fill), as Pillow's defaults have them.
 
 The reference is Pillow from the full decode (libvips' where Pillow cannot open the file, HEIC):
-upright (EXIF), ICC to sRGB with ImageCms (relative colorimetric, as libvips), then one Lanczos
+upright (EXIF), ICC to sRGB with ImageCms (relative colorimetric, as libvips). Two kinds of
+picture Pillow does not show as a viewer does are decoded at full precision by libvips and turned
+into sRGB by reference_colour: a PNG without an ICC profile whose gAMA or cHRM chunks describe its
+colour (the PNG specification's conversion), and an HDR still (PQ or HLG in its nclx box), for
+which no neutral SDR rendering exists, so the reference is an independent implementation of the
+project's documented tone mapping (BT.2100, BT.2390's EETF to a 203 cd/m² white). Then one Lanczos
 resize to exactly each thumbnail's size (a fill: the centre crop of the size covering it, placed
 within half a pixel as close to the thumbnail as it can be: tools put a crop's pixel centres
 differently). Per thumbnail:
@@ -43,6 +48,7 @@ from typing import Any
 
 from ..paths import SHARED
 from ..report import markdown_table, write_json
+from . import reference_colour
 from .photo_peers import parse_notes
 from .thumbs_render import render_pngs
 
@@ -160,10 +166,14 @@ def to_srgb(image: Any) -> Any:  # noqa: ANN401 (PIL images)
 
 def full_decode(path: Path, work: Path) -> tuple[Any, str]:
     """The whole photo, upright and sRGB, and which library decoded it: Pillow, else libvips
-    (what Pillow cannot open, HEIC; and CMYK without a profile, which Pillow converts without
-    one where libvips and Thumbs take libvips' CMYK profile)."""
+    (what Pillow cannot open, HEIC; CMYK without a profile, which Pillow converts without
+    one where libvips and Thumbs take libvips' CMYK profile; and reference_colour's pictures,
+    an HDR still or a PNG described by its colour chunks, converted there)."""
     from PIL import Image, ImageOps
 
+    converted_here = reference_colour.full_decode(path, work)
+    if converted_here is not None:
+        return converted_here
     try:
         with Image.open(path) as opened:
             if not (opened.mode == "CMYK" and "icc_profile" not in opened.info):
@@ -372,11 +382,14 @@ def report(rows: Sequence[Row], references: dict[str, str]) -> str:
     """The whole markdown report."""
     ours = [r for r in rows if r.tool == "thumbs"]
     missed = [f"{r.file} {r.rendition}" for r in ours if not r.met]
-    by_libvips = sorted(f for f, d in references.items() if d == "libvips")
+    decoded_otherwise: dict[str, list[str]] = {}
+    for file, decoder in sorted(references.items()):
+        if decoder != "Pillow":
+            decoded_otherwise.setdefault(decoder, []).append(file)
     lines = [
         f"Goal: detail ≥ {DETAIL_GOAL}× the reference's and levels ≤ {LEVELS_GOAL:g} "
         f"(reference: Pillow's Lanczos from the full decode"
-        + (f"; decoded by libvips: {', '.join(by_libvips)}" if by_libvips else "")
+        + "".join(f"; decoded by {decoder}: {', '.join(files)}" for decoder, files in sorted(decoded_otherwise.items()))
         + ").",
         "",
         f"**Thumbs: {len(ours) - len(missed)} of {len(ours)} thumbnails meet the goal.**"
