@@ -35,7 +35,11 @@ enum RenditionGeometry {
     }
 
     /// The size of one decode from which every spec can be derived: the largest scale any of
-    /// them needs, applied to the whole source (never cropped, so any fit or fill can follow).
+    /// them needs, applied to the whole source (never cropped, so any fit or fill can follow),
+    /// its sides rounded, and each at least that of every rendition's whole picture (a fit's
+    /// size, a fill's cover), which rounding can leave a pixel short. The largest rendition is
+    /// then the decode as it is, or its centre crop: never resampled again by a hair, nor
+    /// shifted off the centre.
     static func sharedDecodeSize(source: PixelSize, specs: [RenditionSpec]) -> PixelSize {
         let largest =
             specs.map { spec in
@@ -43,9 +47,21 @@ enum RenditionGeometry {
                     source: source, output: outputSize(source: source, spec: spec),
                     contentMode: spec.contentMode)
             }.max() ?? 1
-        return PixelSize(
-            width: clamp((Double(source.width) * largest).rounded(.up)),
-            height: clamp((Double(source.height) * largest).rounded(.up)))
+        return specs.reduce(
+            PixelSize(width: clamp(Double(source.width) * largest), height: clamp(Double(source.height) * largest))
+        ) { decode, spec in
+            let output = outputSize(source: source, spec: spec)
+            let whole = spec.contentMode == .aspectFill ? cover(source: source, box: output) : output
+            return PixelSize(width: max(decode.width, whole.width), height: max(decode.height, whole.height))
+        }
+    }
+
+    /// The size that covers `box` at `source`'s aspect ratio, as libvips' centre crop rounds it
+    /// (``VipsRenderer/cover(_:box:)``).
+    static func cover(source: PixelSize, box: PixelSize) -> PixelSize {
+        let shrink = min(
+            Double(source.width) / Double(box.width), Double(source.height) / Double(box.height))
+        return PixelSize(width: clamp(Double(source.width) / shrink), height: clamp(Double(source.height) / shrink))
     }
 
     /// A side in whole pixels: at least 1, and at most what libvips takes. Sizes reach here

@@ -46,10 +46,7 @@ extension VipsRenderer {
     /// one shrink for both axes, the smaller of the two, and the sizes it gives rounded.
     static func cover(_ source: PixelSize, box: PixelSize) -> (size: PixelSize, across: Double, down: Double) {
         let shrink = min(Double(source.width) / Double(box.width), Double(source.height) / Double(box.height))
-        let size = PixelSize(
-            width: max(1, Int(Double(source.width) / shrink + 0.5)),
-            height: max(1, Int(Double(source.height) / shrink + 0.5)))
-        return (size, shrink, shrink)
+        return (RenditionGeometry.cover(source: source, box: box), shrink, shrink)
     }
 
     /// `image` turned upright by EXIF `orientation`: an 8-bit grey or RGB picture by

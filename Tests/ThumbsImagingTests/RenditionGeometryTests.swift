@@ -73,4 +73,19 @@ import ThumbsSamples
         let tallDecode = RenditionGeometry.sharedDecodeSize(source: PixelSize(width: 6000, height: 1000), specs: tall)
         #expect(tallDecode.height >= 400)
     }
+
+    /// A 4:3 photo's 256 fill, fit and 128 fit share a decode of the fill's cover, 341 × 256,
+    /// from which the fill is its centre crop, as from the photo alone.
+    @Test func aFillsSharedDecodeIsItsCover() {
+        let photo = PixelSize(width: 400, height: 300)
+        let specs = [spec(128, 128, .aspectFit), spec(256, 256, .aspectFit), spec(256, 256, .aspectFill)]
+        let decode = RenditionGeometry.sharedDecodeSize(source: photo, specs: specs)
+        #expect(decode == PixelSize(width: 341, height: 256))
+        #expect(decode == VipsRenderer.cover(photo, box: PixelSize(width: 256, height: 256)).size)
+        // 2736 × 1540 at 1024 fit is 1024 × 576, whose scale (576 / 1540) gives 1023.3 across.
+        let wide = RenditionGeometry.sharedDecodeSize(
+            source: PixelSize(width: 2736, height: 1540),
+            specs: [spec(1024, 1024, .aspectFit), spec(256, 256, .aspectFill)])
+        #expect(wide == PixelSize(width: 1024, height: 576))
+    }
 }
