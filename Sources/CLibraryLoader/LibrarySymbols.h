@@ -69,6 +69,7 @@
     X(vips_vector_set_enabled) \
     X(vips_version) \
     X(vips_version_string) \
+    X(vips_webpload_source) \
     X(vips_webpsave_buffer) \
     /* end */
 

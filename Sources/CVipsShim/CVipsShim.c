@@ -296,6 +296,29 @@ int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
     return result;
 }
 
+int thumbs_vips_thumbnail_webp(int descriptor, double scale, VipsImage **out,
+    int width, int height, int crop, int size, int partial) {
+    VipsSource *source = thumbs_source(descriptor);
+    if (!source)
+        return -1;
+    VipsImage *loaded;
+    int failed = vips_webpload_source(source, &loaded,
+        "scale", scale,
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", partial ? VIPS_FAIL_ON_NONE : VIPS_FAIL_ON_TRUNCATED,
+        NULL);
+    g_object_unref(source);
+    if (failed)
+        return -1;
+    int result = vips_thumbnail_image(loaded, out, width,
+        "height", height,
+        "crop", (VipsInteresting) crop,
+        "size", (VipsSize) size,
+        NULL);
+    g_object_unref(loaded);
+    return result;
+}
+
 int thumbs_vips_thumbnail_buffer(const void *data, size_t length, VipsImage **out,
     int width, int height) {
     /* libvips takes the buffer as writable but only reads it. As for sources (see

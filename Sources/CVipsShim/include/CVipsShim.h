@@ -88,6 +88,11 @@ int thumbs_vips_heif_thumbnail(int descriptor, VipsImage **out);
 int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
     int width, int height, int crop, int size, int partial);
 
+/// As thumbs_vips_thumbnail_descriptor for a WebP, but decoded by libwebp at `scale` (at most 1)
+/// as the caller chose.
+int thumbs_vips_thumbnail_webp(int descriptor, double scale, VipsImage **out,
+    int width, int height, int crop, int size, int partial);
+
 /// vips_thumbnail_source(): shrink-on-load from a file, orientation applied, failing on truncated
 /// data, or, with `partial`, on nothing the loader can go past (fail_on=none: a truncated or
 /// damaged file gives what decoded, the rest as the loader fills it).
