@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <jpeglib.h>
+#include <jerror.h>
 
 #include "CFileAccess.h"
 #include "JpegErrors.h"
@@ -19,6 +20,8 @@ typedef struct {
     struct jpeg_source_mgr manager;
     int descriptor;
     off_t offset;
+    /* Whether the end of the file is a warning, the picture ending there, rather than an error. */
+    int end_warns;
     JOCTET block[64 * 1024];
 } descriptor_source;
 
@@ -44,6 +47,14 @@ static boolean source_fill(j_decompress_ptr info) {
     while (count < 0 && errno == EINTR);
     if (count < 0)
         jpeg_errors_fail((j_common_ptr) info, strerror(errno));
+    if (count == 0 && source->end_warns) {
+        /* As libvips' loader ends a file read past its damage: a warning, and an end marker. */
+        static const JOCTET end_marker[2] = { 0xFF, JPEG_EOI };
+        WARNMS(info, JWRN_JPEG_EOF);
+        source->manager.next_input_byte = end_marker;
+        source->manager.bytes_in_buffer = sizeof end_marker;
+        return TRUE;
+    }
     if (count == 0)
         jpeg_errors_fail((j_common_ptr) info, "premature end of input file");
     source->offset += count;
@@ -184,7 +195,7 @@ static void set_output(j_decompress_ptr info, int scale_denominator) {
     info->scale_denom = (unsigned int) scale_denominator;
 }
 
-int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_scans,
+int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_scans, int past_damage,
     thumbs_jpeg_picture *picture) {
     memset(picture, 0, sizeof *picture);
     decoder *state = calloc(1, sizeof *state);
@@ -200,9 +211,11 @@ int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_
      * libvips' loader, which fails it and reads it again past its damage, as a partial
      * thumbnail of a settled file. A progressive file decoded at 1/8 without the AC scans
      * never meets their damage: that is counted in none of its warnings. An unreadable ICC
-     * profile is a warning too: the photo is then taken as sRGB. */
+     * profile is a warning too: the photo is then taken as sRGB. `past_damage` is the rule of
+     * its fail_on=none and unlimited: no number of warnings, nor the end of the file, stops it. */
     jpeg_errors_install(&state->errors, (j_common_ptr) info, picture->message, sizeof picture->message);
-    state->errors.warnings_limit = 100;
+    state->errors.warnings_limit = past_damage ? 0 : 100;
+    state->source.end_warns = past_damage;
     volatile int result = THUMBS_JPEG_FAILED;
     if (setjmp(state->errors.jump)) {
         if (state->errors.stopped_by_warning)
@@ -272,6 +285,7 @@ int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_
         jpeg_read_scanlines(info, rows, wanted);
     }
     jpeg_finish_decompress(info);
+    picture->warnings = info->err->num_warnings;
     /* libjpeg rounds a scaled size up, making a last column and row from partial blocks;
      * libvips' loader rounds down. Rounding down here too keeps thumbnails the same, whichever
      * decoder made them. */

@@ -30,7 +30,7 @@ enum JpegDecoder {
         _ file: ImageFile, shrink: Int32, skippingUnneededScans: Bool = true
     ) throws(ImagingError) -> Picture? {
         var picture = thumbs_jpeg_picture()
-        switch thumbs_jpeg_decode(file.descriptor, shrink, skippingUnneededScans ? 1 : 0, &picture) {
+        switch thumbs_jpeg_decode(file.descriptor, shrink, skippingUnneededScans ? 1 : 0, 0, &picture) {
         case Int32(THUMBS_JPEG_DECODED):
             break
         case Int32(THUMBS_JPEG_NOT_HANDLED):

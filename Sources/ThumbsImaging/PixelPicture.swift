@@ -154,6 +154,11 @@ final class PixelPicture {
         }
     }
 
+    /// Whether every pixel is the same as the first: a damaged file of which nothing decoded.
+    var isUniform: Bool {
+        (1..<size.pixelCount).allSatisfy { memcmp(pixels + $0 * bands, pixels, bands) == 0 }
+    }
+
     /// Turned upright by EXIF `orientation`, as libvips' autorot turns it.
     func upright(orientation: Int) throws(ImagingError) -> PixelPicture? {
         guard (2...8).contains(orientation) else { return self }

@@ -80,6 +80,16 @@ import ThumbsSamples
         #expect(FileManager.default.fileExists(atPath: folder.path + "/padded.png"))
     }
 
+    /// A camera's photo damaged mid-picture, past libvips' rule of a hundred warnings, renders
+    /// in part in the confined process, as a worker's engine would render it.
+    @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
+    func aPhotoDamagedMidPictureIsThumbnailedInPart() throws {
+        let input = SharedPhotos.root.appendingPathComponent("broken/corrupted.jpg").path
+        let outcome = try thumbnailer(["-s", "256", input, folder.path + "/corrupted.png"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/corrupted.png"))
+    }
+
     /// An option of the command's, a size out of range, a URI of another machine and a
     /// configuration that renders unconfined all go to `thumbs thumbnail`, which answers them.
     @Test func whatItDoesNotTakeGoesToThumbsThumbnail() throws {

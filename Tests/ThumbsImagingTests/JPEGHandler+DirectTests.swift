@@ -118,6 +118,24 @@ import ThumbsSamples
         #expect(try paths.bothPaths(path, specs: Self.specSets[0]) == nil)
     }
 
+    /// A camera's photo damaged mid-picture, past libvips' rule (a hundred warnings), is
+    /// rendered in part as the engine's partial path renders it, byte for byte, once settled;
+    /// while it may still be being written, it is the engine's.
+    @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
+    func aSettledPhotoDamagedPastLibvipsRuleIsRenderedInPartAsTheEngineRendersIt() throws {
+        let path = SharedPhotos.root.appendingPathComponent("broken/corrupted.jpg").path
+        for specs in Self.specSets {
+            let rendered = try #require(try paths.bothPaths(path, specs: specs), "\(specs)")
+            #expect(rendered.direct.count == specs.count)
+            for (direct, engine) in zip(rendered.direct, rendered.engine) {
+                #expect(direct.bytes == engine.bytes, "\(specs)")
+                #expect(direct.isPartial && engine.isPartial && direct.placeholder == engine.placeholder)
+            }
+        }
+        let fresh = try folder.write(Array(try Data(contentsOf: URL(fileURLWithPath: path))), to: "fresh.jpg")
+        #expect(try paths.bothPaths(fresh, specs: Self.specSets[0]) == nil)
+    }
+
     @Test(
         .enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason),
         arguments: SharedPhotos.entries.filter { $0.notes["loader"] == "jpegload" && $0.expectedError == nil })

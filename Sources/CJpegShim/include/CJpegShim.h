@@ -18,6 +18,8 @@ typedef struct {
     unsigned int icc_length;
     /* 1 when scans of a progressive JPEG were left unread (see thumbs_jpeg_decode). */
     int scans_skipped;
+    /* How many warnings libjpeg gave (corrupt data, the end of the file reached early). */
+    long warnings;
     /* Why the decode failed, libjpeg's own words. */
     char message[200];
 } thumbs_jpeg_picture;
@@ -33,12 +35,14 @@ enum {
 
 /* Decodes the JPEG read from `descriptor` (from its start, with pread: the descriptor's offset
  * is left alone) at 1/`scale_denominator` (1, 2, 4 or 8), its size rounded down as libvips'
- * loader rounds it. A file that ends before its last scan fails as truncated, like libvips'
- * fail_on=truncated. When `skip_unneeded_scans`, a progressive JPEG decoded at 1/8 is read whole
+ * loader rounds it. A file that ends before its last scan fails as truncated, and its 100th
+ * warning hands it back (THUMBS_JPEG_NOT_HANDLED), like libvips' fail_on=truncated; when
+ * `past_damage`, neither stops the decode, like libvips' fail_on=none with `unlimited`: the
+ * picture is what decoded, the rest filled as libjpeg fills it. When `skip_unneeded_scans`, a progressive JPEG decoded at 1/8 is read whole
  * and handed to libjpeg without the AC scans of the components its 1x1 IDCT makes from the DC
  * alone (the luma; the chroma too when it is not subsampled): most of the file, never
  * Huffman-decoded. The picture is the same as the full decode's. */
-int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_scans,
+int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_scans, int past_damage,
     thumbs_jpeg_picture *picture);
 
 /* Frees what a decode left in `picture` (safe on a failed or empty one). */

@@ -12,9 +12,9 @@ import ThumbsRendering
 ///
 /// Whatever this path does not take goes to the engine, which decodes the file again: WebP
 /// output, upscaling, frames libjpeg-turbo does not scale (``JPEGHeader``), CMYK, a file
-/// libjpeg fails on or warns about a hundred times (the engine classifies the damage and
-/// renders what decodes; fewer warnings decode here as libvips' loader decodes them), a profile
-/// lcms cannot read. A photo whose profile is not sRGB is converted here,
+/// libjpeg fails on, or warns about a hundred times while it may still be being written (a
+/// settled one is rendered past its damage, as the engine's partial path renders it; fewer
+/// warnings decode here as libvips' loader decodes them), a profile lcms cannot read. A photo whose profile is not sRGB is converted here,
 /// by lcms.
 extension JPEGHandler: PixelRenderingHandler {
     /// None for a file the direct path will take as far as its header and its end tell; libvips
@@ -56,12 +56,32 @@ extension JPEGHandler: PixelRenderingHandler {
     }
 
     /// `specs` of `source` made without libvips' decoder or resize; nil for the engine to make.
-    /// It reserves the decode memory the engine would, under the same budget.
+    /// It reserves the decode memory the engine would, under the same budget. A settled file
+    /// damaged past libvips' rule (a hundred warnings) is rendered as the engine's partial path
+    /// renders it (``VipsRenderer/partialRenditions(of:specs:decodeSize:outputs:failure:)``).
     func renderedWithoutLibvips(_ source: ImageSource, specs: [RenditionSpec], engine: VipsRenderer) -> [Thumbnail]? {
         guard PixelPicture.makes(specs),
             let header = JPEGHeader(in: FileBytes(source.file, size: source.fingerprint.size)),
             header.storedSize.pixelCount <= engine.pixelLimit
         else { return nil }
+        if let thumbnails = renditions(of: source, header, specs: specs, engine: engine, pastDamage: false) {
+            return thumbnails
+        }
+        guard source.hasSettled,
+            let thumbnails = renditions(of: source, header, specs: specs, engine: engine, pastDamage: true)
+        else { return nil }
+        return thumbnails.map { thumbnail in
+            var partial = thumbnail
+            partial.isPartial = true
+            return partial
+        }
+    }
+
+    /// `specs` of `source`, decoded as the engine decodes it, or, `pastDamage`, as its partial
+    /// path decodes a damaged file.
+    private func renditions(
+        of source: ImageSource, _ header: JPEGHeader, specs: [RenditionSpec], engine: VipsRenderer, pastDamage: Bool
+    ) -> [Thumbnail]? {
         let upright = header.uprightSize
         return engine.pixelRenditions(
             of: source, upright: upright, bands: header.components, specs: specs,
@@ -71,25 +91,36 @@ extension JPEGHandler: PixelRenderingHandler {
                     progressiveSamplesPerPixel: header.isProgressive ? header.samplesPerPixel : nil)
             },
             picture: { size, fill throws(ImagingError) in
-                try Self.uprightPicture(source, header, size: size, fill: fill)
+                try Self.uprightPicture(source, header, size: size, fill: fill, pastDamage: pastDamage)
             }
         )
     }
 
     /// The picture decoded at the DCT scale for `size` and resized to it (covering it when
     /// `fill`), then turned upright and converted to sRGB: ``VipsRenderer/shrinkOnLoad(_:to:fill:partial:)``'s
-    /// steps for a picture its handler decoded.
+    /// steps for a picture its handler decoded. `pastDamage`: the steps of its partial path, for
+    /// a file libjpeg warned about (nil for a whole one): decoded past the damage, resized by
+    /// libvips' thumbnail resize (`thumbs_thumbnail_resize`), nil when nothing of it decoded
+    /// (every pixel the same), and a fill of a turned photo left to the engine, whose crop
+    /// follows the turn.
     private static func uprightPicture(
-        _ source: ImageSource, _ header: JPEGHeader, size: PixelSize, fill: Bool
+        _ source: ImageSource, _ header: JPEGHeader, size: PixelSize, fill: Bool, pastDamage: Bool
     ) throws(ImagingError) -> PixelPicture? {
+        guard !(pastDamage && fill && header.orientation != 1) else { return nil }
         let shrink = VipsRenderer.decodeShrink(header.uprightSize, to: size, cover: fill)
         var decoded = thumbs_jpeg_picture()
         defer { thumbs_jpeg_free(&decoded) }
-        guard thumbs_jpeg_decode(source.descriptor, shrink, 1, &decoded) == Int32(THUMBS_JPEG_DECODED),
+        guard
+            thumbs_jpeg_decode(source.descriptor, shrink, pastDamage ? 0 : 1, pastDamage ? 1 : 0, &decoded)
+                == Int32(THUMBS_JPEG_DECODED), !pastDamage || decoded.warnings > 0,
             let picture = PixelPicture(adopting: &decoded)
         else { return nil }
         // Resized as stored, then turned: the turn then moves the fewest pixels.
         let stored = header.orientation >= 5 ? size.transposed : size
-        return try picture.resized(to: stored, fill: fill)?.upright(orientation: header.orientation)?.inSRGB()
+        guard pastDamage else {
+            return try picture.resized(to: stored, fill: fill)?.upright(orientation: header.orientation)?.inSRGB()
+        }
+        guard let resized = try picture.thumbnailed(to: stored, fill: fill), !resized.isUniform else { return nil }
+        return try resized.upright(orientation: header.orientation)?.inSRGB()
     }
 }
