@@ -67,20 +67,21 @@ extension VipsRenderer {
 
     /// Encodes without any metadata, whatever the format: a thumbnail must not carry the
     /// photo's GPS position, and its colours are sRGB already. JPEG loses alpha by flattening
-    /// onto white. An 8-bit grey or sRGB JPEG is encoded by libjpeg-turbo directly
-    /// (``JpegEncoder``), the rest by libvips.
+    /// onto white. An 8-bit grey or sRGB JPEG, flattened or opaque, is encoded by libjpeg-turbo
+    /// directly (``JpegEncoder``), the rest by libvips.
     static func encode(_ image: VipsImageHandle, spec: RenditionSpec) throws(ImagingError) -> Thumbnail {
-        if spec.format == .jpeg, let bytes = try JpegEncoder.encode(image, quality: spec.quality) {
-            return Thumbnail(bytes: bytes, pixelSize: image.size, format: .jpeg)
-        }
-        var source = try VipsImageHandle.make(ImagingError.encodingFailed) {
-            thumbs_vips_without_metadata(image.pointer, $0)
-        }
-        if spec.format == .jpeg && source.hasAlpha {
-            let opaque = source
-            source = try VipsImageHandle.make(ImagingError.encodingFailed) {
-                thumbs_vips_flatten_white(opaque.pointer, $0)
+        var picture = image
+        if spec.format == .jpeg && image.hasAlpha {
+            picture = try VipsImageHandle.make(ImagingError.encodingFailed) {
+                thumbs_vips_flatten_white(image.pointer, $0)
             }
+        }
+        if spec.format == .jpeg, let bytes = try JpegEncoder.encode(picture, quality: spec.quality) {
+            return Thumbnail(bytes: bytes, pixelSize: picture.size, format: .jpeg)
+        }
+        let flattened = picture
+        let source = try VipsImageHandle.make(ImagingError.encodingFailed) {
+            thumbs_vips_without_metadata(flattened.pointer, $0)
         }
         if spec.format == .png, source.bandFormat == VIPS_FORMAT_UCHAR {
             return Thumbnail(bytes: try Self.png(of: source), pixelSize: source.size, format: .png)
