@@ -66,10 +66,11 @@ static int read_header(png_structp png, png_infop info, decoder *d, size_t pixel
     png_bytep exif = NULL;
     png_textp texts = NULL;
     int text_count = png_get_text(png, info, &texts, NULL);
-    int grey = colour == PNG_COLOR_TYPE_GRAY && depth <= 8;
-    int rgb = (colour == PNG_COLOR_TYPE_RGB && (depth == 8 || depth == 16)) || colour == PNG_COLOR_TYPE_PALETTE;
-    if ((!grey && !rgb) || png_get_valid(png, info, PNG_INFO_tRNS)
-        || png_get_eXIf_1(png, info, &exif_length, &exif) || text_count > TEXT_CHUNKS_KEPT) {
+    int transparent = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
+    int grey = (colour == PNG_COLOR_TYPE_GRAY || colour == PNG_COLOR_TYPE_GRAY_ALPHA) && depth <= 8;
+    int rgb = ((colour == PNG_COLOR_TYPE_RGB || colour == PNG_COLOR_TYPE_RGB_ALPHA) && depth == 8)
+        || (colour == PNG_COLOR_TYPE_RGB && depth == 16 && !transparent) || colour == PNG_COLOR_TYPE_PALETTE;
+    if ((!grey && !rgb) || png_get_eXIf_1(png, info, &exif_length, &exif) || text_count > TEXT_CHUNKS_KEPT) {
         snprintf(picture->message, sizeof picture->message,
             "colour type %d, %d bits, %s, %d text chunks: libvips' to read", colour, depth,
             exif ? "eXIf" : "no eXIf", text_count);
@@ -80,8 +81,13 @@ static int read_header(png_structp png, png_infop info, decoder *d, size_t pixel
             height, pixel_limit);
         return THUMBS_PNG_TOO_LARGE;
     }
+    /* libvips' own calls (read_new_header): a tRNS chunk libpng found valid becomes an alpha
+     * band; colour types with alpha keep theirs. */
+    int alpha = transparent || colour == PNG_COLOR_TYPE_GRAY_ALPHA || colour == PNG_COLOR_TYPE_RGB_ALPHA;
     if (colour == PNG_COLOR_TYPE_PALETTE)
         png_set_palette_to_rgb(png);
+    if (transparent)
+        png_set_tRNS_to_alpha(png);
     if (colour == PNG_COLOR_TYPE_GRAY && depth < 8)
         png_set_expand_gray_1_2_4_to_8(png);
     /* The high byte: vips_cast with shift, libvips' RGB16 to sRGB. */
@@ -91,7 +97,7 @@ static int read_header(png_structp png, png_infop info, decoder *d, size_t pixel
     png_read_update_info(png, info);
     picture->width = (int) width;
     picture->height = (int) height;
-    picture->bands = grey ? 1 : 3;
+    picture->bands = (grey ? 1 : 3) + alpha;
     picture->interlaced = interlace != PNG_INTERLACE_NONE;
     if (png_get_rowbytes(png, info) != (size_t) width * (size_t) picture->bands) {
         snprintf(picture->message, sizeof picture->message, "unable to read PNG header");

@@ -1,4 +1,5 @@
 #include "CResample.h"
+#include "ThumbnailPlan.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,27 +10,6 @@
  * its C paths (ORC off), so the bytes are its own: down, a block mean of whole lines
  * (shrinkv, rounded up), then Lanczos-3 by the rest (reducev, 64 subpixel positions, weights in
  * 12-bit integers); then across the same way (shrinkh, reduceh). */
-
-#define TRANSFORM_SCALE 64
-#define INTERPOLATE_SHIFT 12
-#define INTERPOLATE_SCALE (1 << INTERPOLATE_SHIFT)
-#define GAP 2.0
-/* The lines of a strip of reducev's output libvips computes together (its sequential cache's
- * tile height): the subpixel position is advanced by adding the shrink along a strip. */
-#define REDUCEV_STRIP 10
-#define PI 3.14159265358979323846
-
-/* One axis of the resize: the block shrink, and the Lanczos reduce after it. */
-typedef struct {
-    int in;        /* the picture's size along the axis */
-    int block;     /* the block shrink (1: none) */
-    int shrunk;    /* the size after it */
-    int out;       /* the size after the reduce */
-    double shrink; /* the reduce's factor (1: none) */
-    double offset; /* the reduce's origin, inside the picture */
-    int points;    /* the kernel's taps */
-    int *weights;  /* TRANSFORM_SCALE + 1 masks of `points` taps */
-} axis_plan;
 
 /* calculate_coefficients_lanczos, with a = 3. */
 static void lanczos_mask(double *c, int points, double shrink, double x) {
@@ -76,38 +56,32 @@ static int axis_plan_make(axis_plan *plan, int in, double factor) {
         return 0;
     plan->points = 2 * (int) rint(3 * shrink) + 1;
     plan->offset = (1 + extra) / 2.0 - 1;
-    plan->weights = malloc(sizeof(int) * (size_t) plan->points * (TRANSFORM_SCALE + 1));
-    double *exact = malloc(sizeof(double) * (size_t) plan->points);
-    if (!plan->weights || !exact) {
-        free(exact);
-        free(plan->weights);
-        plan->weights = NULL;
+    size_t count = (size_t) plan->points * (TRANSFORM_SCALE + 1);
+    plan->weights = malloc(sizeof(int) * count);
+    plan->exact = malloc(sizeof(double) * count);
+    if (!plan->weights || !plan->exact) {
+        thumbs_thumbnail_plan_free(plan);
         return -1;
     }
     for (int y = 0; y < TRANSFORM_SCALE + 1; y++) {
+        double *exact = plan->exact + y * plan->points;
         lanczos_mask(exact, plan->points, shrink, (float) y / TRANSFORM_SCALE);
         for (int i = 0; i < plan->points; i++)
             plan->weights[y * plan->points + i] = (int) (exact[i] * INTERPOLATE_SCALE);
     }
-    free(exact);
     return 0;
+}
+
+void thumbs_thumbnail_plan_free(axis_plan *plan) {
+    free(plan->weights);
+    free(plan->exact);
+    plan->weights = NULL;
+    plan->exact = NULL;
 }
 
 static inline unsigned char fixed_round(int sum) {
     int v = (sum + (INTERPOLATE_SCALE >> 1)) >> INTERPOLATE_SHIFT;
     return (unsigned char) (v < 0 ? 0 : v > 255 ? 255 : v);
-}
-
-static inline int clamp_index(int i, int size) {
-    return i < 0 ? 0 : i >= size ? size - 1 : i;
-}
-
-/* The mask for position `at` (vips_reducev_gen's subpixel rule), and its first tap. */
-static inline const int *mask_at(const axis_plan *plan, double at, int *first) {
-    int whole = (int) at;
-    int sub = (int) (at * TRANSFORM_SCALE * 2) & (TRANSFORM_SCALE * 2 - 1);
-    *first = whole - ((int) ceil(plan->points / 2.0) - 1);
-    return plan->weights + ((sub + 1) >> 1) * plan->points;
 }
 
 /* shrinkv then reducev: `lines` of `length` samples into `plan->out` lines. */
@@ -156,7 +130,7 @@ static int resize_down(const unsigned char *in, size_t in_stride, size_t length,
         double at = (top + 0.5) * plan->shrink - 0.5 - plan->offset;
         for (int y = top; y < plan->out && y < top + REDUCEV_STRIP; y++, at += plan->shrink) {
             int first;
-            const int *mask = mask_at(plan, at, &first);
+            const int *mask = plan->weights + mask_index(plan, at, &first) * plan->points;
             memset(sums, 0, length * sizeof(int));
             for (int i = 0; i < plan->points; i++) {
                 const unsigned char *line = source + (size_t) clamp_index(first + i, plan->shrunk) * stride;
@@ -195,7 +169,7 @@ static void resize_across(const unsigned char *in, int bands, const axis_plan *p
     double at = 0.5 * plan->shrink - 0.5 - plan->offset;
     for (int x = 0; x < plan->out; x++, at += plan->shrink) {
         int first;
-        const int *mask = mask_at(plan, at, &first);
+        const int *mask = plan->weights + mask_index(plan, at, &first) * plan->points;
         for (int b = 0; b < bands; b++) {
             int sum = 0;
             for (int i = 0; i < plan->points; i++)
@@ -205,13 +179,8 @@ static void resize_across(const unsigned char *in, int bands, const axis_plan *p
     }
 }
 
-/* The two axes' plans for `width` x `height` into a `target_width` x `target_height` box, from
- * vips_thumbnail's shrinks (each side's own for an exact size; when `fill`, the smaller of the
- * two for both, the box covered for its centre crop; none larger than its side) and
- * vips_resize's scales (neither under one pixel's worth). -1 when a side would grow, or without
- * memory. */
-static int plans_make(int width, int height, int target_width, int target_height, int fill, axis_plan *across,
-    axis_plan *down) {
+int thumbs_thumbnail_plans(int width, int height, int target_width, int target_height, int fill,
+    axis_plan *across, axis_plan *down, int *both_shrink) {
     if (width < 1 || height < 1 || target_width < 1 || target_height < 1)
         return -1;
     double h = (double) width / target_width, v = (double) height / target_height;
@@ -223,13 +192,15 @@ static int plans_make(int width, int height, int target_width, int target_height
     }
     h = h < width ? h : width;
     v = v < height ? v : height;
+    if (both_shrink)
+        *both_shrink = h != 1.0 && v != 1.0;
     double hscale = 1.0 / h, vscale = 1.0 / v;
     hscale = hscale > 1.0 / width ? hscale : 1.0 / width;
     vscale = vscale > 1.0 / height ? vscale : 1.0 / height;
     if (hscale > 1.0 || vscale > 1.0 || axis_plan_make(across, width, 1.0 / hscale))
         return -1;
     if (axis_plan_make(down, height, 1.0 / vscale)) {
-        free(across->weights);
+        thumbs_thumbnail_plan_free(across);
         return -1;
     }
     return 0;
@@ -238,12 +209,13 @@ static int plans_make(int width, int height, int target_width, int target_height
 int thumbs_thumbnail_resize_size(int width, int height, int target_width, int target_height, int fill,
     int *resized_width, int *resized_height) {
     axis_plan across, down;
-    if (plans_make(width, height, target_width, target_height, fill, &across, &down))
+    if (thumbs_thumbnail_plans(width, height, target_width, target_height, fill, &across, &down, NULL))
         return -1;
-    *resized_width = fill && target_width < across.out ? target_width : across.out;
-    *resized_height = fill && target_height < down.out ? target_height : down.out;
-    free(across.weights);
-    free(down.weights);
+    thumbnail_crop crop = thumbnail_crop_of(&across, &down, target_width, target_height, fill);
+    *resized_width = crop.width;
+    *resized_height = crop.height;
+    thumbs_thumbnail_plan_free(&across);
+    thumbs_thumbnail_plan_free(&down);
     return 0;
 }
 
@@ -253,31 +225,28 @@ int thumbs_thumbnail_resize(const thumbs_pixels *source, thumbs_pixels *target, 
     axis_plan across, down;
     if (!source->pixels || !target->pixels || bands < 1 || bands > 4 || target->bands != bands
         || source->stride < (size_t) source->width * bands
-        || plans_make(source->width, source->height, target_width, target_height, fill, &across, &down))
+        || thumbs_thumbnail_plans(
+            source->width, source->height, target_width, target_height, fill, &across, &down, NULL))
         return -1;
-    int width = across.out, height = down.out;
-    /* The centre crop of libvips' smartcrop, of the resized picture. */
-    int kept_width = fill && target_width < width ? target_width : width;
-    int kept_height = fill && target_height < height ? target_height : height;
-    int left = (width - kept_width) / 2, top = (height - kept_height) / 2;
+    thumbnail_crop crop = thumbnail_crop_of(&across, &down, target_width, target_height, fill);
     size_t line = (size_t) source->width * bands;
     unsigned char *lines = NULL, *scratch = NULL, *across_line = NULL;
     int result = -1;
-    if (target->width == kept_width && target->height == kept_height
-        && target->stride >= (size_t) kept_width * bands && (lines = malloc(line * (size_t) height))
-        && (scratch = malloc(line)) && (across_line = malloc((size_t) width * bands))
+    if (target->width == crop.width && target->height == crop.height
+        && target->stride >= (size_t) crop.width * bands && (lines = malloc(line * (size_t) down.out))
+        && (scratch = malloc(line)) && (across_line = malloc((size_t) across.out * bands))
         && !resize_down(source->pixels, source->stride, line, &down, lines, line)) {
-        for (int y = 0; y < kept_height; y++) {
-            resize_across(lines + (size_t) (top + y) * line, bands, &across, scratch, across_line);
-            memcpy(target->pixels + (size_t) y * target->stride, across_line + (size_t) left * bands,
-                (size_t) kept_width * bands);
+        for (int y = 0; y < crop.height; y++) {
+            resize_across(lines + (size_t) (crop.top + y) * line, bands, &across, scratch, across_line);
+            memcpy(target->pixels + (size_t) y * target->stride, across_line + (size_t) crop.left * bands,
+                (size_t) crop.width * bands);
         }
         result = 0;
     }
     free(lines);
     free(scratch);
     free(across_line);
-    free(across.weights);
-    free(down.weights);
+    thumbs_thumbnail_plan_free(&across);
+    thumbs_thumbnail_plan_free(&down);
     return result;
 }

@@ -7,17 +7,19 @@ import CVipsShim
 import Glibc
 import ThumbsCore
 
-/// An 8-bit grey or RGB picture in memory that no libvips image holds: a JPEG decoded by
-/// libjpeg-turbo, taken through the steps a render makes of it (resize, turn upright, sRGB,
-/// encode) by the same C code the libvips pipeline calls for such pictures (`CResample`,
-/// lcms' transform kept per profile, `CJpegShim`, `CPNGEncoder`), so the thumbnail is the same,
-/// byte for byte, and a process that renders only such files never opens libvips.
+/// An 8-bit grey or RGB picture in memory, with or without alpha, that no libvips image holds:
+/// a JPEG decoded by libjpeg-turbo, taken through the steps a render makes of it (resize, turn
+/// upright, sRGB, encode) by the same C code the libvips pipeline calls for such pictures
+/// (`CResample`, lcms' transform kept per profile, `CJpegShim`, `CPNGEncoder`), or by C code
+/// that computes what libvips does (its thumbnail's resize of a PNG, with alpha premultiplied),
+/// so the thumbnail is the same, byte for byte, and a process that renders only such files
+/// never opens libvips.
 ///
 /// Each step answers nil where the picture is not one it takes (a resize that would grow it),
 /// for the caller to hand the file to libvips instead.
 final class PixelPicture {
     let size: PixelSize
-    /// 1 or 3.
+    /// 1 (grey), 2 (grey and alpha), 3 (RGB) or 4 (RGB and alpha).
     let bands: Int
     /// The embedded ICC profile, until the picture is converted to sRGB.
     let profile: [UInt8]?
@@ -71,7 +73,7 @@ final class PixelPicture {
 
     /// The picture `decoded` holds, which it takes over, with `profile`, the colour it is in.
     convenience init?(adopting decoded: inout thumbs_png_picture, profile: [UInt8]?) {
-        guard let pixels = decoded.pixels, [1, 3].contains(decoded.bands), decoded.width > 0, decoded.height > 0
+        guard let pixels = decoded.pixels, (1...4).contains(decoded.bands), decoded.width > 0, decoded.height > 0
         else { return nil }
         decoded.pixels = nil
         self.init(
@@ -86,6 +88,9 @@ final class PixelPicture {
     }
 
     private var stride: Int { size.width * bands }
+
+    /// Whether the last band is alpha.
+    var hasAlpha: Bool { bands == 2 || bands == 4 }
 
     private var described: thumbs_pixels {
         thumbs_pixels(
@@ -116,8 +121,10 @@ final class PixelPicture {
 
     /// Resized as ``VipsRenderer/resized(_:to:fill:_:)`` resizes an 8-bit picture: to exactly
     /// `size`, or, when `fill`, covering it and cropped to it around the centre; nil when that
-    /// would grow the picture.
+    /// would grow the picture. A picture with alpha is libvips' to resize there, by its
+    /// thumbnail: so is it here (``thumbnailed(to:fill:)``).
     func resized(to size: PixelSize, fill: Bool) throws(ImagingError) -> PixelPicture? {
+        if hasAlpha { return try thumbnailed(to: size, fill: fill) }
         let (scaled, across, down) =
             fill
             ? VipsRenderer.cover(self.size, box: size)
@@ -137,9 +144,10 @@ final class PixelPicture {
         }
     }
 
-    /// Resized as libvips' `vips_thumbnail` resizes a picture its loader decoded whole (a PNG):
-    /// to exactly `size`, or, when `fill`, covering it and cropped to it around the centre, by
-    /// its block shrink and Lanczos-3 reduce (`thumbs_thumbnail_resize`); nil when that would
+    /// Resized as libvips' `vips_thumbnail` resizes a picture its loader decoded whole (a PNG),
+    /// or one in memory: to exactly `size`, or, when `fill`, covering it and cropped to it around
+    /// the centre, by its block shrink and Lanczos-3 reduce (`thumbs_thumbnail_resize`, with
+    /// alpha premultiplied in floats by `thumbs_thumbnail_resize_alpha`); nil when that would
     /// grow the picture.
     func thumbnailed(to size: PixelSize, fill: Bool) throws(ImagingError) -> PixelPicture? {
         var width: Int32 = 0
@@ -149,8 +157,11 @@ final class PixelPicture {
             thumbs_thumbnail_resize_size(
                 Int32(self.size.width), Int32(self.size.height), box.0, box.1, fill ? 1 : 0, &width, &height) == 0
         else { return nil }
+        let alpha = hasAlpha
         return try making(PixelSize(width: Int(width), height: Int(height)), profile: profile) { source, target in
-            thumbs_thumbnail_resize(&source, &target, box.0, box.1, fill ? 1 : 0)
+            alpha
+                ? thumbs_thumbnail_resize_alpha(&source, &target, box.0, box.1, fill ? 1 : 0)
+                : thumbs_thumbnail_resize(&source, &target, box.0, box.1, fill ? 1 : 0)
         }
     }
 
@@ -167,15 +178,16 @@ final class PixelPicture {
         }
     }
 
-    /// In 8-bit sRGB, three bands, as ``VipsRenderer/srgb(_:_:)`` makes it: a profile that is
-    /// not sRGB converted by the transform kept for it (lcms alone, no libvips), grey spread over
-    /// the three bands. Nil when lcms cannot read the profile.
+    /// In 8-bit sRGB, three bands and any alpha, as ``VipsRenderer/srgb(_:_:)`` makes it: a
+    /// profile that is not sRGB converted by the transform kept for it (lcms alone, no libvips),
+    /// grey spread over the three bands, alpha kept. Nil when lcms cannot read the profile, and
+    /// for a picture with alpha whose profile is not sRGB: libvips' icc_transform converts that.
     func inSRGB() throws(ImagingError) -> PixelPicture? {
         if let profile, profile.withUnsafeBufferPointer({ thumbs_icc_is_srgb($0.baseAddress, $0.count) }) == 0 {
             let made = profile.withUnsafeBufferPointer {
                 thumbs_srgb_transform_for($0.baseAddress, $0.count, Int32(bands))
             }
-            guard let transform = made else { return nil }
+            guard !hasAlpha, let transform = made else { return nil }
             defer { thumbs_srgb_transform_release(transform) }
             return try making(size, bands: 3, profile: nil) { source, target in
                 thumbs_srgb_transform_apply(
@@ -185,26 +197,47 @@ final class PixelPicture {
             }
         }
         // An sRGB profile goes nowhere: the encoders write no metadata.
-        guard bands == 1 else { return self }
-        return try making(size, bands: 3, profile: nil) { source, target in
+        guard bands < 3 else { return self }
+        let alpha = hasAlpha
+        return try making(size, bands: bands + 2, profile: nil) { source, target in
+            let from = Int(source.bands), into = Int(target.bands)
             for index in 0..<Int(source.width) * Int(source.height) {
-                let grey = source.pixels[index]
-                target.pixels[index * 3] = grey
-                target.pixels[index * 3 + 1] = grey
-                target.pixels[index * 3 + 2] = grey
+                let grey = source.pixels[index * from]
+                target.pixels[index * into] = grey
+                target.pixels[index * into + 1] = grey
+                target.pixels[index * into + 2] = grey
+                if alpha { target.pixels[index * into + 3] = source.pixels[index * from + 1] }
+            }
+            return 0
+        }
+    }
+
+    /// Without its alpha, flattened onto white as `vips_flatten` flattens an 8-bit picture: each
+    /// sample weighed by alpha against 255, the sum's quotient by 255 truncated.
+    private func flattened() throws(ImagingError) -> PixelPicture? {
+        try making(size, bands: bands - 1, profile: profile) { source, target in
+            let from = Int(source.bands), into = Int(target.bands)
+            for index in 0..<Int(source.width) * Int(source.height) {
+                let alpha = Int(source.pixels[index * from + into])
+                for band in 0..<into {
+                    let sample = Int(source.pixels[index * from + band])
+                    target.pixels[index * into + band] = UInt8((sample * alpha + 255 * (255 - alpha)) / 255)
+                }
             }
             return 0
         }
     }
 
     /// Encoded as PNG or JPEG for `spec`, nothing but the pixels written, by the encoders
-    /// ``VipsRenderer/encode(_:spec:)`` uses for such a picture; nil for WebP, libvips' to
-    /// encode.
+    /// ``VipsRenderer/encode(_:spec:)`` uses for such a picture, alpha kept in a PNG and
+    /// flattened onto white for a JPEG; nil for WebP, libvips' to encode.
     func encoded(for spec: RenditionSpec) throws(ImagingError) -> Thumbnail? {
         switch spec.format {
         case .webp:
             return nil
         case .jpeg:
+            // JPEG has no alpha: the engine flattens the picture onto white, then encodes it.
+            if hasAlpha { return try flattened()?.encoded(for: spec) }
             var encoded = thumbs_jpeg_encoded()
             defer { thumbs_jpeg_encoded_free(&encoded) }
             guard

@@ -96,18 +96,20 @@ extension ThumbHash {
         self.init(rgba: pixels, width: shrunk.size.width, height: shrunk.size.height)
     }
 
-    /// Grey or RGB pixels, rows `stride` bytes apart, as RGBA bytes.
+    /// Grey or RGB pixels, with or without alpha (2 or 4 bands), rows `stride` bytes apart, as
+    /// RGBA bytes.
     private static func rgba(of source: UnsafePointer<UInt8>, stride: Int, size: PixelSize, bands: Int) -> [UInt8] {
         let width = size.width, height = size.height
+        let colour = bands >= 3, alpha = bands == 2 || bands == 4
         return [UInt8](unsafeUninitializedCapacity: width * height * 4) { rgba, count in
             for y in 0..<height {
                 let line = source + y * stride
                 for x in 0..<width {
                     let pixel = line + x * bands, at = (y * width + x) * 4
                     rgba[at] = pixel[0]
-                    rgba[at + 1] = pixel[bands == 3 ? 1 : 0]
-                    rgba[at + 2] = pixel[bands == 3 ? 2 : 0]
-                    rgba[at + 3] = 255
+                    rgba[at + 1] = pixel[colour ? 1 : 0]
+                    rgba[at + 2] = pixel[colour ? 2 : 0]
+                    rgba[at + 3] = alpha ? pixel[bands - 1] : 255
                 }
             }
             count = width * height * 4

@@ -110,13 +110,14 @@ import ThumbsSamples
         #expect(loaded == ["libheif.so"])
     }
 
-    /// A PNG of RGB without alpha is probed and rendered by libpng without libvips, in this
-    /// process or in this process confined (`thumbs thumbnail`'s too); one with alpha, which
-    /// libvips reads, opens libvips.
+    /// A PNG of 8-bit RGB, with alpha or without, is probed and rendered by libpng without
+    /// libvips, in this process or in this process confined (`thumbs thumbnail`'s too); one of
+    /// 16 bits with alpha, which libvips reads, opens libvips.
     @Test(arguments: ["none", "process"])
-    func aPngOpensNoDecodingLibraryButOneWithAlphaLibvips(isolation: String) throws {
+    func aPngOpensNoDecodingLibraryButA16BitOneWithAlphaLibvips(isolation: String) throws {
         try folder.write(try SyntheticImage(width: 640, height: 480).encoded(as: .png), to: "photo.png")
         try folder.write(try SyntheticImage(width: 64, height: 48, pixels: .rgba).encoded(as: .png), to: "alpha.png")
+        try folder.write(try SyntheticImage(width: 64, height: 48, pixels: .rgba16).encoded(as: .png), to: "deep.png")
         try folder.write(Array("{\"isolation\": \"\(isolation)\"}".utf8), to: "config.json")
         func loaded(_ name: String) throws -> [String] {
             try loadedDecodingObjects([
@@ -125,10 +126,13 @@ import ThumbsSamples
             ])
         }
         #expect(try loaded("photo.png") == [])
-        #expect(try loaded("alpha.png") == ["libvips.so"])
+        #expect(try loaded("alpha.png") == [])
+        #expect(try loaded("deep.png") == ["libvips.so"])
         // The desktop's thumbnailer: one process, confined, per file.
-        let thumbnail = ["thumbnail", "-s", "128", folder.path + "/photo.png", folder.path + "/thumbnail.png"]
-        #expect(try loadedDecodingObjects(thumbnail) == [])
+        for name in ["photo.png", "alpha.png"] {
+            let thumbnail = ["thumbnail", "-s", "128", folder.path + "/" + name, folder.path + "/thumbnail.png"]
+            #expect(try loadedDecodingObjects(thumbnail) == [], "\(name)")
+        }
     }
 
     /// With FFmpeg's libavformat not loadable, a video fails naming the package to install, and

@@ -71,8 +71,8 @@ import ThumbsTestSupport
         #expect(registry.libraries(for: nil) == [.libvips])
     }
 
-    /// A JPEG's or a plain PNG's renditions need libvips only to be encoded as WebP or enlarged;
-    /// a PNG with alpha needs it to be decoded.
+    /// A JPEG's or an 8-bit PNG's renditions need libvips only to be encoded as WebP or enlarged;
+    /// a PNG of 16 bits with alpha needs it to be decoded.
     @Test(arguments: [SyntheticImage.Container.jpeg, .png])
     func webPAndEnlargingNeedLibvips(container: SyntheticImage.Container) throws {
         let registry = FormatRegistry.standard
@@ -85,7 +85,10 @@ import ThumbsTestSupport
         #expect(registry.libraries(for: photo, specs: [enlarged]) == [.libvips])
         let alpha = try source(
             try SyntheticImage(width: 64, height: 48, pixels: .rgba).encoded(as: .png), named: "b.png")
-        #expect(registry.libraries(for: alpha, specs: [RenditionSpec(size: box, format: .png)]) == [.libvips])
+        #expect(registry.libraries(for: alpha, specs: [RenditionSpec(size: box, format: .png)]) == [])
+        let deep = try source(
+            try SyntheticImage(width: 64, height: 48, pixels: .rgba16).encoded(as: .png), named: "c.png")
+        #expect(registry.libraries(for: deep, specs: [RenditionSpec(size: box, format: .png)]) == [.libvips])
     }
 
     @Test func aFileNoHandlerReadsIsUnsupported() throws {

@@ -1,9 +1,10 @@
 /// A PNG written here sample by sample, for the PNG direct path's tests: grey (1 to 16 bits),
-/// RGB (8 or 16) or palette colour, Adam7-interlaced or not, with chunks of the test's own after
-/// IHDR, its picture data in stored (uncompressed) deflate blocks, every row unfiltered. The
-/// samples are a gradient under fine noise, so that a resize's every tap shows.
+/// RGB (8 or 16) or palette colour, with alpha or without, Adam7-interlaced or not, with chunks
+/// of the test's own after IHDR, its picture data in stored (uncompressed) deflate blocks, every
+/// row unfiltered. The samples are a gradient under fine noise, so that a resize's every tap
+/// shows; alpha is that too, but for a transparent band on the left and an opaque one on top.
 struct TestPNG {
-    enum Colour { case grey, rgb, palette }
+    enum Colour { case grey, rgb, palette, greyAlpha, rgba }
 
     var width: Int
     var height: Int
@@ -12,6 +13,8 @@ struct TestPNG {
     var interlaced = false
     /// Whole chunks (``PNGHandlerTests/chunk(_:_:)``), written after IHDR.
     var chunks: [[UInt8]] = []
+    /// The data of a tRNS chunk, written after the palette (or where the palette would be).
+    var transparency: [UInt8]?
 
     /// Adam7's passes: the first column and row, and the steps across and down.
     private static let passes = [
@@ -21,6 +24,9 @@ struct TestPNG {
     /// Sample `channel` of pixel (`x`, `y`), of `bitDepth` bits (a palette index for palette
     /// colour).
     func sample(x: Int, y: Int, channel: Int) -> Int {
+        if [.greyAlpha, .rgba].contains(colour) && channel == channels - 1 && (x < width / 5 || y < height / 5) {
+            return x < width / 5 ? 0 : (1 << bitDepth) - 1
+        }
         let noise = ((x &* 73_856_093) ^ (y &* 19_349_663) ^ (channel &* 83_492_791)) >> 4 & 0xFFFF
         let gradient = (x * 200 / width + y * 200 / height) / 2 + channel * 20
         let level = min(255, max(0, gradient + noise % 56))
@@ -31,7 +37,14 @@ struct TestPNG {
         }
     }
 
-    private var channels: Int { colour == .rgb ? 3 : 1 }
+    private var channels: Int {
+        switch colour {
+        case .grey, .palette: 1
+        case .greyAlpha: 2
+        case .rgb: 3
+        case .rgba: 4
+        }
+    }
 
     /// One row of `count` pixels from column `x0` by `step`, packed as the PNG stores it, after
     /// its filter byte (none).
@@ -73,6 +86,8 @@ struct TestPNG {
             case .grey: 0
             case .rgb: 2
             case .palette: 3
+            case .greyAlpha: 4
+            case .rgba: 6
             }
         let header =
             PNGHandlerTests.bigEndian(UInt32(width)) + PNGHandlerTests.bigEndian(UInt32(height))
@@ -86,7 +101,8 @@ struct TestPNG {
             palette = [PNGHandlerTests.chunk("PLTE", entries.flatMap { $0 })]
         }
         let chunks =
-            [PNGHandlerTests.chunk("IHDR", header)] + chunks + palette + [
+            [PNGHandlerTests.chunk("IHDR", header)] + chunks + palette
+            + (transparency.map { [PNGHandlerTests.chunk("tRNS", $0)] } ?? []) + [
                 PNGHandlerTests.chunk("IDAT", Self.zlibStored(pictureData())), PNGHandlerTests.chunk("IEND", []),
             ]
         return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunks.flatMap { $0 }

@@ -63,11 +63,20 @@ int thumbs_thumbnail_resize_size(int width, int height, int target_width, int ta
     int *resized_width, int *resized_height);
 
 /* `source` resized by thumbs_thumbnail_resize_size's rule into `target`, which has that size, as
- * many bands (1 to 4, none of them alpha) and pixels the caller allocated: libvips' block
- * shrink and Lanczos-3 reduce, down then across, in its integer arithmetic, so the bytes are the
- * ones vips_thumbnail makes (ORC off). Returns 0, or -1 when the arguments are not those or
- * memory ran out. */
+ * many bands (1 to 4, each resized alike: alpha only where libvips does not premultiply it, see
+ * thumbs_thumbnail_resize_alpha) and pixels the caller allocated: libvips' block shrink and
+ * Lanczos-3 reduce, down then across, in its integer arithmetic, so the bytes are the ones
+ * vips_thumbnail makes (ORC off). Returns 0, or -1 when the arguments are not those or memory
+ * ran out. */
 int thumbs_thumbnail_resize(const thumbs_pixels *source, thumbs_pixels *target, int target_width,
+    int target_height, int fill);
+
+/* As thumbs_thumbnail_resize, for a picture of 2 or 4 bands whose last is alpha: where both of
+ * vips_thumbnail's shrinks differ from 1, libvips premultiplies the picture into floats, resizes
+ * it in float arithmetic, unpremultiplies it and casts it back to 8 bits, and so does this
+ * (ThumbnailResizeAlpha.c); elsewhere alpha is resized as any band. Returns 0, or -1 when the
+ * arguments are not those or memory ran out. */
+int thumbs_thumbnail_resize_alpha(const thumbs_pixels *source, thumbs_pixels *target, int target_width,
     int target_height, int fill);
 
 #endif

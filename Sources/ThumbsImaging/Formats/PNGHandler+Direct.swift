@@ -8,39 +8,51 @@ import ThumbsRendering
 /// A PNG rendered without libvips: its chunks read by ``PNGHeader``, its picture decoded whole by
 /// libpng with libvips' loader settings (`CPNGDecoder`), resized by libvips' own thumbnail
 /// resize rewritten in C (`thumbs_thumbnail_resize`: block shrink, then Lanczos-3 in its integer
-/// arithmetic), converted from its profile or colour chunks by lcms, and encoded, as a
+/// arithmetic, or its float arithmetic around premultiplied alpha), converted from its profile or colour chunks by lcms, and encoded, as a
 /// ``PixelPicture``, so the thumbnails are the engine's bytes. A program that renders only such
 /// PNGs never opens libvips.
 ///
 /// The direct path takes grey of up to 8 bits, 8- and 16-bit RGB (16 bits keep their high byte,
-/// as libvips' RGB16 to sRGB does before its resize) and palette colour, interlaced or not.
-/// Everything else goes to the engine, which decodes the file again: alpha and tRNS chunks
-/// (libvips premultiplies in floats around its resize), 16-bit grey (libvips goes through
-/// linear light to make it 8-bit), an eXIf chunk (an orientation and EXIF fields libvips
-/// parses), more text chunks than libvips keeps, a file libpng fails on (damage whose fate
-/// libvips' rules decide: a truncation, a picture chunk's CRC), WebP output, upscaling, and a
-/// profile lcms cannot read. What libpng only warns about (a damaged ancillary chunk, colour
-/// chunks that disagree), libvips reads past, and so does this path, with the same chunks.
+/// as libvips' RGB16 to sRGB does before its resize) and palette colour, interlaced or not, and
+/// the 8-bit ones with alpha, of their own or a tRNS chunk's: those libvips premultiplies in
+/// floats around its resize (`thumbs_thumbnail_resize_alpha`), and a JPEG flattens them onto
+/// white. Everything else goes to the engine, which decodes the file again: 16 bits with alpha
+/// and 16-bit grey (libvips goes through linear light to make it 8-bit), alpha with a profile or
+/// colour chunks that are not sRGB (libvips' icc_transform converts those), an eXIf chunk (an
+/// orientation and EXIF fields libvips parses), more text chunks than libvips keeps, a file
+/// libpng fails on (damage whose fate libvips' rules decide: a truncation, a picture chunk's
+/// CRC), WebP output, upscaling, and a profile lcms cannot read. What libpng only warns about
+/// (a damaged ancillary chunk, colour chunks that disagree), libvips reads past, and so does
+/// this path, with the same chunks.
 extension PNGHandler: PixelRenderingHandler {
     /// None for a file the direct path will take as far as its chunk headers, its end and its
-    /// profile tell; libvips for the rest, and for an ICC profile that is neither sRGB nor one
-    /// lcms converts the picture from by its header (`thumbs_icc_is_srgb`,
-    /// `thumbs_icc_describes`). The chunks are read in Swift, the profile inflated by zlib within
-    /// a bound (`thumbs_png_iccp_profile`): what the renderer's own process may read of a file
-    /// before a confined one decodes it.
+    /// profile tell; libvips for the rest, for an ICC profile that is neither sRGB nor one lcms
+    /// converts the picture from by its header (`thumbs_icc_is_srgb`, `thumbs_icc_describes`),
+    /// and for a picture with alpha whose profile or colour chunks are not sRGB (libvips'
+    /// icc_transform converts it). The chunks are read in Swift, the profile inflated by zlib
+    /// within a bound (`thumbs_png_iccp_profile`), the colour chunks read from their headers
+    /// (`thumbs_png_colour_profile`): what the renderer's own process may read of a file before a
+    /// confined one decodes it.
     func libraries(for source: ImageSource) -> Set<DecodingLibrary> {
         guard let header = PNGHeader(in: FileBytes(source.file, size: source.fingerprint.size)), header.isDirect,
             !lacksEndMarker(in: source)
         else { return [.libvips] }
-        guard let chunk = header.iccpChunk else { return [] }
         var length = 0
+        guard let chunk = header.iccpChunk else {
+            guard header.hasAlpha,
+                let described = thumbs_png_colour_profile(source.descriptor, header.bands < 3 ? 1 : 0, &length)
+            else { return [] }
+            free(described)
+            return [.libvips]
+        }
         guard
             let profile = thumbs_png_iccp_profile(
                 source.descriptor, Int64(clamping: chunk.offset), chunk.length, Self.profileBytesRead, &length)
         else { return [.libvips] }
         defer { free(profile) }
         let converted =
-            thumbs_icc_is_srgb(profile, length) == 1 || thumbs_icc_describes(profile, length, Int32(header.bands)) == 1
+            thumbs_icc_is_srgb(profile, length) == 1
+            || (!header.hasAlpha && thumbs_icc_describes(profile, length, Int32(header.bands)) == 1)
         return converted ? [] : [.libvips]
     }
 
@@ -48,7 +60,7 @@ extension PNGHandler: PixelRenderingHandler {
     private static let profileBytesRead = 4 << 20
 
     /// What the header says, read by libpng as libvips' loader reads it: the size, and the XMP
-    /// packet of its text chunks; a PNG the direct path does not take (an eXIf chunk, alpha) is
+    /// packet of its text chunks; a PNG the direct path does not take (an eXIf chunk, 16-bit grey) is
     /// the engine's to probe.
     func probe(_ source: ImageSource, engine: VipsRenderer) throws(ImagingError) -> ImageProperties {
         var decoded = thumbs_png_picture()
@@ -80,7 +92,11 @@ extension PNGHandler: PixelRenderingHandler {
         let size = header.storedSize
         return engine.pixelRenditions(
             of: source, upright: size, bands: header.bands, specs: specs,
-            decoderMemory: { decodeSize in (size.pixelCount + size.width * decodeSize.height) * header.bands },
+            decoderMemory: { decodeSize in
+                // Alpha is resized premultiplied, in 4-byte floats.
+                let floats = header.hasAlpha ? 4 : 0
+                return (size.pixelCount * (1 + floats) + size.width * decodeSize.height * max(1, floats)) * header.bands
+            },
             picture: { target, fill throws(ImagingError) in
                 try Self.decodedPicture(source, pixelLimit: engine.pixelLimit)?.thumbnailed(to: target, fill: fill)?
                     .inSRGB()

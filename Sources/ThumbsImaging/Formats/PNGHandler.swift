@@ -16,8 +16,8 @@ struct PNGHandler: StillImageHandler {
     let libraries: Set<DecodingLibrary> = []
 
     func decoding(with loaded: DecoderLibraries) -> String {
-        "libpng, resized as libvips' thumbnail resizes, without libvips; libvips' pngload for alpha, "
-            + "16-bit grey and eXIf; its colour chunks read as a profile"
+        "libpng, resized as libvips' thumbnail resizes, without libvips; libvips' pngload for 16-bit "
+            + "grey or alpha and eXIf; its colour chunks read as a profile"
     }
 
     func decoderMemory(of file: ImageFile, decodeSize: PixelSize) -> Int {

@@ -53,21 +53,26 @@ package struct PNGHeader: Sendable {
     }
 
     /// Whether libpng renders the picture as libvips' loader does, without libvips
-    /// (`CPNGDecoder`): grey of up to 8 bits, 8- or 16-bit RGB, or palette colour, without
-    /// alpha or a tRNS chunk, an eXIf chunk (EXIF fields and an orientation, which libvips
-    /// parses) or more text chunks than libvips keeps.
+    /// (`CPNGDecoder`): grey of up to 8 bits, 8-bit RGB or palette colour, with or without alpha
+    /// (a band, or a tRNS chunk), or 16-bit RGB without; no eXIf chunk (EXIF fields and an
+    /// orientation, which libvips parses) or more text chunks than libvips keeps.
     package var isDirect: Bool {
         let colour =
             switch colourType {
-            case 0: bitDepth <= 8
-            case 2: bitDepth == 8 || bitDepth == 16
-            case 3: true
+            case 0, 4: bitDepth <= 8
+            case 2: bitDepth == 8 || (bitDepth == 16 && !chunks.contains("tRNS"))
+            case 3, 6: bitDepth <= 8
             default: false
             }
-        return colour && !chunks.contains("tRNS") && !chunks.contains("eXIf")
+        return colour && !chunks.contains("eXIf")
             && chunks.count { ["tEXt", "zTXt", "iTXt"].contains($0) } <= Self.textChunksKept
     }
 
-    /// The bands of the picture libpng decodes for the direct path: 1 for grey, 3 for the rest.
-    package var bands: Int { colourType == 0 ? 1 : 3 }
+    /// Whether the picture has alpha: a band of its own, or a tRNS chunk's (which libpng may
+    /// still drop as invalid).
+    package var hasAlpha: Bool { colourType == 4 || colourType == 6 || chunks.contains("tRNS") }
+
+    /// The bands of the picture libpng decodes for the direct path: 1 for grey, 3 for the rest,
+    /// and one more for alpha.
+    package var bands: Int { ([0, 4].contains(colourType) ? 1 : 3) + (hasAlpha ? 1 : 0) }
 }
