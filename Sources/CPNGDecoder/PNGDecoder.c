@@ -68,8 +68,8 @@ static int read_header(png_structp png, png_infop info, decoder *d, size_t pixel
     int text_count = png_get_text(png, info, &texts, NULL);
     int transparent = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
     int grey = (colour == PNG_COLOR_TYPE_GRAY || colour == PNG_COLOR_TYPE_GRAY_ALPHA) && depth <= 8;
-    int rgb = ((colour == PNG_COLOR_TYPE_RGB || colour == PNG_COLOR_TYPE_RGB_ALPHA) && depth == 8)
-        || (colour == PNG_COLOR_TYPE_RGB && depth == 16 && !transparent) || colour == PNG_COLOR_TYPE_PALETTE;
+    int rgb = ((colour == PNG_COLOR_TYPE_RGB || colour == PNG_COLOR_TYPE_RGB_ALPHA) && (depth == 8 || depth == 16))
+        || colour == PNG_COLOR_TYPE_PALETTE;
     if ((!grey && !rgb) || png_get_eXIf_1(png, info, &exif_length, &exif) || text_count > TEXT_CHUNKS_KEPT) {
         snprintf(picture->message, sizeof picture->message,
             "colour type %d, %d bits, %s, %d text chunks: libvips' to read", colour, depth,
@@ -90,7 +90,7 @@ static int read_header(png_structp png, png_infop info, decoder *d, size_t pixel
         png_set_tRNS_to_alpha(png);
     if (colour == PNG_COLOR_TYPE_GRAY && depth < 8)
         png_set_expand_gray_1_2_4_to_8(png);
-    /* The high byte: vips_cast with shift, libvips' RGB16 to sRGB. */
+    /* The high byte of every band, alpha's too: vips_cast with shift, libvips' RGB16 to sRGB. */
     if (depth == 16)
         png_set_strip_16(png);
     (void) png_set_interlace_handling(png);

@@ -13,7 +13,7 @@ import ThumbsImaging
 /// ```
 public struct SyntheticImage: Sendable {
     public enum Pixels: Sendable, CaseIterable {
-        case rgb, rgba, rgb16, rgba16, grey, cmyk
+        case rgb, rgba, rgb16, greyAlpha16, grey, cmyk
     }
 
     public enum Container: String, Sendable, CaseIterable {
@@ -115,18 +115,27 @@ public struct SyntheticImage: Sendable {
                 let alpha = 128 + (i % size.width) * 127 / max(1, size.width)
                 bytes += [rgb[i * 3], rgb[i * 3 + 1], rgb[i * 3 + 2], UInt8(alpha)]
             }
-        case .rgb16, .rgba16:
+        case .rgb16:
             format = VIPS_FORMAT_USHORT
             interpretation = VIPS_INTERPRETATION_RGB16
-            bands = pixels == .rgba16 ? 4 : 3
             bytes = []
-            bytes.reserveCapacity(count * bands * 2)
+            bytes.reserveCapacity(rgb.count * 2)
+            for value in rgb {
+                let wide = UInt16(value) * 257
+                bytes += withUnsafeBytes(of: wide) { Array($0) }
+            }
+        case .greyAlpha16:
+            // grey's luma and rgba's alpha ramp, widened to 16 bits.
+            format = VIPS_FORMAT_USHORT
+            interpretation = VIPS_INTERPRETATION_GREY16
+            bands = 2
+            bytes = []
+            bytes.reserveCapacity(count * 4)
             for i in 0..<count {
-                for band in 0..<bands {
-                    // rgba's alpha ramp, widened as the samples are.
-                    let sample = band < 3 ? Int(rgb[i * 3 + band]) : 128 + (i % size.width) * 127 / max(1, size.width)
-                    withUnsafeBytes(of: UInt16(sample) * 257) { bytes.append(contentsOf: $0) }
-                }
+                let luma = (Int(rgb[i * 3]) * 3 + Int(rgb[i * 3 + 1]) * 6 + Int(rgb[i * 3 + 2])) / 10
+                let alpha = 128 + (i % size.width) * 127 / max(1, size.width)
+                withUnsafeBytes(of: UInt16(luma) * 257) { bytes.append(contentsOf: $0) }
+                withUnsafeBytes(of: UInt16(alpha) * 257) { bytes.append(contentsOf: $0) }
             }
         case .grey:
             bands = 1

@@ -110,14 +110,15 @@ import ThumbsSamples
         #expect(loaded == ["libheif.so"])
     }
 
-    /// A PNG of 8-bit RGB, with alpha or without, is probed and rendered by libpng without
-    /// libvips, in this process or in this process confined (`thumbs thumbnail`'s too); one of
-    /// 16 bits with alpha, which libvips reads, opens libvips.
+    /// A PNG of RGB, with alpha or without, is probed and rendered by libpng without libvips, in
+    /// this process or in this process confined (`thumbs thumbnail`'s too); one of 16-bit grey
+    /// with alpha, which libvips reads, opens libvips.
     @Test(arguments: ["none", "process"])
-    func aPngOpensNoDecodingLibraryButA16BitOneWithAlphaLibvips(isolation: String) throws {
+    func aPngOpensNoDecodingLibraryButA16BitGreyOneLibvips(isolation: String) throws {
         try folder.write(try SyntheticImage(width: 640, height: 480).encoded(as: .png), to: "photo.png")
         try folder.write(try SyntheticImage(width: 64, height: 48, pixels: .rgba).encoded(as: .png), to: "alpha.png")
-        try folder.write(try SyntheticImage(width: 64, height: 48, pixels: .rgba16).encoded(as: .png), to: "deep.png")
+        try folder.write(
+            try SyntheticImage(width: 64, height: 48, pixels: .greyAlpha16).encoded(as: .png), to: "deep.png")
         try folder.write(Array("{\"isolation\": \"\(isolation)\"}".utf8), to: "config.json")
         func loaded(_ name: String) throws -> [String] {
             try loadedDecodingObjects([

@@ -25,8 +25,8 @@ import ThumbsSamples
     /// forked from the warm as it started (their program is `thumbs`, not `thumbs-render-worker`).
     @Test(.disabled(if: Sanitizer.isActive, "under a sanitizer a worker takes no seccomp filter"))
     func theWorkersAreConfinedAndTheFirstWasForked() throws {
-        // 16 bits with alpha, which libvips decodes: slow enough that both workers start.
-        let photo = try SyntheticImage(width: 1600, height: 1200, pixels: .rgba16).encoded(as: .png)
+        // 16-bit grey with alpha, which libvips decodes: slow enough that both workers start.
+        let photo = try SyntheticImage(width: 1600, height: 1200, pixels: .greyAlpha16).encoded(as: .png)
         for index in 0..<Self.photos { try folder.write(photo, to: "library/p\(index).png") }
         try folder.write(Array(#"{"workers": 2}"#.utf8), to: "two.json")
         let process = try ThumbsProcess.start(
@@ -56,9 +56,9 @@ import ThumbsSamples
     }
 
     @Test func workersKilledMidDecodeCostOnlyTheirFiles() throws {
-        // 16 bits with alpha, which libvips decodes, through a descriptor of its own: what
+        // 16-bit grey with alpha, which libvips decodes, through a descriptor of its own: what
         // RenderWorkers.isDecoding sees.
-        let photo = try SyntheticImage(width: 1600, height: 1200, pixels: .rgba16).encoded(as: .png)
+        let photo = try SyntheticImage(width: 1600, height: 1200, pixels: .greyAlpha16).encoded(as: .png)
         for index in 0..<Self.photos { try folder.write(photo, to: "library/p\(index).png") }
         // The walk's headers read (and cached) first, so that every decode of the warm is a render.
         #expect(try ThumbsProcess.run(["albums", library, "--cache", cache, "--quiet"]).status == 0)

@@ -72,7 +72,7 @@ import ThumbsTestSupport
     }
 
     /// A JPEG's or an 8-bit PNG's renditions need libvips only to be encoded as WebP or enlarged;
-    /// a PNG of 16 bits with alpha needs it to be decoded.
+    /// a PNG of 16-bit grey with alpha needs it to be decoded.
     @Test(arguments: [SyntheticImage.Container.jpeg, .png])
     func webPAndEnlargingNeedLibvips(container: SyntheticImage.Container) throws {
         let registry = FormatRegistry.standard
@@ -87,7 +87,7 @@ import ThumbsTestSupport
             try SyntheticImage(width: 64, height: 48, pixels: .rgba).encoded(as: .png), named: "b.png")
         #expect(registry.libraries(for: alpha, specs: [RenditionSpec(size: box, format: .png)]) == [])
         let deep = try source(
-            try SyntheticImage(width: 64, height: 48, pixels: .rgba16).encoded(as: .png), named: "c.png")
+            try SyntheticImage(width: 64, height: 48, pixels: .greyAlpha16).encoded(as: .png), named: "c.png")
         #expect(registry.libraries(for: deep, specs: [RenditionSpec(size: box, format: .png)]) == [.libvips])
     }
 

@@ -75,7 +75,7 @@ import ThumbsSamples
     func convertsEveryPixelLayoutToSRGB(pixels: SyntheticImage.Pixels) throws {
         let container: SyntheticImage.Container =
             switch pixels {
-            case .rgb16, .rgba, .rgba16, .grey: .png
+            case .rgb16, .rgba, .greyAlpha16, .grey: .png
             case .cmyk: .tiff
             case .rgb: .webp
             }
@@ -85,9 +85,9 @@ import ThumbsSamples
             let decoded = try DecodedPixels(thumbnail)
             #expect(decoded.width == 200 && decoded.height == 150)
             // JPEG flattens alpha; colour output always has three colour bands.
-            #expect(decoded.bands == ([.rgba, .rgba16].contains(pixels) && format != .jpeg ? 4 : 3))
+            #expect(decoded.bands == ([.rgba, .greyAlpha16].contains(pixels) && format != .jpeg ? 4 : 3))
             let topLeft = decoded.colour(atFractionX: 0.2, y: 0.2)
-            if pixels == .grey {
+            if [.grey, .greyAlpha16].contains(pixels) {
                 #expect(topLeft.r == topLeft.g && topLeft.g == topLeft.b)
             } else {
                 #expect(topLeft.r > topLeft.b + 60, "\(pixels) \(format): top left should be red, is \(topLeft)")

@@ -86,10 +86,10 @@ import ThumbsSamples
         return String(decoding: maps, as: UTF8.self).contains(library)
     }
 
-    /// A worker for JPEGs, or 8-bit PNGs, opens no libvips; a CMYK JPEG or a PNG of 16 bits with
-    /// alpha, which libvips must read, is failed by it as a library it lacks and goes to a worker
-    /// that opens libvips, rendering as in this process.
-    @Test(arguments: [(SyntheticImage.Container.jpeg, SyntheticImage.Pixels.cmyk), (.png, .rgba16)])
+    /// A worker for JPEGs, or PNGs of RGB, opens no libvips; a CMYK JPEG or a PNG of 16-bit grey
+    /// with alpha, which libvips must read, is failed by it as a library it lacks and goes to a
+    /// worker that opens libvips, rendering as in this process.
+    @Test(arguments: [(SyntheticImage.Container.jpeg, SyntheticImage.Pixels.cmyk), (.png, .greyAlpha16)])
     func aWorkerOnlyOpensLibvipsWhenAFileNeedsIt(container: SyntheticImage.Container, needing: SyntheticImage.Pixels)
         async throws
     {
@@ -253,9 +253,10 @@ import ThumbsSamples
     @Test(arguments: [SIGSEGV, SIGKILL])
     func aWorkerThatDiesWithAFileFailsThatFileAlone(signal: Int32) async throws {
         let isolated = try renderer()
-        // 16 bits with alpha, which libvips decodes, through a descriptor of its own: what
+        // 16-bit grey with alpha, which libvips decodes, through a descriptor of its own: what
         // RenderWorkers.isDecoding sees.
-        try folder.write(SyntheticImage(width: 4000, height: 3000, pixels: .rgba16).encoded(as: .png), to: "large.png")
+        try folder.write(
+            SyntheticImage(width: 4000, height: 3000, pixels: .greyAlpha16).encoded(as: .png), to: "large.png")
         let large = ImageLocation(root: FilePath(folder.path), relativePath: "large.png")
         let small = try photo("small.jpg")
         let victim = try await WorkerInTheMiddleOfADecode.stop(isolated, rendering: large, spec: spec)

@@ -5,10 +5,9 @@
 
 /* PNGs decoded by libpng directly, with the transformations and limits libvips' pngload (libpng
  * build) sets, for the pictures whose pixels are then the loader's: 8-bit grey (1, 2 and 4 bits
- * widened to 8), 8-bit RGB and palette colour, each with or without alpha (its own band, or a
- * tRNS chunk's, made a band as libvips makes it), and 16-bit RGB without alpha, which keeps each
- * sample's high byte, as libvips' conversion of RGB16 to sRGB does before its thumbnail's
- * resize. */
+ * widened to 8), 8- or 16-bit RGB and palette colour, each with or without alpha (its own band,
+ * or a tRNS chunk's, made a band as libvips makes it). 16-bit RGB keeps each sample's high byte,
+ * as libvips' conversion of RGB16 to sRGB does before its thumbnail's resize. */
 typedef struct {
     /* 8-bit samples, rows packed, `bands` (1: grey, 2: grey and alpha, 3: RGB, 4: RGB and alpha)
      * per pixel; NULL after a header read.
@@ -32,8 +31,8 @@ typedef struct {
 
 enum {
     THUMBS_PNG_DECODED = 0,
-    /* Not for this decoder: 16-bit grey, 16 bits with alpha or a tRNS chunk, an eXIf chunk (an
-     * orientation and EXIF fields, libvips' to parse), or more text chunks than libvips keeps. */
+    /* Not for this decoder: 16-bit grey, with alpha or without, an eXIf chunk (an orientation and
+     * EXIF fields, libvips' to parse), or more text chunks than libvips keeps. */
     THUMBS_PNG_NOT_HANDLED = 1,
     /* More pixels than the caller's limit. */
     THUMBS_PNG_TOO_LARGE = 2,

@@ -13,11 +13,11 @@ import ThumbsRendering
 /// PNGs never opens libvips.
 ///
 /// The direct path takes grey of up to 8 bits, 8- and 16-bit RGB (16 bits keep their high byte,
-/// as libvips' RGB16 to sRGB does before its resize) and palette colour, interlaced or not, and
-/// the 8-bit ones with alpha, of their own or a tRNS chunk's: those libvips premultiplies in
-/// floats around its resize (`thumbs_thumbnail_resize_alpha`), and a JPEG flattens them onto
-/// white. Everything else goes to the engine, which decodes the file again: 16 bits with alpha
-/// and 16-bit grey (libvips goes through linear light to make it 8-bit), alpha with a profile or
+/// alpha's too, as libvips' RGB16 to sRGB does before its resize) and palette colour, interlaced
+/// or not, with alpha, of their own or a tRNS chunk's, or without: alpha libvips premultiplies in
+/// floats around its resize (`thumbs_thumbnail_resize_alpha`), and a JPEG flattens it onto
+/// white. Everything else goes to the engine, which decodes the file again: 16-bit grey, with
+/// alpha or without (libvips goes through linear light to make it 8-bit), alpha with a profile or
 /// colour chunks that are not sRGB (libvips' icc_transform converts those), an eXIf chunk (an
 /// orientation and EXIF fields libvips parses), more text chunks than libvips keeps, a file
 /// libpng fails on (damage whose fate libvips' rules decide: a truncation, a picture chunk's

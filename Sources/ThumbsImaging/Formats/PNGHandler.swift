@@ -17,7 +17,7 @@ struct PNGHandler: StillImageHandler {
 
     func decoding(with loaded: DecoderLibraries) -> String {
         "libpng, resized as libvips' thumbnail resizes, without libvips; libvips' pngload for 16-bit "
-            + "grey or alpha and eXIf; its colour chunks read as a profile"
+            + "grey and eXIf; its colour chunks read as a profile"
     }
 
     func decoderMemory(of file: ImageFile, decodeSize: PixelSize) -> Int {

@@ -53,15 +53,14 @@ package struct PNGHeader: Sendable {
     }
 
     /// Whether libpng renders the picture as libvips' loader does, without libvips
-    /// (`CPNGDecoder`): grey of up to 8 bits, 8-bit RGB or palette colour, with or without alpha
-    /// (a band, or a tRNS chunk), or 16-bit RGB without; no eXIf chunk (EXIF fields and an
-    /// orientation, which libvips parses) or more text chunks than libvips keeps.
+    /// (`CPNGDecoder`): grey of up to 8 bits, 8- or 16-bit RGB or palette colour, with or without
+    /// alpha (a band, or a tRNS chunk); no eXIf chunk (EXIF fields and an orientation, which
+    /// libvips parses) or more text chunks than libvips keeps.
     package var isDirect: Bool {
         let colour =
             switch colourType {
-            case 0, 4: bitDepth <= 8
-            case 2: bitDepth == 8 || (bitDepth == 16 && !chunks.contains("tRNS"))
-            case 3, 6: bitDepth <= 8
+            case 0, 3, 4: bitDepth <= 8
+            case 2, 6: bitDepth == 8 || bitDepth == 16
             default: false
             }
         return colour && !chunks.contains("eXIf")

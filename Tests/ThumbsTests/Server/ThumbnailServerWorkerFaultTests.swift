@@ -23,11 +23,11 @@ struct ThumbnailServerWorkerFaultTests {
         // busy machine, under a sanitizer, that has taken longer than the default 10 s the
         // server gives a head, which this test is not about.
         let fixture = try ServerFixture(photos: 0, renderer: renderer) { $0.requestHeadTimeout = 300 }
-        // Large PNGs of 16 bits with alpha: a decode takes long enough to be caught in, and libvips
-        // (which decodes such a PNG) reads it through a descriptor of its own, open only while it
+        // Large PNGs of 16-bit grey with alpha: a decode takes long enough to be caught in, and
+        // libvips (which decodes such a PNG) reads it through a descriptor of its own, open only while it
         // decodes. One picture encoded once (encoding is slow in a debug build), in 60 files: 60
         // assets, each rendered on its own.
-        let png = try SyntheticImage(width: 2400, height: 1800, pixels: .rgba16).encoded(as: .png)
+        let png = try SyntheticImage(width: 2400, height: 1800, pixels: .greyAlpha16).encoded(as: .png)
         for index in 0..<60 { try fixture.photos.write(png, to: "big-\(index).png") }
         try await fixture.run { client, port in
             let assets = try await client.allAssets()
