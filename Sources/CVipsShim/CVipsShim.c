@@ -272,19 +272,9 @@ int thumbs_vips_thumbnail_descriptor(int descriptor, VipsImage **out,
     return result;
 }
 
-int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
-    int width, int height, int crop, int size, int partial) {
-    VipsSource *source = thumbs_source(descriptor);
-    if (!source)
-        return -1;
-    VipsImage *loaded;
-    int failed = vips_jpegload_source(source, &loaded,
-        "shrink", shrink,
-        "access", VIPS_ACCESS_SEQUENTIAL,
-        "fail_on", partial ? VIPS_FAIL_ON_NONE : VIPS_FAIL_ON_TRUNCATED,
-        "unlimited", partial ? TRUE : FALSE,
-        NULL);
-    g_object_unref(source);
+/* vips_thumbnail_image() of what a loader gave (`failed` its result), which it releases. */
+static int thumbnail_of_loaded(int failed, VipsImage *loaded, VipsImage **out,
+    int width, int height, int crop, int size) {
     if (failed)
         return -1;
     int result = vips_thumbnail_image(loaded, out, width,
@@ -296,27 +286,35 @@ int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
     return result;
 }
 
+int thumbs_vips_thumbnail_jpeg(int descriptor, int shrink, VipsImage **out,
+    int width, int height, int crop, int size, int partial) {
+    VipsSource *source = thumbs_source(descriptor);
+    if (!source)
+        return -1;
+    VipsImage *loaded = NULL;
+    int failed = vips_jpegload_source(source, &loaded,
+        "shrink", shrink,
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", partial ? VIPS_FAIL_ON_NONE : VIPS_FAIL_ON_TRUNCATED,
+        "unlimited", partial ? TRUE : FALSE,
+        NULL);
+    g_object_unref(source);
+    return thumbnail_of_loaded(failed, loaded, out, width, height, crop, size);
+}
+
 int thumbs_vips_thumbnail_webp(int descriptor, double scale, VipsImage **out,
     int width, int height, int crop, int size, int partial) {
     VipsSource *source = thumbs_source(descriptor);
     if (!source)
         return -1;
-    VipsImage *loaded;
+    VipsImage *loaded = NULL;
     int failed = vips_webpload_source(source, &loaded,
         "scale", scale,
         "access", VIPS_ACCESS_SEQUENTIAL,
         "fail_on", partial ? VIPS_FAIL_ON_NONE : VIPS_FAIL_ON_TRUNCATED,
         NULL);
     g_object_unref(source);
-    if (failed)
-        return -1;
-    int result = vips_thumbnail_image(loaded, out, width,
-        "height", height,
-        "crop", (VipsInteresting) crop,
-        "size", (VipsSize) size,
-        NULL);
-    g_object_unref(loaded);
-    return result;
+    return thumbnail_of_loaded(failed, loaded, out, width, height, crop, size);
 }
 
 int thumbs_vips_thumbnail_buffer(const void *data, size_t length, VipsImage **out,
