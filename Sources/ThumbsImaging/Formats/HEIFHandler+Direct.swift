@@ -4,14 +4,16 @@ import ThumbsRendering
 
 /// A HEIF or AVIF still rendered without libvips: its size and rotation read from its boxes
 /// (``HEIFMetaBox``), its picture decoded by libheif and averaged down at the scale the engine
-/// would pick (`thumbs_heif_decode`, the engine's own decode), and resized, turned, converted
-/// and encoded as a ``PixelPicture``, by the same C code and in the same order as the engine's
-/// path for such a picture, so the thumbnails are the same bytes. A program that renders only
-/// such files never opens libvips, nor, rendering one file, FFmpeg (``HeifRuntime``).
+/// would pick, or its stored thumbnail decoded where large enough (`thumbs_heif_decode`, the
+/// engine's own decode), and resized, turned, converted and encoded as a ``PixelPicture``, by
+/// the same C code and in the same order as the engine's path for such a picture, so the
+/// thumbnails are the same bytes. A program that renders only such files never opens libvips,
+/// nor, rendering one file, FFmpeg (``HeifRuntime``).
 ///
 /// Whatever this path does not take goes to the engine, which decodes the file again: WebP
 /// output, upscaling, what `thumbs_heif_decode` leaves to libvips' loader (alpha, SDR pictures
-/// of more than 8 bits, a crop), a file libheif fails on (the engine reports its damage), a profile lcms cannot read.
+/// of more than 8 bits, a crop), a file libheif fails on (the engine reports its damage), a
+/// profile lcms cannot read.
 extension HEIFHandler: PixelRenderingHandler {
     /// libheif alone for a still whose boxes say the direct path takes it: an HEVC, AV1 or grid
     /// primary picture, uncropped, without alpha, of 8 bits (or PQ or HLG, tone-mapped whatever

@@ -14,8 +14,8 @@ import ThumbsRendering
 /// output, upscaling, frames libjpeg-turbo does not scale (``JPEGHeader``), CMYK, a file
 /// libjpeg fails on, or warns about a hundred times while it may still be being written (a
 /// settled one is rendered past its damage, as the engine's partial path renders it; fewer
-/// warnings decode here as libvips' loader decodes them), a profile lcms cannot read. A photo whose profile is not sRGB is converted here,
-/// by lcms.
+/// warnings decode here as libvips' loader decodes them), a profile lcms cannot read. A photo
+/// whose profile is not sRGB is converted here, by lcms.
 extension JPEGHandler: PixelRenderingHandler {
     /// None for a file the direct path will take as far as its header and its end tell; libvips
     /// for CMYK or another frame ``JPEGHeader`` does not describe, a missing end marker (a
