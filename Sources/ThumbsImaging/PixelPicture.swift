@@ -184,10 +184,11 @@ final class PixelPicture {
     /// for a picture with alpha whose profile is not sRGB: libvips' icc_transform converts that.
     func inSRGB() throws(ImagingError) -> PixelPicture? {
         if let profile, profile.withUnsafeBufferPointer({ thumbs_icc_is_srgb($0.baseAddress, $0.count) }) == 0 {
-            let made = profile.withUnsafeBufferPointer {
-                thumbs_srgb_transform_for($0.baseAddress, $0.count, Int32(bands))
-            }
-            guard !hasAlpha, let transform = made else { return nil }
+            guard !hasAlpha,
+                let transform = profile.withUnsafeBufferPointer({
+                    thumbs_srgb_transform_for($0.baseAddress, $0.count, Int32(bands))
+                })
+            else { return nil }
             defer { thumbs_srgb_transform_release(transform) }
             return try making(size, bands: 3, profile: nil) { source, target in
                 thumbs_srgb_transform_apply(
