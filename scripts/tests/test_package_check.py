@@ -193,6 +193,47 @@ def test_a_child_whose_maker_ended_in_the_call_is_placed_under_the_processes_the
     assert used.by_needs[frozenset({"browser"})]["/usr/bin/chromium"] == ("test-browser", "/usr/bin/chromium")
 
 
+def test_what_a_thread_makes_before_its_own_making_is_printed_is_placed_with_it() -> None:
+    thread = "clone3({flags=CLONE_VM|CLONE_THREAD, exit_signal=0}, 88"
+    spawn = "clone3({flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD}, 88"
+    compiler = "/opt/swift/usr/bin/swift-frontend"
+    used = usage(
+        trace(
+            ran(1, "/usr/bin/bash", "bash", "scripts/test"),
+            marked(1, "toolchain"),
+            f"1  {thread} <unfinished ...>",
+            f"2  {spawn} <unfinished ...>",
+            ran(3, compiler),
+            "2  <... clone3 resumed>) = 3",
+            opened(3, "/usr/include/fcntl.h"),
+            "3  +++ exited with 0 +++",
+            "1  <... clone3 resumed>) = 2",
+        ),
+        MARKS,
+    )
+    assert used.by_needs[frozenset({"toolchain"})] == {
+        compiler: ("test", compiler),
+        "/usr/include/fcntl.h": ("test", compiler),
+    }
+
+
+def test_what_an_unplaced_process_made_takes_its_presumed_makers_needs() -> None:
+    spawn = "clone3({flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD}, 88"
+    used = usage(
+        trace(
+            ran(1, "/usr/bin/bash", "bash", "scripts/test"),
+            marked(1, "build"),
+            f"1  {spawn} <unfinished ...>",
+            "2  " + CLONE.format(3),
+            opened(3, "/usr/include/stdio.h"),
+            "1  <... clone3 resumed>) = ?",
+            "1  +++ killed by SIGKILL +++",
+        ),
+        MARKS,
+    )
+    assert used.by_needs[frozenset({"build"})] == {"/usr/include/stdio.h": ("test", "")}
+
+
 def test_a_reused_id_is_a_new_process() -> None:
     used = usage(
         trace(

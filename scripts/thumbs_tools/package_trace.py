@@ -11,9 +11,11 @@ needs, unless it is the package manager at work (apt-get, apt, dpkg and what the
 installing is not using.
 
 A process's first lines can come before its making's result, which strace prints when the maker
-resumes: until then the process is unplaced. A maker that ends inside the call (its process
-exiting while it started a child) never prints the result; such a process is placed under the
-needs of every process that was in a making call when it first appeared, one of which made it.
+resumes: until then the process is unplaced, and so is every process it makes meanwhile (a
+thread of the Swift driver starting compilers, say), which inherits once it is placed. A maker
+that ends inside the call (its process exiting while it started a child) never prints the result;
+such a process is placed under the needs of every process that was in a making call when it first
+appeared, one of which made it.
 """
 
 from __future__ import annotations
@@ -170,9 +172,11 @@ class Process:
     script: str = ""  # the nearest script of scripts/ it runs in
     program: str = ""  # what it last ran
     installing: bool = False
-    # Files used before the call that made it was printed, held until it is known whose child it is.
+    # Files used before it was placed (its making, or an ancestor's, printed), held until then.
     unplaced: list[str] = field(default_factory=list)
     makers: Makers = field(default_factory=Makers)  # its possible makers, while it is unplaced
+    # What it made while it was unplaced, which inherit what it takes when it is placed.
+    made_unplaced: list[Process] = field(default_factory=list)
 
     def child(self, pid: int) -> Process:
         """A new process made by this one."""
@@ -181,15 +185,27 @@ class Process:
     def adopt(self, parent: Process) -> None:
         """Takes `parent`'s inheritance, for a child whose calls were printed before its making."""
         self.parent = parent
-        self.needs |= parent.needs
-        self.script = self.script or parent.script
-        self.installing |= parent.installing
+        self.inherit(parent.needs, parent.script, parent.installing)
 
     def presume_made(self) -> None:
         """Takes its possible makers' inheritance, for a child whose making was never printed."""
-        self.needs |= self.makers.needs
-        self.script = self.script or " or ".join(sorted(self.makers.scripts))
-        self.installing |= self.makers.installing
+        scripts = " or ".join(sorted(self.makers.scripts))
+        self.inherit(self.makers.needs, scripts, self.makers.installing)
+
+    def inherit(self, needs: frozenset[str], script: str, installing: bool) -> None:
+        """Takes an inheritance, and passes it on to what it made while it was unplaced."""
+        self.needs |= needs
+        self.script = self.script or script
+        self.installing |= installing
+        for child in self.made_unplaced:
+            child.inherit(needs, script, installing)
+
+    def placed_tree(self) -> Iterator[Process]:
+        """Itself and what it made while it was unplaced, theirs included."""
+        yield self
+        for child in self.made_unplaced:
+            yield from child.placed_tree()
+        self.made_unplaced.clear()
 
 
 @dataclass
@@ -206,10 +222,12 @@ class Usage:
             self.by_needs.setdefault(process.needs, {}).setdefault(path, (process.script, process.program))
 
     def place(self, process: Process) -> None:
-        """What `process` used before its making was printed, under the needs it has now."""
-        for path in process.unplaced:
-            self.add(process, path)
-        process.unplaced.clear()
+        """What `process`, and what it made meanwhile, used before its making was printed, under
+        the needs they have now."""
+        for placed in process.placed_tree():
+            for path in placed.unplaced:
+                self.add(placed, path)
+            placed.unplaced.clear()
 
 
 class TraceReader:
@@ -261,7 +279,16 @@ class TraceReader:
             self.usage.add(process, path)
 
     def unplaced(self, process: Process) -> bool:
-        """Whether `process`'s making has not been printed yet."""
+        """Whether `process`'s making, or one of its makers', has not been printed yet."""
+        ancestor: Process | None = process
+        while ancestor is not None:
+            if ancestor.parent is None:
+                return ancestor is not self.root
+            ancestor = ancestor.parent
+        return False
+
+    def awaits_making(self, process: Process) -> bool:
+        """Whether `process`'s own making has not been printed yet."""
         return process.parent is None and process is not self.root
 
     def process_of(self, pid: int) -> Process:
@@ -279,20 +306,25 @@ class TraceReader:
     def made(self, parent: Process, pid: int) -> None:
         """`parent` made `pid`: a process seen already is adopted, else a new one starts."""
         made = self.processes.get(pid)
-        if made is None or not self.unplaced(made):
+        if made is None or not self.awaits_making(made):
             made = self.ended_unplaced.pop(pid, None)
-        if made is not None and self.unplaced(made):
+        if made is not None and self.awaits_making(made):
             made.adopt(parent)
-            self.usage.place(made)
+            if not self.unplaced(made):
+                self.usage.place(made)
+            else:
+                parent.made_unplaced.append(made)
             return
-        self.processes[pid] = parent.child(pid)
+        child = self.processes[pid] = parent.child(pid)
         self.usage.processes += 1
+        if self.unplaced(parent):
+            parent.made_unplaced.append(child)
 
     def ended(self, pid: int) -> None:
         """`pid` ended: its id is free; a process still unplaced waits for its making's result."""
         self.making.discard(pid)
         process = self.processes.pop(pid, None)
-        if process is None or not self.unplaced(process):
+        if process is None or not self.awaits_making(process):
             return
         earlier = self.ended_unplaced.get(pid)
         if earlier is not None:
@@ -300,9 +332,12 @@ class TraceReader:
         self.ended_unplaced[pid] = process
 
     def place_presumed(self, process: Process) -> None:
-        """Places what `process` used; under its presumed makers' needs if it is still unplaced."""
-        if self.unplaced(process):
+        """Places what `process` used; under its presumed makers' needs if it is still unplaced.
+        One made by an unplaced process is placed with its maker."""
+        if self.awaits_making(process):
             process.presume_made()
+        elif self.unplaced(process):
+            return
         self.usage.place(process)
 
 
