@@ -8,9 +8,10 @@ public struct AssetBatches: AsyncSequence, Sendable {
     public typealias Element = LibraryBatch
     let library: PhotoLibrary
     let batchSize: Int
+    let keepsListings: Bool
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(library: library, batchSize: batchSize)
+        Iterator(library: library, batchSize: batchSize, keepsListings: keepsListings)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
@@ -22,21 +23,27 @@ public struct AssetBatches: AsyncSequence, Sendable {
         private var changing: [PhotoLibrary.ChangingFile] = []
         private var retried = false
         private var grouping = FolderGrouping()
+        private var listings: FolderListingKeeper?
+        private var reportedGone = false
 
-        init(library: PhotoLibrary, batchSize: Int) {
+        init(library: PhotoLibrary, batchSize: Int, keepsListings: Bool) {
             self.library = library
             self.batchSize = batchSize
+            if keepsListings, let store = library.store {
+                listings = FolderListingKeeper(store: store, shard: library.shard)
+            }
         }
 
         public mutating func next() async throws -> LibraryBatch? {
             while true {
                 try Task.checkCancellation()
-                guard rootIndex < library.roots.count else { return try await retryChanging() }
+                guard rootIndex < library.roots.count else { return try await lastBatches() }
                 let root = library.roots[rootIndex]
                 let walker = self.walker ?? LibraryWalker(root: root, includeHidden: library.includeHidden)
                 self.walker = walker
                 let limit = batchSize
                 let step = try await library.io.run { walker.next(limit: limit) }
+                try await listings?.take(step, root: root)
                 if step.finished {
                     rootIndex += 1
                     self.walker = nil
@@ -68,6 +75,23 @@ public struct AssetBatches: AsyncSequence, Sendable {
                     return batch
                 }
             }
+        }
+
+        /// After the walk: the files that changed while read, read again; then, for a walk that
+        /// keeps listings, what is gone; then, once the caller took that, the held listings kept.
+        private mutating func lastBatches() async throws -> LibraryBatch? {
+            if let batch = try await retryChanging() { return batch }
+            guard var listings else { return nil }
+            if !reportedGone {
+                reportedGone = true
+                var batch = LibraryBatch()
+                (batch.gone, batch.issues) = listings.report()
+                self.listings = listings
+                if !batch.gone.isEmpty || !batch.issues.isEmpty { return batch }
+            }
+            try await listings.keep()
+            self.listings = nil
+            return nil
         }
 
         /// Files that changed while read get one more read at the end. One still changing (being

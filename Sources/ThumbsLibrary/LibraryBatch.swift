@@ -23,6 +23,14 @@ public struct LibraryBatch: Sendable {
     /// How many assets came from the metadata cache, and how many were read from their files.
     public var fromCache = 0
     public var inspected = 0
+    /// How many of those from the cache it recognised by their content under a new path (a
+    /// file moved, renamed or copied): their metadata and thumbnails were the old path's.
+    public var recognised = 0
+    /// Files of the cache's folder listings that the walk no longer finds, as assets (their
+    /// type as the metadata cache had it): what the cache and other outputs should forget. Only
+    /// a walk that keeps listings reports them (``PhotoLibrary/assets(batchSize:keepingListings:)``),
+    /// in its last batch.
+    public var gone: [Asset] = []
 
     public init() {}
 
@@ -33,5 +41,7 @@ public struct LibraryBatch: Sendable {
         issues += other.issues
         fromCache += other.fromCache
         inspected += other.inspected
+        recognised += other.recognised
+        gone += other.gone
     }
 }

@@ -27,6 +27,9 @@ public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
         /// A file whose header a process died reading (``/ThumbsCore/ImagingError/crashed``,
         /// remembered in the failure memo): not read again until it changes.
         case crashedBefore
+        /// A root that holds no file at all where the cache's folder listings held `listed`:
+        /// taken for a disk that is not mounted, so nothing of it is reported gone.
+        case emptyRoot(listed: Int)
     }
 
     /// The path, relative to its root when inside one.
@@ -73,7 +76,7 @@ public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
         case .notMedia(let error): error
         case .unreadableFile(let why), .unreadableFolder(let why): .unreadable(why)
         case .crashedBefore: .crashed
-        case .symlinkOutsideRoot, .unreadableHeader, .changing: nil
+        case .symlinkOutsideRoot, .unreadableHeader, .changing, .emptyRoot: nil
         }
     }
 
@@ -87,6 +90,8 @@ public struct LibraryIssue: Sendable, Hashable, CustomStringConvertible {
         case .unreadableHeader(let error): "\(path): header not readable (\(error.kind.rawValue): \(error))"
         case .changing: "\(path): kept changing while it was read; listed without details"
         case .crashedBefore: "\(path): \(ImagingError.crashed)"
+        case .emptyRoot(let listed):
+            "\(path): holds no file where \(listed) were listed (a disk not mounted?); nothing of it forgotten"
         }
     }
 }

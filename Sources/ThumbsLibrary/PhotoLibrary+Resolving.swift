@@ -13,13 +13,16 @@ extension PhotoLibrary {
     func resolve(
         _ files: [LibraryWalker.File], root: String, into batch: inout LibraryBatch
     ) async throws -> [ChangingFile] {
-        let misses = try resolveFromCache(files, root: root, into: &batch)
+        let cacheMisses = try resolveFromCache(files, root: root, into: &batch)
+        guard !cacheMisses.isEmpty else { return [] }
+        let misses = try await recognise(cacheMisses, root: root, into: &batch)
         guard !misses.isEmpty else { return [] }
-        let inspections = try await inspect(misses.map { ImageLocation(root: FilePath(root), relativePath: $0.path) })
+        let inspections = try await inspect(
+            misses.map { ImageLocation(root: FilePath(root), relativePath: $0.file.path) })
         var learnt = Learnt()
-        for (file, result) in zip(misses, inspections) {
+        for (miss, result) in zip(misses, inspections) {
             batch.inspected += 1
-            sort(result, of: file, root: root, into: &batch, learnt: &learnt)
+            sort(result, of: miss.file, identity: miss.identity, root: root, into: &batch, learnt: &learnt)
         }
         try await keep(learnt)
         return learnt.changing
@@ -48,11 +51,45 @@ extension PhotoLibrary {
         return misses
     }
 
+    /// Files the metadata cache does not know at their path, read for their content identity:
+    /// those the cache knows under another path (moved, renamed, copied) are added to `batch`
+    /// with what the store gave them; the others are returned, to inspect, with their identity
+    /// (nil where it could not be read: the inspection says why).
+    private func recognise(
+        _ files: [LibraryWalker.File], root: String, into batch: inout LibraryBatch
+    ) async throws -> [Miss] {
+        guard let store else { return files.map { Miss(file: $0, identity: nil) } }
+        let locations = files.map {
+            ImageLocation(root: FilePath(root), relativePath: $0.path, expectedFingerprint: $0.fingerprint)
+        }
+        let identities = try await io.run { locations.map { try? $0.contentIdentity() } }
+        var requests: [ThumbnailStore.AdoptionRequest] = [], requested: [Int] = []
+        for (index, identity) in identities.enumerated() {
+            guard let identity else { continue }
+            requests.append(
+                .init(identity: identity, assetID: AssetID.make(root: root, relativeFilePath: files[index].path)))
+            requested.append(index)
+        }
+        var adopted = [ThumbnailStore.Adoption?](repeating: nil, count: files.count)
+        for (index, adoption) in zip(requested, try await store.adopt(requests)) { adopted[index] = adoption }
+        var misses: [Miss] = []
+        for (index, file) in files.enumerated() {
+            if let adoption = adopted[index] {
+                add(file, root: root, as: adoption.metadata, to: &batch)
+                batch.fromCache += 1
+                batch.recognised += 1
+            } else {
+                misses.append(Miss(file: file, identity: identities[index]))
+            }
+        }
+        return misses
+    }
+
     /// Sorts one file's inspection: an asset or an issue in `batch`, and in `learnt` what the
     /// store is to keep, or the file to read again.
     private func sort(
-        _ result: Result<Inspection, ImagingError>, of file: LibraryWalker.File, root: String,
-        into batch: inout LibraryBatch, learnt: inout Learnt
+        _ result: Result<Inspection, ImagingError>, of file: LibraryWalker.File, identity: ContentIdentity?,
+        root: String, into batch: inout LibraryBatch, learnt: inout Learnt
     ) {
         let inspection: Inspection
         switch result {
@@ -71,8 +108,11 @@ extension PhotoLibrary {
             learnt.changing.append(ChangingFile(root: root, file: file, mediaType: inspection.mediaType))
             return
         }
-        let metadata = AssetMetadata(
+        var metadata = AssetMetadata(
             fingerprint: inspection.fingerprint, mediaType: inspection.mediaType, properties: inspection.properties)
+        if let identity, identity.fingerprint == inspection.fingerprint {
+            metadata.contentSignature = identity.signature
+        }
         learnt.metadata.append(
             .init(assetID: AssetID.make(root: root, relativeFilePath: file.path), metadata: metadata))
         if metadata.mediaType.isAsset, let problem = inspection.problem {
@@ -117,6 +157,12 @@ extension PhotoLibrary {
         let file: LibraryWalker.File
         /// What its first bytes said when it was read.
         let mediaType: MediaType
+    }
+
+    /// A file the metadata cache did not know, with its content identity when it was read.
+    private struct Miss: Sendable {
+        let file: LibraryWalker.File
+        let identity: ContentIdentity?
     }
 
     /// What the inspections of a batch's files taught, for the store, and the files to read

@@ -51,7 +51,17 @@ public final class PhotoLibrary: Sendable {
     /// batch comes as soon as `batchSize` files are found, whatever the library's size.
     /// Cancelling the consuming task stops the walk.
     public func assets(batchSize: Int = 50) -> AssetBatches {
-        AssetBatches(library: self, batchSize: max(1, batchSize))
+        AssetBatches(library: self, batchSize: max(1, batchSize), keepsListings: false)
+    }
+
+    /// The same walk, keeping in the store each folder's listing of files (``FolderListing``),
+    /// so that its last batch says which files are gone since the last walk that kept them
+    /// (``LibraryBatch/gone``), for the caller to forget. The listings of folders that lost
+    /// files are kept only when the caller asks for the batch after the last one: a walk
+    /// interrupted before its caller forgot what is gone finds it gone again next time. Without
+    /// a store, the same as ``assets(batchSize:)``.
+    public func assets(batchSize: Int = 50, keepingListings: Bool) -> AssetBatches {
+        AssetBatches(library: self, batchSize: max(1, batchSize), keepsListings: keepingListings && store != nil)
     }
 
     /// The whole enumeration as one batch: every asset and issue (for what needs them all, such

@@ -74,10 +74,9 @@ public actor StoreWarmOutput: WarmOutput {
     /// remembers the failures it must (a file a decoder crashed on).
     public func recordUnlistedFailure(_ failure: FailureRecord, of file: Asset) async {}
 
-    /// Removes the thumbnails and metadata of `assets`.
+    /// Removes the thumbnails, metadata and failures of `assets`, in one transaction.
     public func remove(_ assets: [Asset]) async throws {
-        for asset in assets { try await store.removeThumbnails(of: asset.id) }
-        try await store.removeMetadata(of: assets.map(\.id))
+        try await store.forget(assets.map(\.id))
     }
 
     /// Commits everything given, waits for it, and keeps the access times read meanwhile.

@@ -11,6 +11,10 @@ public struct WarmBatch: Sendable {
     public var failures: [WarmJob.Failure]
     /// What else the walk noticed, no failure of a file (a link out of the library, say).
     public var issues: [LibraryIssue]
+    /// Files gone from the library since the last warm: what every output forgets.
+    public var gone: [Asset] = []
+    /// How many of ``assets`` the cache recognised by their content under a new path.
+    public var recognised = 0
 
     public init(assets: [Asset] = [], failures: [WarmJob.Failure] = [], issues: [LibraryIssue] = []) {
         self.assets = assets
@@ -21,6 +25,8 @@ public struct WarmBatch: Sendable {
     /// A batch of a library walk: its issues that amount to a failure of a file are failures.
     public init(_ batch: LibraryBatch) {
         self.init(assets: batch.assets)
+        gone = batch.gone
+        recognised = batch.recognised
         for issue in batch.issues {
             if let error = issue.failure {
                 failures.append(WarmJob.Failure(path: issue.fullPath, error: error, asset: issue.unlistedAsset))
@@ -46,6 +52,9 @@ public struct WarmBatch: Sendable {
 
     /// Where the batches of a run come from.
     public enum Source: Sendable {
+        /// Every asset of a library, as its walk finds them, keeping its folder listings: the
+        /// last batch says which files are gone since the last such walk.
+        case libraryForgettingGone(PhotoLibrary)
         /// Every asset of a library, as its walk finds them.
         case library(PhotoLibrary)
         /// One batch, as it is.
@@ -73,6 +82,8 @@ public struct WarmBatch: Sendable {
                     }
                     switch sources.popFirst() {
                     case .library(let library)?: walk = library.assets().makeAsyncIterator()
+                    case .libraryForgettingGone(let library)?:
+                        walk = library.assets(keepingListings: true).makeAsyncIterator()
                     case .batch(let batch)?: return batch
                     case nil: return nil
                     }

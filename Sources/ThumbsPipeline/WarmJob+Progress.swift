@@ -20,6 +20,12 @@ extension WarmJob {
         /// Assets skipped because their file failed before and has not changed since.
         public var skippedFailures = 0
         public var failuresByKind: [ImagingError.Kind: Int] = [:]
+        /// Assets the cache recognised by their content under a new path (moved, renamed or
+        /// copied): their metadata and thumbnails were copied from the old path's, not made.
+        public var recognised = 0
+        /// Files gone from the library since the last run that kept its listings, whose
+        /// entries every output forgot.
+        public var forgotten = 0
         /// The bytes of the thumbnails handed to the outputs.
         public var bytesWritten = 0
         public var elapsed: Duration = .zero
@@ -44,12 +50,15 @@ extension WarmJob {
             var text = "\(done)/\(found)\(walkFinished ? "" : "+") assets, \(rendered) rendered, \(fresh) fresh"
             if partial > 0 { text += ", \(partial) partial" }
             if skippedFailures > 0 { text += ", \(skippedFailures) known failures skipped" }
+            if recognised > 0 { text += ", \(recognised) recognised moved or copied" }
+            if forgotten > 0 { text += ", \(forgotten) gone forgotten" }
             if failed > 0 { text += ", \(failed) failed" }
             return text + String(format: ", %.1f/s", rate)
         }
 
         private enum CodingKeys: String, CodingKey {
             case done, found, rendered, fresh, partial, placeholders, skippedFailures, failed, bytesWritten, rate
+            case recognised, forgotten
             case failuresByKind, secondsLeft
         }
 
@@ -63,6 +72,8 @@ extension WarmJob {
             try container.encode(placeholders, forKey: .placeholders)
             try container.encode(skippedFailures, forKey: .skippedFailures)
             try container.encode(failed, forKey: .failed)
+            try container.encode(recognised, forKey: .recognised)
+            try container.encode(forgotten, forKey: .forgotten)
             try container.encode(bytesWritten, forKey: .bytesWritten)
             try container.encode((rate * 10).rounded() / 10, forKey: .rate)
             try container.encode(failuresByKind.byName, forKey: .failuresByKind)

@@ -48,6 +48,17 @@ public struct WarmJob: Sendable {
         try await run([.library(library)], events: events)
     }
 
+    /// Warms every asset of `library` as ``run(over:events:)`` does, and forgets from every
+    /// output the files gone since the last such run (the walk keeps the library's folder
+    /// listings in its store: ``/ThumbsLibrary/PhotoLibrary/assets(batchSize:keepingListings:)``).
+    /// A root that holds no file where files were listed is taken for a disk not mounted: nothing
+    /// of it is forgotten.
+    public func run(forgettingGoneFrom library: PhotoLibrary, events: (Event) -> Void = { _ in }) async throws
+        -> Progress
+    {
+        try await run([.libraryForgettingGone(library)], events: events)
+    }
+
     /// Warms `assets` (what a change set says was inserted or changed, say), as
     /// ``run(over:events:)``.
     public func run(_ assets: [Asset], events: (Event) -> Void = { _ in }) async throws -> Progress {

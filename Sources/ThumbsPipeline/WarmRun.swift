@@ -25,6 +25,11 @@ struct WarmRun {
             events(.progress(progress))
         }
         for issue in batch.issues { events(.issue(issue)) }
+        if !batch.gone.isEmpty {
+            for output in outputs { try await output.remove(batch.gone) }
+            progress.forgotten += batch.gone.count
+        }
+        progress.recognised += batch.recognised
         progress.elapsed = started.duration(to: .now)
         events(.progress(progress))
         // Largest first: a photo many times the others' size, left to the end of a batch, would

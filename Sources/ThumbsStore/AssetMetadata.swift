@@ -18,6 +18,9 @@ public struct AssetMetadata: Sendable, Hashable {
     /// Whether the file's decode ended early at this ``fingerprint`` (a truncated or damaged
     /// file that was not still being written): its thumbnails show what decoded.
     public var isPartial = false
+    /// The ``ContentIdentity/signature`` of the file at this ``fingerprint``, by which the
+    /// cache recognises it moved or copied; nil in records written before it was kept.
+    public var contentSignature: UInt64?
 
     public init(fingerprint: FileFingerprint, mediaType: MediaType, properties: ImageProperties? = nil) {
         self.fingerprint = fingerprint
@@ -76,6 +79,8 @@ public struct AssetMetadata: Sendable, Hashable {
         writer.u8(placeholder == nil ? 0 : 1)
         if let placeholder { writer.lengthPrefixed(placeholder.bytes) }
         writer.u8(isPartial ? 1 : 0)
+        writer.u8(contentSignature == nil ? 0 : 1)
+        writer.u64(contentSignature ?? 0)
         return writer.bytes
     }
 
@@ -102,6 +107,15 @@ public struct AssetMetadata: Sendable, Hashable {
         }
         guard version >= .livePhotosSubtypesAndBursts else { return }
         isPartial = try reader.u8() == 1
+        guard version >= .contentSignatures else { return }
+        let hasSignature = try reader.u8() == 1
+        let signature = try reader.u64()
+        contentSignature = hasSignature ? signature : nil
+    }
+
+    /// The file's content identity, when the record keeps its signature.
+    public var contentIdentity: ContentIdentity? {
+        contentSignature.map { ContentIdentity(fingerprint: fingerprint, signature: $0) }
     }
 
     /// A picture size as ``encoded()`` wrote it. No probe reports more pixels than the largest

@@ -18,6 +18,12 @@ enum StoreTables {
     /// name → a cursor record: the library keeps its fetch results here, so that later changes
     /// can be described against them.
     static let cursors = "cursors"
+    /// size ‖ mtime ‖ content signature ‖ asset id → nothing: the assets whose metadata record
+    /// keeps that content identity, found by it when a file turns up under a new path.
+    static let contents = "contents"
+    /// root hash ‖ folder hash → FolderListing record: each folder's files as the last walk that
+    /// kept listings saw them.
+    static let folders = "folders"
 
-    static let all = [thumbnails, access, lru, metadata, failures, info, cursors]
+    static let all = [thumbnails, access, lru, metadata, failures, info, cursors, contents, folders]
 }

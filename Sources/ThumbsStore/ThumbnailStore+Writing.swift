@@ -85,12 +85,13 @@ extension ThumbnailStore {
         let records = entries.map { (key: Array($0.assetID.utf8), metadata: $0.metadata) }
         try await onWriter { [self] transaction, _ throws(StoreError) in
             for var record in records {
-                if let stored = try storedMetadata(record.key, in: transaction),
-                    stored.fingerprint == record.metadata.fingerprint
-                {
+                let stored = try storedMetadata(record.key, in: transaction)
+                if let stored, stored.fingerprint == record.metadata.fingerprint {
                     record.metadata.placeholder = record.metadata.placeholder ?? stored.placeholder
                     record.metadata.isPartial = record.metadata.isPartial || stored.isPartial
+                    record.metadata.contentSignature = record.metadata.contentSignature ?? stored.contentSignature
                 }
+                try replaceContentEntry(record.key, from: stored, to: record.metadata, in: transaction)
                 try transaction.put(metadataTable, record.key, record.metadata.encoded())
             }
         }
@@ -99,7 +100,11 @@ extension ThumbnailStore {
     /// Forgets the metadata of assets that are gone.
     public func removeMetadata(of assetIDs: [String]) async throws {
         try await onWriter { [self] transaction, _ throws(StoreError) in
-            for assetID in assetIDs { try transaction.delete(metadataTable, Array(assetID.utf8)) }
+            for assetID in assetIDs {
+                let key = Array(assetID.utf8)
+                try replaceContentEntry(key, from: storedMetadata(key, in: transaction), to: nil, in: transaction)
+                try transaction.delete(metadataTable, key)
+            }
         }
     }
 

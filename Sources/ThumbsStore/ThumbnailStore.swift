@@ -27,6 +27,8 @@ public final class ThumbnailStore: Sendable {
     let metadataTable: LMDBDatabase
     let failures: LMDBDatabase
     let info: LMDBDatabase
+    let contents: LMDBDatabase
+    let folders: LMDBDatabase
 
     /// Access times read but not yet written: encoded key → access time (seconds since 1970).
     let pendingAccess = LockedValue<[[UInt8]: UInt32]>([:])
@@ -50,6 +52,8 @@ public final class ThumbnailStore: Sendable {
         metadataTable = environment[StoreTables.metadata]
         failures = environment[StoreTables.failures]
         info = environment[StoreTables.info]
+        contents = environment[StoreTables.contents]
+        folders = environment[StoreTables.folders]
         lastAccessFlush = Atomic(Int64(configuration.clock().timeIntervalSince1970))
     }
 

@@ -7,16 +7,18 @@ import ThumbsCore
     @Test func versionsAreNumberedInOrder() {
         #expect(
             MetadataRecordVersion.allCases.map(\.rawValue) == Array(1...UInt8(MetadataRecordVersion.allCases.count)))
-        #expect(MetadataRecordVersion.current == .livePhotosSubtypesAndBursts)
+        #expect(MetadataRecordVersion.current == .contentSignatures)
         #expect(MetadataRecordVersion.allCases.sorted() == MetadataRecordVersion.allCases)
     }
 
     /// Videos, RAW and AVI files were probed from version 3; every asset's Live Photo links,
-    /// subtypes and bursts read from version 4. A current record is never outdated.
+    /// subtypes and bursts read from version 4; version 5's content signatures outdate nothing.
+    /// A current record is never outdated.
     @Test func aRecordIsOutdatedForTheFilesALaterVersionReadsMoreOf() {
         for type in MediaType.allCases {
             #expect(!MetadataRecordVersion.current.isOutdated(for: type), "\(type)")
             #expect(MetadataRecordVersion.videos.isOutdated(for: type) == type.isAsset, "\(type)")
+            #expect(!MetadataRecordVersion.livePhotosSubtypesAndBursts.isOutdated(for: type), "\(type)")
             #expect(
                 MetadataRecordVersion.placeholders.isOutdated(for: type) == (!type.isImage || type.isAsset), "\(type)")
             #expect(

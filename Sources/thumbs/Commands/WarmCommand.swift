@@ -29,6 +29,14 @@ struct WarmCommand: AsyncParsableCommand, DecodesFiles {
             Indexed Job or a Slurm job array. `thumbs merge` then combines the shards' caches \
             (docs/SCALING.md).
 
+            A file that was moved, renamed or copied keeps its thumbnails: the cache knows it \
+            by its content (size, modification time and its first and last bytes) and gives \
+            the new path the old one's entries without a render. What is gone from the library \
+            since the last warm is forgotten, in the cache and the desktop's; with \
+            --keep-missing, nothing is (a library on a disk that is sometimes not mounted). A \
+            root that holds no file at all where the last warm found some is taken for such a \
+            disk, and nothing of it is forgotten.
+
             With --rebuild the cache is first moved aside (to CACHE.damaged-TIME, as thumbs reset \
             does) and the library is warmed into a new one: the remedy for a damaged cache.
 
@@ -49,6 +57,9 @@ struct WarmCommand: AsyncParsableCommand, DecodesFiles {
 
     @Flag(help: "Move the cache aside first (it is kept, renamed) and warm into a new one.")
     var rebuild = false
+
+    @Flag(help: "Keep what the cache holds of files gone from the library since the last warm.")
+    var keepMissing = false
 
     func run() async throws {
         if rebuild && desktop.freedesktopOnly {
@@ -78,7 +89,9 @@ struct WarmCommand: AsyncParsableCommand, DecodesFiles {
         let summary = try await Interrupt.run(onInterrupt: {
             display.finish(display.last ?? WarmJob.Progress(), interrupted: true)
         }) {
-            try await job.run(over: photoLibrary) { display.show($0) }
+            try await keepMissing
+                ? job.run(over: photoLibrary) { display.show($0) }
+                : job.run(forgettingGoneFrom: photoLibrary) { display.show($0) }
         }
         CommandLog.logger.debug("warm: \(summary)")
         display.finish(summary, interrupted: false)

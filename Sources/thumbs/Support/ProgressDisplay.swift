@@ -18,15 +18,20 @@ final class ProgressDisplay: Sendable {
     var last: WarmJob.Progress? { state.withLock { $0.latest } }
 
     /// Shows what `event` says: a failure or a partial render at once, progress at most about
-    /// five times a second, an issue of the walk not at all (the walk's issues that matter are
-    /// failures).
+    /// five times a second; of the walk's issues (those that matter are failures), only a root
+    /// taken for a disk not mounted, on stderr whatever the format.
     func show(_ event: WarmJob.Event) {
         if CommandLog.isQuiet { return }
         switch event {
         case .progress(let progress): show(progress)
         case .failed(let failure): report(failure)
         case .partial(let asset): warn(partial: asset.path)
-        case .issue: break
+        case .issue(let issue):
+            guard case .emptyRoot(let listed) = issue.reason else { break }
+            let warning =
+                "warning: \(issue.root ?? issue.path) holds no file where \(listed) were listed "
+                + "(a disk not mounted?): nothing of it is forgotten"
+            FileHandle.standardError.write(Data(((json ? "" : "\r\u{1B}[K") + warning.escapedForTerminal + "\n").utf8))
         }
     }
 
@@ -97,6 +102,8 @@ final class ProgressDisplay: Sendable {
             + "\(progress.done) of \(progress.found) assets: "
             + "\(progress.rendered) rendered, \(progress.fresh) fresh, \(progress.skippedFailures) known failures skipped"
         if progress.partial > 0 { text += ", \(progress.partial) partial" }
+        if progress.recognised > 0 { text += ", \(progress.recognised) recognised moved or copied" }
+        if progress.forgotten > 0 { text += ", \(progress.forgotten) gone forgotten" }
         if progress.failed > 0 {
             let kinds = progress.failuresByKind.sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")

@@ -1,0 +1,98 @@
+import SystemPackage
+import ThumbsCore
+import ThumbsStore
+import ThumbsSupport
+
+/// One walk of a root held against the folder listings the cache keeps (``FolderListing``):
+/// which files are gone since the last walk that kept them, and the listings to keep now.
+///
+/// Each folder is compared when the walk leaves it, so memory holds the folders the walk is in,
+/// not the library. A folder the walk did not reach is gone once the whole root was walked,
+/// unless it lies under a folder the walk could not read. A root that holds no file at all,
+/// where listings were kept, is taken for a disk that is not mounted: nothing of it is gone.
+struct FolderListingWalk {
+    /// A file of an earlier listing that the walk no longer finds.
+    struct GoneFile: Sendable, Hashable {
+        let path: FilePath
+        let fingerprint: FileFingerprint
+    }
+
+    let root: String
+    let store: ThumbnailStore
+    /// The files of the folders the walk is in, by folder.
+    private var open: [FilePath: [FolderListing.File]] = [:]
+    private var visited: Set<UInt64> = []
+    private var unreadable: [String] = []
+    private var sawFiles = false
+
+    init(root: String, store: ThumbnailStore) {
+        self.root = root
+        self.store = store
+    }
+
+    /// A folder the walk left whose files are not those of its kept listing.
+    struct Change: Sendable {
+        /// Its listing now.
+        let listing: FolderListing
+        /// Its kept listing's files that it no longer holds.
+        let gone: [GoneFile]
+    }
+
+    /// Takes what one step of the walk found; returns the folders it left that changed.
+    mutating func take(_ step: LibraryWalker.Step) throws(StoreError) -> [Change] {
+        for file in step.files {
+            sawFiles = true
+            let (folder, name) = Self.split(file.path)
+            open[folder, default: []].append(FolderListing.File(name: name, fingerprint: file.fingerprint))
+        }
+        for issue in step.issues {
+            if case .unreadableFolder = issue.reason { unreadable.append(issue.path) }
+        }
+        var changes: [Change] = []
+        for folder in step.finishedFolders {
+            var files = open.removeValue(forKey: folder) ?? []
+            files.sort { $0.name.lexicographicallyPrecedes($1.name) }
+            let bytes = folder.bytes
+            visited.insert(FolderListing.folderHash(bytes))
+            let kept = try store.folderListing(root: root, folder: bytes)
+            guard kept?.files != files else { continue }
+            changes.append(
+                Change(
+                    listing: FolderListing(root: root, folder: bytes, files: files),
+                    gone: kept.map { Self.gone(from: $0, now: files) } ?? []))
+        }
+        return changes
+    }
+
+    /// After the whole root was walked: the listings of folders it did not reach (to remove),
+    /// and their files, gone; or none of them where the root held no file at all.
+    func finish() throws(StoreError) -> (removed: [[UInt8]], gone: [GoneFile], emptyRoot: LibraryIssue?) {
+        let missing = try store.folderListings(under: root, except: visited).filter { listing in
+            let shown = FilePath(bytes: listing.folder).displayString
+            return !unreadable.contains { $0 == "." || shown == $0 || shown.hasPrefix($0 + "/") }
+        }
+        // The root's own listing is visited, and still holds what it held: its files count too.
+        let rootFiles = try store.folderListing(root: root, folder: [])?.files.count ?? 0
+        let listed = missing.reduce(rootFiles) { $0 + $1.files.count }
+        guard sawFiles || listed == 0 else {
+            return ([], [], LibraryIssue(path: ".", reason: .emptyRoot(listed: listed), root: root))
+        }
+        return (missing.map(\.folder), missing.flatMap { Self.gone(from: $0, now: []) }, nil)
+    }
+
+    /// The files of `listing` that `files` (sorted by name) no longer holds.
+    private static func gone(from listing: FolderListing, now files: [FolderListing.File]) -> [GoneFile] {
+        let names = Set(files.map(\.name))
+        let folder = FilePath(bytes: listing.folder)
+        return listing.files.filter { !names.contains($0.name) }.map { file in
+            GoneFile(path: folder.appending(FilePath(bytes: file.name).components), fingerprint: file.fingerprint)
+        }
+    }
+
+    /// A path's folder and its name's bytes.
+    private static func split(_ path: FilePath) -> (FilePath, [UInt8]) {
+        let folder = path.removingLastComponent()
+        let all = path.bytes, start = folder.isEmpty ? 0 : folder.bytes.count + 1
+        return (folder, start < all.count ? Array(all[start...]) : all)
+    }
+}
