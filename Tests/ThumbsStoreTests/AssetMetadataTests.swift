@@ -32,9 +32,11 @@ import ThumbsSupport
                 captureDate: CaptureDate(exif: "2020:04:17 10:03:47", offset: "-06:00"), fingerprint: fingerprint,
                 video: VideoProperties(container: "mov", codec: "hevc", duration: 2.9, frameRate: 29.97, hasAudio: true)
             ))
-        for metadata in [photo, withPlaceholder, video, probedVideo] {
+        var signed = photo
+        signed.contentSignature = 0xFEED_FACE_CAFE_BEEF
+        for metadata in [photo, withPlaceholder, video, probedVideo, signed] {
             let record = metadata.encoded()
-            #expect(record[0] == 4)
+            #expect(record[0] == 5)
             #expect(try decoded(record) == metadata)
         }
         video.placeholder = placeholder
@@ -54,9 +56,10 @@ import ThumbsSupport
         // Written before videos were probed: the file is to be inspected again.
         #expect(video.isOutdated)
 
-        // Version 1 of a photo: version 4 without its video flag, Live Photo fields (1 + 1 + 24
-        // bytes), subtypes and burst (4 + 1 + 1), placeholder flag and partial flag.
-        var photoRecord = Array(photo.encoded().dropLast(34))
+        // Version 1 of a photo: version 5 without its video flag, Live Photo fields (1 + 1 + 24
+        // bytes), subtypes and burst (4 + 1 + 1), placeholder flag, partial flag and content
+        // signature (1 + 8).
+        var photoRecord = Array(photo.encoded().dropLast(43))
         photoRecord[0] = 1
         var read = try decoded(photoRecord)
         // A photo written before Live Photos, subtypes and bursts were read is inspected again.
@@ -68,6 +71,17 @@ import ThumbsSupport
         var record = unsupported.encoded()
         record[0] = 3
         #expect(try !decoded(Array(record.dropLast())).isOutdated, "a file that is no asset has nothing more to read")
+    }
+
+    /// Version 4 ended with the partial flag: its records read without a content signature,
+    /// and are not outdated for it.
+    @Test func versionFourRecordsReadWithoutAContentSignature() throws {
+        var signed = photo
+        signed.contentSignature = 42
+        var record = Array(signed.encoded().dropLast(9))
+        record[0] = 4
+        let read = try decoded(record)
+        #expect(read.contentSignature == nil && !read.isOutdated && read == photo)
     }
 
     @Test func liveFieldsSubtypesBurstsAndThePartialFlagRoundTrip() throws {
@@ -88,13 +102,13 @@ import ThumbsSupport
         metadata.placeholder = placeholder
         var record = metadata.encoded()
         // The hash's fourth byte says how many terms follow: 0 is none, which no hash has. The
-        // partial flag is the record's last byte.
-        record[record.count - 1 - placeholder.bytes.count + 3] &= ~7
+        // partial flag and the content signature (9 bytes) end the record.
+        record[record.count - 10 - placeholder.bytes.count + 3] &= ~7
         #expect(try decoded(record) == photo)
         // Cut short, the record is damaged: an error, as for any other field.
         #expect(throws: StoreError.self) { try decoded(Array(metadata.encoded().dropLast(3))) }
         var future = metadata.encoded()
-        future[0] = 5
+        future[0] = 6
         #expect(throws: StoreError.self) { try decoded(future) }
     }
 
