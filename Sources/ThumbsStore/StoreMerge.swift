@@ -184,14 +184,20 @@ struct StoreMerge {
     }
 
     /// One record per asset: the newest version of its file (latest modification time), and of
-    /// equal ones the first holding a placeholder.
+    /// equal ones the first holding a placeholder; with the contents entry of each record kept
+    /// (the inputs' own are not merged: they follow from the records).
     private func mergeMetadata(
         _ transactions: [LMDBTransaction], into out: LMDBTransaction, _ report: inout ThumbnailStore.MergeReport
     ) throws(StoreError) {
+        let contents = output[StoreTables.contents]
         let kept = try keepOnePerGroup(
             StoreTables.metadata, transactions, into: out, groupLength: { $0.count },
             decode: { bytes throws(StoreError) in try AssetMetadata(decoding: bytes) },
-            prefers: Self.prefers, &report)
+            prefers: Self.prefers, &report
+        ) { key, metadata throws(StoreError) in
+            guard let identity = metadata.contentIdentity else { return }
+            try out.put(contents, ThumbnailStore.contentPrefix(identity) + key, [])
+        }
         report.metadata = kept
     }
 
@@ -224,7 +230,8 @@ struct StoreMerge {
         groupLength: @escaping (UnsafeRawBufferPointer) -> Int,
         decode: (UnsafeRawBufferPointer) throws(StoreError) -> Record,
         prefers: (_ candidate: Record, _ current: Record) -> Bool,
-        _ report: inout ThumbnailStore.MergeReport
+        _ report: inout ThumbnailStore.MergeReport,
+        kept keep: (_ key: [UInt8], _ record: Record) throws(StoreError) -> Void = { _, _ in }
     ) throws(StoreError) -> Int {
         var kept = 0, superseded = 0, unreadable = 0
         try withCursors(transactions, { table(name, $0) }) { cursors throws(StoreError) in
@@ -244,6 +251,7 @@ struct StoreMerge {
                 try out.append(output[name], best.entry.key, count: best.entry.value.count) {
                     $0.copyMemory(from: best.entry.value)
                 }
+                try keep(Array(best.entry.key), best.record)
                 kept += 1
             }
         }

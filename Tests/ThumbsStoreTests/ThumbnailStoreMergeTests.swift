@@ -75,6 +75,22 @@ import ThumbsSupport
         #expect(try merged.statistics().liveBytes.bytes == report.liveBytes)
     }
 
+    /// The merged records keep their content identities: a file of a shard moved since is
+    /// recognised in the merged cache.
+    @Test func theMergedRecordsRecogniseTheirFilesUnderNewPaths() async throws {
+        var signed = metadata("asset0", version: 1)
+        signed.metadata.contentSignature = 77
+        try await fill("a") { store in
+            try await store.putThumbnails(entries(0..<1))
+            try await store.putMetadata([signed])
+        }
+        _ = try ThumbnailStore.merge(into: configuration("merged"), from: [folder.path + "/a"])
+        let merged = try open("merged")
+        let identity = ContentIdentity(fingerprint: signed.metadata.fingerprint, signature: 77)
+        let adoptions = try await merged.adopt([.init(identity: identity, assetID: "moved")])
+        #expect(adoptions.first??.from == "asset0" && adoptions.first??.thumbnails == 1)
+    }
+
     /// The same key in two caches: the thumbnail made last wins. Two versions of one file: the
     /// version with the newest thumbnails is the only one kept, and the newest metadata wins.
     @Test func theNewerWins() async throws {
