@@ -126,8 +126,10 @@ struct AlbumJSON: Encodable, Sendable {
     }
 }
 
-struct AlbumList: Encodable, Sendable {
+struct AlbumPage: Encodable, Sendable {
     var albums: [AlbumJSON]
+    var nextCursor: String?
+    var count: Int
     var changeToken: String
 }
 
@@ -135,7 +137,11 @@ struct MomentJSON: Encodable, Sendable {
     var day: String
     var title: String
     var count: Int
+    /// The first ``assetsShown`` assets' ids: the rest page from `/api/moments/{day}/assets`,
+    /// so that a day of thousands of photos costs a listing no more than a day of a few.
     var assets: [String]
+
+    static let assetsShown = 25
 
     init(_ moment: Moment) {
         day = moment.day.description
@@ -145,12 +151,14 @@ struct MomentJSON: Encodable, Sendable {
         ).date
         title = date.map { $0.formatted(.dateTime.day().month(.wide).year()) } ?? day
         count = moment.count
-        assets = moment.items.map(\.id)
+        assets = moment.items.prefix(Self.assetsShown).map(\.id)
     }
 }
 
-struct MomentList: Encodable, Sendable {
+struct MomentPage: Encodable, Sendable {
     var moments: [MomentJSON]
+    var nextCursor: String?
+    var count: Int
     var changeToken: String
 }
 

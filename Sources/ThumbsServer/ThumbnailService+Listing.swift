@@ -44,7 +44,7 @@ extension ThumbnailService {
         let positions = try members(snapshot)
         let limit = try pageSize(request)
         var start = 0
-        if let text = request.uri.queryParameters["cursor"].map(String.init), !text.isEmpty {
+        if let text = cursorText(request) {
             guard let cursor = PageCursor(text) else {
                 throw APIError.badRequest("bad-cursor", "cursor is not one a listing returned")
             }
@@ -69,14 +69,60 @@ extension ThumbnailService {
         return limit
     }
 
-    func albums() throws -> Response {
+    /// `GET /api/albums`: a page of albums, smart albums first, then folders by path.
+    func albums(_ request: Request) throws -> Response {
         let (snapshot, token) = index.current
-        return try json(AlbumList(albums: snapshot.albums.map(AlbumJSON.init), changeToken: token))
+        let limit = try pageSize(request)
+        var start = snapshot.albums.startIndex
+        if let text = cursorText(request) {
+            guard let cursor = ListPosition.Album(text) else {
+                throw APIError.badRequest("bad-cursor", "cursor is not one a listing returned")
+            }
+            start = ListPosition.firstIndex(in: snapshot.albums) { cursor < ListPosition.Album($0) }
+        }
+        let page = snapshot.albums[start..<min(snapshot.albums.count, start + limit)]
+        let next = page.endIndex < snapshot.albums.count ? page.last.map { ListPosition.Album($0).text } : nil
+        return try json(
+            AlbumPage(
+                albums: page.map(AlbumJSON.init), nextCursor: next, count: snapshot.albums.count, changeToken: token))
     }
 
-    func moments() throws -> Response {
+    /// `GET /api/moments`: a page of days, newest first, each with its count and its first
+    /// assets (``MomentJSON/assetsShown``).
+    func moments(_ request: Request) throws -> Response {
         let (snapshot, token) = index.current
-        return try json(MomentList(moments: snapshot.moments.sections.map(MomentJSON.init), changeToken: token))
+        let sections = snapshot.moments.sections
+        let limit = try pageSize(request)
+        var start = sections.startIndex
+        if let text = cursorText(request) {
+            guard let day = ListPosition.day(text) else {
+                throw APIError.badRequest("bad-cursor", "cursor is not one a listing returned")
+            }
+            start = ListPosition.firstIndex(in: sections) { $0.day < day }
+        }
+        let page = sections[start..<min(sections.count, start + limit)]
+        let next = page.endIndex < sections.count ? page.last?.day.description : nil
+        return try json(
+            MomentPage(moments: page.map(MomentJSON.init), nextCursor: next, count: sections.count, changeToken: token))
+    }
+
+    /// `GET /api/moments/{day}/assets`: a page of one day's assets, newest first.
+    func momentAssets(_ request: Request, day text: String?) throws -> Response {
+        guard let text, let day = ListPosition.day(text) else {
+            throw APIError.badRequest("bad-day", "a day is written 2024-05-01")
+        }
+        return try assets(request) { snapshot in
+            let sections = snapshot.moments.sections
+            let found = ListPosition.firstIndex(in: sections) { $0.day <= day }
+            guard found < sections.count, sections[found].day == day else { return [] }
+            return sections[found].items.compactMap { snapshot.positions[$0.id] }
+        }
+    }
+
+    /// The `cursor` parameter, when it is given and not empty.
+    private func cursorText(_ request: Request) -> String? {
+        guard let text = request.uri.queryParameters["cursor"].map(String.init), !text.isEmpty else { return nil }
+        return text
     }
 
     /// `GET /api/changes?since=`: what changed since a token a listing returned.

@@ -30,11 +30,14 @@ extension ThumbnailService {
             ServerRoute(method: .get, path: "/api/assets/{id}/motion", group: .api) { request, context in
                 try await self.motion(request, context: context)
             },
-            ServerRoute(method: .get, path: "/api/albums", group: .api) { _, _ in try self.albums() },
+            ServerRoute(method: .get, path: "/api/albums", group: .api) { request, _ in try self.albums(request) },
             ServerRoute(method: .get, path: "/api/albums/{id}/assets", group: .api) { request, context in
                 try self.assets(request, album: context.parameters.get("id"))
             },
-            ServerRoute(method: .get, path: "/api/moments", group: .api) { _, _ in try self.moments() },
+            ServerRoute(method: .get, path: "/api/moments", group: .api) { request, _ in try self.moments(request) },
+            ServerRoute(method: .get, path: "/api/moments/{day}/assets", group: .api) { request, context in
+                try self.momentAssets(request, day: context.parameters.get("day"))
+            },
             ServerRoute(method: .get, path: "/api/changes", group: .api) { request, _ in try self.changes(request) },
             ServerRoute(method: .post, path: "/api/preheat", group: .api) { request, context in
                 try await self.preheat(request, context: context, start: true)

@@ -148,7 +148,7 @@ function render() {
   };
   for (const [row, ids] of rowsIn(top - cell, top + scroller.clientHeight + cell)) {
     if (row.start < 0) {
-      const header = node(`day:${row.section.key}`, "day"), count = row.section.ids.length;
+      const header = node(`day:${row.section.key}`, "day"), count = row.section.count ?? row.section.ids.length;
       const label = `${count} ${count === 1 ? "item" : "items"}`;
       header.style.cssText = `top:${row.top}px;height:${HEADER}px`;
       if (header.textContent !== row.section.title + label)
@@ -307,10 +307,11 @@ const showStats = onNextFrame(() => {
   statsView.textContent = `blank cells  ${blank}\nimages shown ${shown}\nin flight    ${inFlight}\n${count} items`;
 });
 
-// Listings. The library's days come from /api/moments at once (every id, so the whole height is
-// known); the assets' details follow page by page, and cells fill in as their page arrives. An
-// album is one section, filled as its pages arrive. Listed again (keepScroll, after changes), the
-// old lists stay on screen until the new ones are in, and the photos in view stay in view.
+// Listings. The library's days come from /api/moments, page by page, each with its count and
+// first photos; the rest of each day's photos follow from /api/assets page by page (the same
+// order, newest first), and cells fill in as their page arrives. An album is one section, filled
+// as its pages arrive. Listed again (keepScroll, after changes), the old lists stay on screen
+// until the new ones are in, and the photos in view stay in view.
 async function show(view, { keepScroll = false } = {}) {
   const generation = ++model.generation;
   Object.assign(model, { view, changeToken: null });
@@ -327,12 +328,30 @@ async function show(view, { keepScroll = false } = {}) {
   };
   try {
     if (view.kind === "library") {
-      const moments = await request("api/moments");
-      if (generation !== model.generation) return;
-      model.changeToken = moments.changeToken;
-      publish(moments.moments.map((m) => ({ key: m.day, title: m.title, ids: m.assets })));
+      const sections = [], days = new Map();
+      const complete = await loadPages("api/moments", generation, (page) => {
+        model.changeToken ??= page.changeToken;
+        for (const moment of page.moments) {
+          const section = { key: moment.day, title: moment.title, count: moment.count, ids: [...moment.assets] };
+          sections.push(section);
+          days.set(moment.day, { section, known: new Set(moment.assets) });
+        }
+      });
+      if (!complete) return;
+      if (!keepScroll) publish(sections);
       window.thumbsReady = true;
-      return await loadPages("api/assets", generation);
+      const filled = await loadPages("api/assets", generation, (page) => {
+        for (const asset of page.assets) {
+          const day = days.get(asset.day);
+          if (!day || day.known.has(asset.id)) continue;
+          day.known.add(asset.id);
+          day.section.ids.push(asset.id);
+        }
+        if (!keepScroll) relayout();
+      });
+      if (!filled) return;
+      sections.forEach((section) => delete section.count);
+      return keepScroll ? publish(sections) : relayout();
     }
     const section = { key: `${view.kind}:${view.id}`, title: view.title, ids: [] };
     const path = view.kind === "burst"
@@ -362,7 +381,7 @@ async function loadPages(path, generation, onPage) {
       return request(url((pageLimit = "")));
     });
     if (generation !== model.generation) return false;
-    page.assets.forEach((asset) => model.assets.set(asset.id, asset));
+    page.assets?.forEach((asset) => model.assets.set(asset.id, asset));
     onPage?.(page);
     render();
     cursor = page.nextCursor;
@@ -431,7 +450,12 @@ function place(asset) {
 // The side list: the library, then every album with its count.
 async function loadCollections() {
   try {
-    const { albums } = await request("api/albums");
+    const albums = [];
+    for (let cursor = "", first = true; first || cursor; first = false) {
+      const page = await request(`api/albums?cursor=${encodeURIComponent(cursor)}`);
+      albums.push(...page.albums);
+      cursor = page.nextCursor;
+    }
     const item = (view, title, count = "") => {
       const button = make("button", "", make("span", "title", title), make("span", "count", String(count)));
       button.dataset.key = keyOf(view);
