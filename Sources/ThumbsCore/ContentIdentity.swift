@@ -10,7 +10,7 @@
 /// ends: an edit in place that restores the time and changes only the middle of the file.
 public struct ContentIdentity: Sendable, Hashable, CustomStringConvertible {
     public let fingerprint: FileFingerprint
-    /// 64-bit FNV-1a of the size, the first ``sampledBytes`` and the last ``sampledBytes`` (the
+    /// A 64-bit hash of the size, the first ``sampledBytes`` and the last ``sampledBytes`` (the
     /// whole file when it is smaller than both).
     public let signature: UInt64
 
