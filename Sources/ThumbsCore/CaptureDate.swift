@@ -72,6 +72,12 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
 
     /// Parses ``description``'s form: "2022-02-16T12:55:41", optionally followed by "+01:00".
     public init?(parsing text: String) {
+        // The metadata cache reads one per asset on every walk: its own form is read from the
+        // bytes at once, anything else as EXIF's, which takes the same values.
+        if let parsed = Self.fixedForm(text.utf8) {
+            self = parsed
+            return
+        }
         let hasOffset = text.count > 19
         guard
             let parsed = CaptureDate(
@@ -80,6 +86,42 @@ public struct CaptureDate: Sendable, Hashable, Codable, CustomStringConvertible 
             !hasOffset || parsed.utcOffsetSeconds != nil
         else { return nil }
         self = parsed
+    }
+
+    /// ``description``'s exact form, from its UTF-8 bytes; nil for anything else, or for values
+    /// out of the ranges ``init(exif:offset:)`` accepts.
+    private static func fixedForm(_ utf8: String.UTF8View) -> CaptureDate? {
+        let count = utf8.count
+        guard count == 19 || count == 25 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        bytes.append(contentsOf: utf8)
+        func number(_ start: Int, _ length: Int) -> Int? {
+            var value = 0
+            for byte in bytes[start..<start + length] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        let separators: [(Int, UInt8)] = [(4, 0x2D), (7, 0x2D), (10, 0x54), (13, 0x3A), (16, 0x3A)]
+        guard separators.allSatisfy({ bytes[$0.0] == $0.1 }),
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        var offset: Int?
+        if count == 25 {
+            guard bytes[19] == 0x2B || bytes[19] == 0x2D, bytes[22] == 0x3A,
+                let hours = number(20, 2), let minutes = number(23, 2), (0...14).contains(hours),
+                (0...59).contains(minutes)
+            else { return nil }
+            offset = (bytes[19] == 0x2D ? -1 : 1) * (hours * 3600 + minutes * 60)
+        }
+        return CaptureDate(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+            utcOffsetSeconds: offset)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -20,7 +20,7 @@ struct FolderListingWalk {
     let root: String
     let store: ThumbnailStore
     /// The files of the folders the walk is in, by folder.
-    private var open: [FilePath: [FolderListing.File]] = [:]
+    private var open: [FilePath: OpenFolder] = [:]
     private var visited: Set<UInt64> = []
     private var unreadable: [String] = []
     private var sawFiles = false
@@ -42,26 +42,39 @@ struct FolderListingWalk {
     mutating func take(_ step: LibraryWalker.Step) throws(StoreError) -> [Change] {
         for file in step.files {
             sawFiles = true
-            let (folder, name) = Self.split(file.path)
-            open[folder, default: []].append(FolderListing.File(name: name, fingerprint: file.fingerprint))
+            open[file.folder, default: OpenFolder()].add(file)
         }
         for issue in step.issues {
             if case .unreadableFolder = issue.reason { unreadable.append(issue.path) }
         }
         var changes: [Change] = []
         for folder in step.finishedFolders {
-            var files = open.removeValue(forKey: folder) ?? []
-            files.sort { $0.name.lexicographicallyPrecedes($1.name) }
+            let found = open.removeValue(forKey: folder) ?? OpenFolder()
             let bytes = folder.bytes
             visited.insert(FolderListing.folderHash(bytes))
-            let kept = try store.folderListing(root: root, folder: bytes)
-            guard kept?.files != files else { continue }
+            // An unchanged folder is told by its digest alone: no name is read or sorted.
+            let recorded = try store.folderListingDigest(root: root, folder: bytes)
+            guard recorded != found.digest.recorded, recorded != nil || !found.files.isEmpty else { continue }
+            let files = found.files.map { FolderListing.File(name: Self.name(of: $0.path), fingerprint: $0.fingerprint) }
+                .sorted { $0.name.lexicographicallyPrecedes($1.name) }
+            let kept = recorded == nil ? nil : try store.folderListing(root: root, folder: bytes)
             changes.append(
                 Change(
                     listing: FolderListing(root: root, folder: bytes, files: files),
                     gone: kept.map { Self.gone(from: $0, now: files) } ?? []))
         }
         return changes
+    }
+
+    /// A folder the walk is in: its files so far, and their digest.
+    private struct OpenFolder {
+        var files: [LibraryWalker.File] = []
+        var digest = FolderListing.Digest()
+
+        mutating func add(_ file: LibraryWalker.File) {
+            files.append(file)
+            file.path.lastComponent?.withPlatformString { digest.add(name: $0, fingerprint: file.fingerprint) }
+        }
     }
 
     /// After the whole root was walked: the listings of folders it did not reach (to remove),
@@ -89,10 +102,16 @@ struct FolderListingWalk {
         }
     }
 
-    /// A path's folder and its name's bytes.
-    private static func split(_ path: FilePath) -> (FilePath, [UInt8]) {
-        let folder = path.removingLastComponent()
-        let all = path.bytes, start = folder.isEmpty ? 0 : folder.bytes.count + 1
-        return (folder, start < all.count ? Array(all[start...]) : all)
+    /// The bytes of a path's last component, as the file system has them.
+    private static func name(of path: FilePath) -> [UInt8] {
+        path.lastComponent?.withPlatformString { name in
+            var bytes: [UInt8] = []
+            var byte = name
+            while byte.pointee != 0 {
+                bytes.append(UInt8(bitPattern: byte.pointee))
+                byte += 1
+            }
+            return bytes
+        } ?? []
     }
 }

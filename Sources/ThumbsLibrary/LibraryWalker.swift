@@ -23,6 +23,15 @@ final class LibraryWalker: @unchecked Sendable {
         /// The same, for people (``/ThumbsSupport/SystemPackage/FilePath/displayString``).
         let relativePath: String
         let fingerprint: FileFingerprint
+        /// The folder holding it, beneath the root (the walk has it at hand).
+        let folder: FilePath
+
+        init(path: FilePath, relativePath: String, fingerprint: FileFingerprint, folder: FilePath? = nil) {
+            self.path = path
+            self.relativePath = relativePath
+            self.fingerprint = fingerprint
+            self.folder = folder ?? path.removingLastComponent()
+        }
     }
 
     struct Step: Sendable {
@@ -83,21 +92,26 @@ final class LibraryWalker: @unchecked Sendable {
             guard let name = FilePath.Component(directoryEntry: entry), includeHidden || !name.isHidden else {
                 continue
             }
-            visit(top.relative.appending(name), into: &step)
+            visit(name, in: top, into: &step)
         }
         step.finished = stack.isEmpty
         return step
     }
 
-    private func visit(_ relative: FilePath, into step: inout Step) {
-        let path = FilePath(root).appending(relative.components)
+    /// Visits the entry `name` of the open folder `folder`: stated from the folder's descriptor,
+    /// so that the kernel does not resolve the whole path again for every file.
+    private func visit(
+        _ name: FilePath.Component, in folder: (relative: FilePath, handle: OpaquePointer), into step: inout Step
+    ) {
+        let relative = folder.relative.appending(name)
         let shown = relative.displayString
         var info = stat()
-        guard path.withPlatformString({ lstat($0, &info) }) == 0 else {
+        guard name.withPlatformString({ fstatat(dirfd(folder.handle), $0, &info, AT_SYMLINK_NOFOLLOW) }) == 0 else {
             step.issues.append(LibraryIssue(path: shown, reason: .unreadableFile(SystemError.describe(errno))))
             return
         }
         if (info.st_mode & S_IFMT) == S_IFLNK {
+            let path = FilePath(root).appending(relative.components)
             guard let target = path.withPlatformString({ realpath($0, nil) }) else {
                 step.issues.append(LibraryIssue(path: shown, reason: .unreadableFile("broken symbolic link")))
                 return
@@ -122,7 +136,8 @@ final class LibraryWalker: @unchecked Sendable {
                     path: relative, relativePath: shown,
                     fingerprint: FileFingerprint(
                         size: UInt64(info.st_size),
-                        modificationTimeNanoseconds: FileFingerprint.modificationTimeNanoseconds(of: info))))
+                        modificationTimeNanoseconds: FileFingerprint.modificationTimeNanoseconds(of: info)),
+                    folder: folder.relative))
         default:
             break  // sockets, FIFOs, devices: never media, and opening a FIFO would block
         }

@@ -28,6 +28,58 @@ public struct FolderListing: Sendable, Hashable {
         self.files = files
     }
 
+    /// What a folder's files amount to, whatever their order: the sum of a hash of each one's
+    /// name, size and modification time, with their count. A listing's record starts with its
+    /// digest, so that a walk tells an unchanged folder from a changed one by it alone, reading
+    /// no name (``ThumbnailStore/folderListingDigest(root:folder:)``).
+    public struct Digest: Sendable, Hashable {
+        public private(set) var value: UInt64 = 0
+        public private(set) var count = 0
+
+        public init() {}
+
+        /// Adds one file: `name`'s bytes up to the first NUL (a name holds none).
+        public mutating func add(name: UnsafePointer<CChar>, fingerprint: FileFingerprint) {
+            var hash = FNV1a()
+            var byte = name
+            while byte.pointee != 0 {
+                hash.add(UInt8(bitPattern: byte.pointee))
+                byte += 1
+            }
+            add(hash, fingerprint)
+        }
+
+        mutating func add(name: [UInt8], fingerprint: FileFingerprint) {
+            var hash = FNV1a()
+            hash.add(name)
+            add(hash, fingerprint)
+        }
+
+        private mutating func add(_ name: FNV1a, _ fingerprint: FileFingerprint) {
+            var hash = name
+            hash.add(UInt8(0))
+            hash.add(fingerprint.size)
+            hash.add(UInt64(bitPattern: fingerprint.modificationTimeNanoseconds))
+            value = value &+ hash.value
+            count += 1
+        }
+
+        /// The digest as its record keeps it: the sum mixed with the count.
+        public var recorded: UInt64 {
+            var hash = FNV1a()
+            hash.add(value)
+            hash.add(UInt64(count))
+            return hash.value
+        }
+    }
+
+    /// The digest of ``files``.
+    public var digest: Digest {
+        var digest = Digest()
+        for file in files { digest.add(name: file.name, fingerprint: file.fingerprint) }
+        return digest
+    }
+
     /// The longest folder path or name a listing holds, in bytes: a record's fields are at most
     /// 65,535 bytes long, and no file system's path comes near.
     public static let longestField = Int(UInt16.max)
@@ -55,6 +107,13 @@ public struct FolderListing: Sendable, Hashable {
         return writer.bytes
     }
 
+    /// The digest a record starts with; nil for a record of another version or too short.
+    static func recordedDigest(_ record: UnsafeRawBufferPointer) -> UInt64? {
+        var reader = ByteReader(record, record: "folder listing")
+        guard (try? reader.u8()) == version else { return nil }
+        return try? reader.u64()
+    }
+
     /// The hash a folder's path has in its listing's key.
     public static func folderHash(_ folder: [UInt8]) -> UInt64 {
         var hash = FNV1a()
@@ -65,9 +124,12 @@ public struct FolderListing: Sendable, Hashable {
     /// The record's version: a record of another is read as no listing.
     private static let version: UInt8 = 1
 
+    /// Version, digest (``Digest/recorded``), root, folder, then each file's name, size and
+    /// modification time.
     func encoded() -> [UInt8] {
         var writer = ByteWriter(capacity: 32 + files.count * 40)
         writer.u8(Self.version)
+        writer.u64(digest.recorded)
         writer.string(root)
         writer.lengthPrefixed(folder)
         writer.u32(UInt32(files.count))
@@ -83,6 +145,7 @@ public struct FolderListing: Sendable, Hashable {
     init?(decoding record: UnsafeRawBufferPointer) throws(StoreError) {
         var reader = ByteReader(record, record: "folder listing")
         guard try reader.u8() == Self.version else { return nil }
+        _ = try reader.u64()
         root = try reader.string()
         folder = Array(try reader.lengthPrefixed())
         let count = Int(try reader.u32())

@@ -13,6 +13,15 @@ extension ThumbnailStore {
         }
     }
 
+    /// The ``FolderListing/Digest/recorded`` digest of the listing kept for `folder` of `root`,
+    /// read without the names; nil when none is kept or its record is of another version.
+    public func folderListingDigest(root: String, folder: [UInt8]) throws(StoreError) -> UInt64? {
+        let key = FolderListing.key(root: root, folder: folder)
+        return try environment.read { transaction throws(StoreError) in
+            try transaction.withValue(folders, key) { FolderListing.recordedDigest($0) } ?? nil
+        }
+    }
+
     /// The listings kept for folders of `root` whose ``FolderListing/folderHash(_:)`` is not in
     /// `visited`: after a whole walk of the root, the folders that are gone.
     public func folderListings(under root: String, except visited: Set<UInt64>) throws(StoreError)

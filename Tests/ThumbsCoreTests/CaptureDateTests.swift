@@ -56,4 +56,22 @@ import ThumbsCore
         }
         #expect(CaptureDate(exif: "10000:01:01 00:00:00") == nil)
     }
+
+    /// The metadata cache's own form is read from its bytes; whatever the text, the values are
+    /// those EXIF's parsing of the same parts gives.
+    @Test func theFixedFormReadsAsEXIFsParsingWould() {
+        let texts = [
+            "2022-02-16T12:55:41", "2022-02-16T12:55:41+01:00", "2022-02-16T12:55:41-09:30",
+            "0987-01-01T00:00:60", "2022-13-16T12:55:41", "2022-02-00T12:55:41", "2022-02-16T24:00:00",
+            "2022-02-16T12:55:41+15:00", "2022-02-16T12:55:41+01:60", "2022-02-16 12:55:41",
+            "2022-02-16T12:55:4x", "2022-02-16T12:55:41+0100", "2022-02-16T12:55:41Z", "0000-01-01T00:00:00",
+            "٢٠٢٢-02-16T12:55:41",
+        ]
+        for text in texts {
+            let offset = text.count > 19 ? String(text.dropFirst(19)) : nil
+            let reference = CaptureDate(exif: String(text.prefix(19)), offset: offset)
+            let expected = offset != nil && reference?.utcOffsetSeconds == nil ? nil : reference
+            #expect(CaptureDate(parsing: text) == expected, "\(text)")
+        }
+    }
 }

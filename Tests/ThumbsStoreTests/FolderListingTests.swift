@@ -32,6 +32,24 @@ import ThumbsSupport
         #expect(try store.folderListing(root: "/photos", folder: []) == nil)
     }
 
+    @Test func aListingsDigestIsReadAloneAndIgnoresTheFilesOrder() async throws {
+        let store = try store()
+        let listing = Self.listing("/photos", "x", ["a.jpg", "b.jpg"])
+        try await store.putFolderListings([listing])
+        let recorded = try store.folderListingDigest(root: "/photos", folder: Array("x".utf8))
+        #expect(recorded == listing.digest.recorded)
+        var reversed = listing
+        reversed.files.reverse()
+        #expect(reversed.digest == listing.digest)
+        var renamed = listing
+        renamed.files[0].name = Array("c.jpg".utf8)
+        var touched = listing
+        touched.files[0].fingerprint.modificationTimeNanoseconds += 1
+        let fewer = FolderListing(root: "/photos", folder: Array("x".utf8), files: [listing.files[0]])
+        for other in [renamed, touched, fewer] { #expect(other.digest.recorded != recorded) }
+        #expect(try store.folderListingDigest(root: "/photos", folder: Array("y".utf8)) == nil)
+    }
+
     @Test func theFoldersOfARootNotVisitedAreTheOnesLeft() async throws {
         let store = try store()
         let kept = Self.listing("/photos", "2024-06", ["a.jpg"])
@@ -52,7 +70,7 @@ import ThumbsSupport
             }
         }
         var countPastTheRecord = record
-        countPastTheRecord.replaceSubrange(13..<17, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        countPastTheRecord.replaceSubrange(21..<25, with: [0xFF, 0xFF, 0xFF, 0xFF])
         #expect(throws: StoreError.self) { try countPastTheRecord.withUnsafeBytes { try FolderListing(decoding: $0) } }
         var otherVersion = record
         otherVersion[0] = 99
