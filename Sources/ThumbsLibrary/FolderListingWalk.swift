@@ -55,8 +55,10 @@ struct FolderListingWalk {
             // An unchanged folder is told by its digest alone: no name is read or sorted.
             let recorded = try store.folderListingDigest(root: root, folder: bytes)
             guard recorded != found.digest.recorded, recorded != nil || !found.files.isEmpty else { continue }
-            let files = found.files.map { FolderListing.File(name: Self.name(of: $0.path), fingerprint: $0.fingerprint) }
-                .sorted { $0.name.lexicographicallyPrecedes($1.name) }
+            let files = found.files.map {
+                FolderListing.File(name: Self.name(of: $0.path), fingerprint: $0.fingerprint)
+            }
+            .sorted { $0.name.lexicographicallyPrecedes($1.name) }
             let kept = recorded == nil ? nil : try store.folderListing(root: root, folder: bytes)
             changes.append(
                 Change(
