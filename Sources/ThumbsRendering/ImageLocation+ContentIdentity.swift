@@ -6,7 +6,7 @@ extension ImageLocation {
     /// The file's ``/ThumbsCore/ContentIdentity``, read from the file opened beneath the root
     /// (as every render opens it): two reads of ``/ThumbsCore/ContentIdentity/sampledBytes`` at
     /// most. Fails as the open or read does, and with `changedWhileRendering` when the file is
-    /// not at its ``expectedFingerprint``.
+    /// not at its `expectedFingerprint`.
     public func contentIdentity() throws(ImagingError) -> ContentIdentity {
         let file = try OpenedFile.open(self)
         let fingerprint = try FileFingerprint(descriptor: file.descriptor)

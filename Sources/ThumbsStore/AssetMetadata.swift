@@ -18,7 +18,7 @@ public struct AssetMetadata: Sendable, Hashable {
     /// Whether the file's decode ended early at this ``fingerprint`` (a truncated or damaged
     /// file that was not still being written): its thumbnails show what decoded.
     public var isPartial = false
-    /// The ``ContentIdentity/signature`` of the file at this ``fingerprint``, by which the
+    /// The ``/ThumbsCore/ContentIdentity/signature`` of the file at this ``fingerprint``, by which the
     /// cache recognises it moved or copied; nil in records written before it was kept.
     public var contentSignature: UInt64?
 

@@ -14,7 +14,7 @@ enum MetadataRecordVersion: UInt8, CaseIterable, Comparable {
     /// Live Photos' content identifiers, motion photos' movies, media subtypes, bursts and the
     /// partial flag, read from every asset's file.
     case livePhotosSubtypesAndBursts = 4
-    /// The file's content signature (``ContentIdentity``), by which a moved or copied file is
+    /// The file's content signature (``/ThumbsCore/ContentIdentity``), by which a moved or copied file is
     /// recognised. Outdates nothing: a file whose record lacks it is recognised only once it is
     /// read again.
     case contentSignatures = 5
