@@ -8,8 +8,8 @@
    JPEGs of ../shared/photos (skipped when it is absent) unless --photo names others.
 3. A small warm against a large one: `thumbs warm` of 30 photos and of 3,000, isolation
    "process" and "none"; goal: the 30's photos per second at least 0.85x the 3,000's. The 3,000
-   are 640x480 JPEGs made by scripts/bench-scaling's generator (once, kept in --root); the 30
-   are copies of the first 30 of them.
+   are 640x480 JPEGs made with Pillow (generated_photos; once, kept in --root); the 30 are
+   copies of the first 30 of them.
 
 Each measurement alternates its commands round by round. Every run starts in a new, empty
 folder with a new cache and XDG folders of its own (so no config.json of the user's), and its
@@ -38,7 +38,7 @@ from .. import events, mapped, runner
 from ..figures import alternation
 from ..paths import SHARED
 from ..report import load_average, machine_info, write_json
-from . import scaling
+from . import generated_photos
 from .startup_report import QUALITY, SIZE, Group, Measured, Results, report
 
 SMALL, LARGE = 30, 3000  # the two warms' libraries, in photos
@@ -220,7 +220,7 @@ def warm_commands(thumbs: Path, library: Path, photos: int, configs: dict[str, P
 
 def warm_libraries(root: Path) -> tuple[Path, Path]:
     """(the small library, the large one): LARGE generated photos, and copies of the first SMALL."""
-    files, _ = scaling.ensure_library(root, LARGE)
+    files, _ = generated_photos.ensure_library(root, LARGE)
     small = root / f"{LARGE}-first-{SMALL}"
     if sorted(p.name for p in small.glob("*.jpg")) != [p.name for p in files[:SMALL]]:
         shutil.rmtree(small, ignore_errors=True)
@@ -337,7 +337,7 @@ def measure_and_report(args: argparse.Namespace) -> None:
     if "warm" in args.parts:
         small, large = warm_libraries(args.root)
         results.warm_photos = (
-            f"{scaling.WIDTH}x{scaling.HEIGHT} JPEGs made by scripts/bench-scaling's generator "
+            f"{generated_photos.WIDTH}x{generated_photos.HEIGHT} JPEGs made with Pillow "
             f"({large}; the {SMALL} are copies of its first {SMALL})"
         )
         results.warm = [
