@@ -36,7 +36,7 @@ def photo(rng: random.Random, taken: datetime.datetime) -> bytes:
     per channel, with random shapes on top: ~2 ms, where making the gradient and the noise for
     every photo took ~5.
     """
-    from PIL import Image, ImageChops, ImageDraw
+    from PIL import Image, ImageChops
 
     global _field  # noqa: PLW0603 (made once per pool process)
     if _field is None:
@@ -56,17 +56,25 @@ def photo(rng: random.Random, taken: datetime.datetime) -> bytes:
         falling = rng.random() < 0.5
         curves += [int(offset + gain * (255 - v if falling else v)) for v in range(256)]
     image = image.point(curves)
-    draw = ImageDraw.Draw(image)
-    for _ in range(rng.randint(2, 6)):
-        x, y = rng.randrange(WIDTH), rng.randrange(HEIGHT)
-        w, h = rng.randint(20, 240), rng.randint(20, 240)
-        shape = draw.ellipse if rng.random() < 0.5 else draw.rectangle
-        shape((x, y, x + w, y + h), fill=tuple(rng.randbytes(3)))
+    draw_shapes(image, rng, rng.randint(2, 6), (20, 240))
     exif = Image.Exif()
     exif.get_ifd(0x8769)[0x9003] = taken.strftime("%Y:%m:%d %H:%M:%S")  # DateTimeOriginal
     out = io.BytesIO()
     image.save(out, "JPEG", quality=85, exif=exif.tobytes())
     return out.getvalue()
+
+
+def draw_shapes(image: Image.Image, rng: random.Random, count: int, extent: tuple[int, int]) -> None:
+    """Draws `count` ellipses and rectangles of random places, colours and sides (within `extent`)
+    on `image`."""
+    from PIL import ImageDraw
+
+    draw = ImageDraw.Draw(image)
+    for _ in range(count):
+        x, y = rng.randrange(image.width), rng.randrange(image.height)
+        w, h = rng.randint(*extent), rng.randint(*extent)
+        shape = draw.ellipse if rng.random() < 0.5 else draw.rectangle
+        shape((x, y, x + w, y + h), fill=tuple(rng.randbytes(3)))
 
 
 def generate_folder(task: tuple[Path, int, int]) -> None:
