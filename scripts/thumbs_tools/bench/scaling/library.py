@@ -32,9 +32,11 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from ... import runner
+from ..generated_photos import draw_shapes
 
 WIDTH, HEIGHT = 160, 120
 POOL = 256  # distinct pictures: file i is picture i mod POOL
+NOISE = 10  # levels of uniform noise around each pixel of a picture
 FOLDERS = 100
 FIRST_MONTH = (2017, 1)
 BURST_FRAMES = 10
@@ -133,22 +135,20 @@ def photo_bytes(picture: bytes, index: int, date: datetime.datetime) -> bytes:
 
 
 def pictures(count: int = POOL, seed: int = 48) -> list[bytes]:
-    """`count` distinct small JPEGs: a gradient of random colours, noise, a few shapes each."""
-    from PIL import Image, ImageChops, ImageDraw
+    """`count` distinct small JPEGs: a gradient of random colours, noise, a few shapes each; the
+    same for the same seed (the noise too, which Pillow's effect_noise would make anew)."""
+    from PIL import Image, ImageChops
 
     rng = random.Random(seed)
     made = []
     for _ in range(count):
         image = Image.frombytes("RGB", (4, 3), rng.randbytes(4 * 3 * 3))
         image = image.resize((WIDTH, HEIGHT), Image.Resampling.BICUBIC)
-        noise = Image.effect_noise((WIDTH, HEIGHT), 6).convert("RGB")
+        # Uniform noise of ±NOISE levels: what makes a JPEG weigh and decode like a photo.
+        noise = Image.frombytes("L", (WIDTH, HEIGHT), rng.randbytes(WIDTH * HEIGHT))
+        noise = noise.point(lambda v: 128 - NOISE + v * (2 * NOISE + 1) // 256).convert("RGB")
         image = ImageChops.add(image, noise, offset=-128)
-        draw = ImageDraw.Draw(image)
-        for _ in range(rng.randint(2, 5)):
-            x, y = rng.randrange(WIDTH), rng.randrange(HEIGHT)
-            w, h = rng.randint(8, 60), rng.randint(8, 60)
-            shape = draw.ellipse if rng.random() < 0.5 else draw.rectangle
-            shape((x, y, x + w, y + h), fill=tuple(rng.randbytes(3)))
+        draw_shapes(image, rng, rng.randint(2, 5), (8, 60))
         out = io.BytesIO()
         image.save(out, "JPEG", quality=80)
         made.append(out.getvalue())
