@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from ... import runner
 from ...figures import mb
 from ...report import machine_info, write_json
+from ..serve.processes import exit_on_signal
 from . import __doc__ as description
 from . import commands, library, serving
 from .commands import Setup
@@ -138,6 +140,8 @@ def measure_size(setup: Setup, photos: int, keep: bool) -> dict[str, Any]:
 def main() -> None:
     """Generates the libraries, measures each size, prints the report."""
     args = parse_arguments()
+    # On SIGTERM as on Ctrl-C, the server is stopped and a moved folder renamed back.
+    signal.signal(signal.SIGTERM, exit_on_signal)
     args.root.mkdir(parents=True, exist_ok=True)
     generated = {n: library.ensure(args.root, n, say) for n in args.sizes}
     if args.generate_only:
