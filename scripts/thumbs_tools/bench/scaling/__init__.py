@@ -1,6 +1,6 @@
 """What a library costs Thumbs as it grows, from a thousand photos to a million: the curve.
 
-For each size N, a library of N small distinct JPEGs (160x120, ~4 KB, in 100 folders of a month
+For each size N, a library of N small distinct JPEGs (160x120, ~3.4 KB, in 100 folders of a month
 each, capture dates in EXIF: library.py) is generated once under ROOT/N/ and kept (ROOT/N.complete
 marks it complete). Then, on a new cache:
 

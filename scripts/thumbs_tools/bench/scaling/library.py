@@ -2,8 +2,8 @@
 
 A library of N photos is 100 folders named by month, `2017-01` to `2025-04`, each holding 1 % of
 them (N ÷ 100, the first N mod 100 folders one more), the photos of a folder spread evenly over
-its month. Every photo is a small JPEG (160x120, ~4 KB) so that a million fit on a disk (~4 GB):
-one of POOL distinct pictures Pillow encodes once, with an EXIF block holding its capture date
+its month. Every photo is a small JPEG (160x120, 3.0 to 4.0 KB: one block of 4 KiB on disk) so
+that a million fit on a disk (~4 GB): one of POOL distinct pictures Pillow encodes once, with an EXIF block holding its capture date
 (DateTimeOriginal) and a comment holding its number inserted after the picture's JFIF header,
 so that every file's bytes differ; its modification time is its capture date too. Writing a
 file is then joining bytes: no encoding per photo.
@@ -36,7 +36,7 @@ from ..generated_photos import draw_shapes
 
 WIDTH, HEIGHT = 160, 120
 POOL = 256  # distinct pictures: file i is picture i mod POOL
-NOISE = 10  # levels of uniform noise around each pixel of a picture
+NOISE = 5  # levels of uniform noise around each pixel of a picture
 FOLDERS = 100
 FIRST_MONTH = (2017, 1)
 BURST_FRAMES = 10
