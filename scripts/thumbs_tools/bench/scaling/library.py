@@ -2,11 +2,11 @@
 
 A library of N photos is 100 folders named by month, `2017-01` to `2025-04`, each holding 1 % of
 them (N ÷ 100, the first N mod 100 folders one more), the photos of a folder spread evenly over
-its month. Every photo is a small JPEG (160x120, 3.0 to 4.0 KB: one block of 4 KiB on disk) so
-that a million fit on a disk (~4 GB): one of POOL distinct pictures Pillow encodes once, with an EXIF block holding its capture date
-(DateTimeOriginal) and a comment holding its number inserted after the picture's JFIF header,
-so that every file's bytes differ; its modification time is its capture date too. Writing a
-file is then joining bytes: no encoding per photo.
+its month. Every photo is a small JPEG (160x120, 2.9 to 4.0 KB: one block of 4 KiB on disk) so
+that a million fit on a disk (~4 GB): one of POOL distinct pictures Pillow encodes once, with an
+EXIF block holding its capture date (DateTimeOriginal) and a comment holding its number inserted
+after the picture's JFIF header, so that every file's bytes differ; its modification time is its
+capture date too. Writing a file is then joining bytes: no encoding per photo.
 
 The first folder's first BURST_FRAMES photos are one burst, named as Motorola's cameras name
 frames (`…_BURST001.jpg`), so that a listing of a burst's frames can be measured.
