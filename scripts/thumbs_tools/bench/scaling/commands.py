@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,23 +87,26 @@ class Listing:
 def listing(setup: Setup, name: str) -> Listing:
     """`thumbs NAME` (albums, moments) as a table on a pipe: time to its first line, to its end."""
     runner.wait_for_quiet(timeout=setup.wait_quiet)
-    start = time.perf_counter()
-    proc = subprocess.Popen(setup.thumbs_command(name), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    assert proc.stdout is not None
-    first_line, lines, size = None, 0, 0
-    out = proc.stdout.fileno()
-    while chunk := os.read(out, 1 << 16):
-        newlines = chunk.count(b"\n")
-        if first_line is None and newlines:
-            first_line = time.perf_counter() - start
-        lines += newlines
-        size += len(chunk)
-    _, status, usage = os.wait4(proc.pid, 0)
-    total = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait
-    proc.stdout.close()
-    if proc.returncode != 0:
-        raise RuntimeError(f"thumbs {name} exited with {proc.returncode}")
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        proc = subprocess.Popen(setup.thumbs_command(name), stdout=subprocess.PIPE, stderr=errors)
+        assert proc.stdout is not None
+        first_line, lines, size = None, 0, 0
+        out = proc.stdout.fileno()
+        while chunk := os.read(out, 1 << 16):
+            newlines = chunk.count(b"\n")
+            if first_line is None and newlines:
+                first_line = time.perf_counter() - start
+            lines += newlines
+            size += len(chunk)
+        _, status, usage = os.wait4(proc.pid, 0)
+        total = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait
+        proc.stdout.close()
+        if proc.returncode != 0:
+            errors.seek(0)
+            said = errors.read().decode(errors="replace").strip()[-400:]
+            raise RuntimeError(f"thumbs {name} exited with {proc.returncode}: {said}")
     return Listing(f"thumbs {name}", first_line, total, lines, size, usage.ru_maxrss * 1024, proc.returncode)
 
 

@@ -123,6 +123,7 @@ class Server:
         self.proc = processes.start(command, stdout=subprocess.PIPE, stderr=self.errors)
         self.pid = self.proc.pid
         self.exit_notice: int | None = None
+        self.drainer: threading.Thread | None = None
         with contextlib.suppress(OSError):
             self.exit_notice = os.pidfd_open(self.pid)
 
@@ -164,14 +165,15 @@ class Server:
         raise RuntimeError(f"thumbs serve did not say it listens: {self.stderr_tail()}")
 
     def _drain(self, descriptor: int) -> None:
-        """Reads what else the server prints, so that it never blocks on a full pipe."""
+        """Reads what else the server prints, until it ends, so that it never blocks on a full pipe."""
 
         def drain() -> None:
             with contextlib.suppress(OSError):
                 while os.read(descriptor, 1 << 16):
                     pass
 
-        threading.Thread(target=drain, daemon=True).start()
+        self.drainer = threading.Thread(target=drain, daemon=True)
+        self.drainer.start()
 
     def _ended_within(self, seconds: float) -> bool:
         """Waits up to `seconds` for the server to end (its pidfd); whether it has."""
@@ -214,6 +216,10 @@ class Server:
         if hasattr(self, "client"):
             self.client.close()
         self.processes.stop(self.proc)
+        if self.drainer is not None:
+            self.drainer.join()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
         if self.exit_notice is not None:
             os.close(self.exit_notice)
         self.errors.close()
