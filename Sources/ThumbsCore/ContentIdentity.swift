@@ -5,7 +5,7 @@
 ///
 /// The cache recognises a photo that moved, was renamed or was copied by it, and gives the new
 /// path the thumbnails and metadata of the old one without a render (see
-/// `ThumbnailStore.adopt(_:as:)`). Two files with the same identity and different content would
+/// `ThumbnailStore.adopt(_:)`). Two files with the same identity and different content would
 /// need the same size, the same modification time to the nanosecond and the same bytes at both
 /// ends: an edit in place that restores the time and changes only the middle of the file.
 public struct ContentIdentity: Sendable, Hashable, CustomStringConvertible {

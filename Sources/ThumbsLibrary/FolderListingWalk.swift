@@ -3,7 +3,7 @@ import ThumbsCore
 import ThumbsStore
 import ThumbsSupport
 
-/// One walk of a root held against the folder listings the cache keeps (``FolderListing``):
+/// One walk of a root held against the folder listings the cache keeps (`FolderListing`):
 /// which files are gone since the last walk that kept them, and the listings to keep now.
 ///
 /// Each folder is compared when the walk leaves it, so memory holds the folders the walk is in,

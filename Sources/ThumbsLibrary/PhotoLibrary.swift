@@ -54,7 +54,7 @@ public final class PhotoLibrary: Sendable {
         AssetBatches(library: self, batchSize: max(1, batchSize), keepsListings: false)
     }
 
-    /// The same walk, keeping in the store each folder's listing of files (``FolderListing``),
+    /// The same walk, keeping in the store each folder's listing of files (``/ThumbsStore/FolderListing``),
     /// so that its last batch says which files are gone since the last walk that kept them
     /// (``LibraryBatch/gone``), for the caller to forget. The listings of folders that lost
     /// files are kept only when the caller asks for the batch after the last one: a walk

@@ -2,7 +2,7 @@ import ThumbsCore
 import ThumbsSupport
 
 extension ThumbnailStore {
-    /// What an adoption gave the new path (see ``adopt(_:as:)``).
+    /// What an adoption gave the new path (see ``ThumbnailStore/adopt(_:)``).
     public struct Adoption: Sendable, Hashable {
         /// The metadata record, now the new path's too.
         public var metadata: AssetMetadata
