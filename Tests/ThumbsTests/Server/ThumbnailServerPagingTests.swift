@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import HTTPTypes
 import HummingbirdTesting
 import Testing
@@ -29,10 +28,9 @@ struct ThumbnailServerPagingTests {
     }
 
     /// Sets the modification time of library/`name` to noon, `daysAgo` days before 2024-06-30.
-    private func date(_ fixture: ServerFixture, _ name: String, daysAgo: Int) {
-        let seconds = 1_719_748_800 - daysAgo * 86_400
-        let time = timespec(tv_sec: seconds, tv_nsec: 0)
-        #expect(utimensat(AT_FDCWD, fixture.root + "/" + name, [time, time], 0) == 0)
+    private func date(_ fixture: ServerFixture, _ name: String, daysAgo: Int) throws {
+        let date = Date(timeIntervalSince1970: TimeInterval(1_719_748_800 - daysAgo * 86_400))
+        try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: fixture.root + "/" + name)
     }
 
     @Test func albumsPageInListingOrderEachOnce() async throws {
@@ -77,11 +75,11 @@ struct ThumbnailServerPagingTests {
         let fixture = try ServerFixture(photos: 0)
         for index in 0..<30 {
             try fixture.photos.addPhoto("busy/\(index).jpg", width: 64, height: 48)
-            date(fixture, "busy/\(index).jpg", daysAgo: 0)
+            try date(fixture, "busy/\(index).jpg", daysAgo: 0)
         }
         for day in 1...4 {
             try fixture.photos.addPhoto("day\(day).jpg", width: 64, height: 48)
-            date(fixture, "day\(day).jpg", daysAgo: day)
+            try date(fixture, "day\(day).jpg", daysAgo: day)
         }
         try await fixture.run { client, _ in
             let moments = try await all(client, "/api/moments", "moments", limit: 2)
