@@ -86,11 +86,11 @@ struct FolderListingWalk {
             let shown = FilePath(bytes: listing.folder).displayString
             return !unreadable.contains { $0 == "." || shown == $0 || shown.hasPrefix($0 + "/") }
         }
-        // The root's own listing is visited, and still holds what it held: its files count too.
-        let rootFiles = try store.folderListing(root: root, folder: [])?.files.count ?? 0
-        let listed = missing.reduce(rootFiles) { $0 + $1.files.count }
-        guard sawFiles || listed == 0 else {
-            return ([], [], LibraryIssue(path: ".", reason: .emptyRoot(listed: listed), root: root))
+        if !sawFiles {
+            // The root's own listing is visited, and still holds what it held: its files count too.
+            let rootFiles = try store.folderListing(root: root, folder: [])?.files.count ?? 0
+            let listed = missing.reduce(rootFiles) { $0 + $1.files.count }
+            if listed > 0 { return ([], [], LibraryIssue(path: ".", reason: .emptyRoot(listed: listed), root: root)) }
         }
         return (missing.map(\.folder), missing.flatMap { Self.gone(from: $0, now: []) }, nil)
     }
@@ -106,14 +106,6 @@ struct FolderListingWalk {
 
     /// The bytes of a path's last component, as the file system has them.
     private static func name(of path: FilePath) -> [UInt8] {
-        path.lastComponent?.withPlatformString { name in
-            var bytes: [UInt8] = []
-            var byte = name
-            while byte.pointee != 0 {
-                bytes.append(UInt8(bitPattern: byte.pointee))
-                byte += 1
-            }
-            return bytes
-        } ?? []
+        path.lastComponent.map { FilePath(root: nil, [$0]).bytes } ?? []
     }
 }
