@@ -9,9 +9,12 @@ public struct AssetBatches: AsyncSequence, Sendable {
     let library: PhotoLibrary
     let batchSize: Int
     let keepsListings: Bool
+    /// The context of the warm that passes over warmed folders; nil for a walk that resolves
+    /// every file.
+    var warmContext: UInt64? = nil
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(library: library, batchSize: batchSize, keepsListings: keepsListings)
+        Iterator(library: library, batchSize: batchSize, keepsListings: keepsListings, warmContext: warmContext)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
@@ -25,18 +28,24 @@ public struct AssetBatches: AsyncSequence, Sendable {
         private var grouping = FolderGrouping()
         private var listings: FolderListingKeeper?
         private var reportedGone = false
+        private var warmedFolders: WarmedFolderSkip?
 
-        init(library: PhotoLibrary, batchSize: Int, keepsListings: Bool) {
+        init(library: PhotoLibrary, batchSize: Int, keepsListings: Bool, warmContext: UInt64?) {
             self.library = library
             self.batchSize = batchSize
             if keepsListings, let store = library.store {
                 listings = FolderListingKeeper(store: store, shard: library.shard)
+            }
+            if let warmContext, let store = library.store {
+                warmedFolders = WarmedFolderSkip(
+                    store: store, context: warmContext, shard: library.shard, includeHidden: library.includeHidden)
             }
         }
 
         public mutating func next() async throws -> LibraryBatch? {
             while true {
                 try Task.checkCancellation()
+                if let batch = try await nextOfFolderLeft() { return batch }
                 guard rootIndex < library.roots.count else { return try await lastBatches() }
                 let root = library.roots[rootIndex]
                 let walker = self.walker ?? LibraryWalker(root: root, includeHidden: library.includeHidden)
@@ -50,31 +59,68 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 }
                 var batch = LibraryBatch()
                 batch.issues = step.issues
-                // Another shard's files are left before anything is read of them.
-                let files =
-                    library.shard.map { shard in
-                        step.files.filter {
-                            shard.contains(assetID: AssetID.make(root: root, relativeFilePath: $0.path))
-                        }
-                    } ?? step.files
-                for file in files where MediaType.isMediaFileName(file.relativePath) {
-                    let slash = file.relativePath.lastIndex(of: "/")
-                    let folder = slash.map { String(file.relativePath[..<$0]) } ?? ""
-                    batch.estimatedByFolder[LibraryBatch.Folder(root: root, path: folder), default: 0] += 1
-                }
-                changing += try await library.resolve(files, root: root, into: &batch)
-                batch.assets = grouping.admit(batch.assets)
-                for folder in step.finishedFolders {
-                    batch.assets += grouping.release(root: root, folder: folder)
+                if var warmedFolders {
+                    batch.warmedAssets = try warmedFolders.take(step, root: root)
+                    self.warmedFolders = warmedFolders
+                } else {
+                    try await resolve(step.files, root: root, into: &batch)
+                    for folder in step.finishedFolders {
+                        batch.assets += grouping.release(root: root, folder: folder)
+                    }
                 }
                 for index in batch.issues.indices where batch.issues[index].root == nil {
                     batch.issues[index].root = root
                 }
                 // A batch whose assets all wait for their group still carries what was read.
-                if !batch.assets.isEmpty || !batch.issues.isEmpty || batch.fromCache + batch.inspected > 0 {
+                if !batch.assets.isEmpty || !batch.issues.isEmpty || batch.fromCache + batch.inspected > 0
+                    || batch.warmedAssets > 0
+                {
                     return batch
                 }
             }
+        }
+
+        /// Resolves `files` of `root` (this shard's) into `batch`, their assets admitted to their
+        /// groups.
+        private mutating func resolve(_ files: [LibraryWalker.File], root: String, into batch: inout LibraryBatch)
+            async throws
+        {
+            // Another shard's files are left before anything is read of them.
+            let files =
+                library.shard.map { shard in
+                    files.filter { shard.contains(assetID: AssetID.make(root: root, relativeFilePath: $0.path)) }
+                } ?? files
+            for file in files where MediaType.isMediaFileName(file.relativePath) {
+                let slash = file.relativePath.lastIndex(of: "/")
+                let folder = slash.map { String(file.relativePath[..<$0]) } ?? ""
+                batch.estimatedByFolder[LibraryBatch.Folder(root: root, path: folder), default: 0] += 1
+            }
+            changing += try await library.resolve(files, root: root, into: &batch)
+            batch.assets = grouping.admit(batch.assets)
+        }
+
+        /// In a walk that passes over warmed folders: the next files of a folder the walk left
+        /// that was not warmed as it is, resolved; the folder's end marked with its last files.
+        private mutating func nextOfFolderLeft() async throws -> LibraryBatch? {
+            guard var warmedFolders, let (folder, files, last) = warmedFolders.nextFiles(limit: batchSize) else {
+                return nil
+            }
+            var batch = LibraryBatch()
+            let changingBefore = changing.count
+            try await resolve(files, root: folder.root, into: &batch)
+            for index in batch.issues.indices { batch.issues[index].root = folder.root }
+            let troubled = !batch.issues.isEmpty || changing.count > changingBefore
+            if last {
+                batch.assets += grouping.release(root: folder.root, folder: folder.folder)
+                batch.folderEnds.append(
+                    LibraryBatch.FolderEnd(
+                        root: folder.root, folder: folder.folder, digest: folder.digest,
+                        context: warmedFolders.context, clean: folder.clean && !troubled))
+            } else if troubled {
+                warmedFolders.markFirstTroubled()
+            }
+            self.warmedFolders = warmedFolders
+            return batch
         }
 
         /// After the walk: the files that changed while read, read again; then, for a walk that

@@ -69,7 +69,7 @@ struct FolderListingWalk {
     }
 
     /// A folder the walk is in: its files so far, and their digest.
-    private struct OpenFolder {
+    struct OpenFolder {
         var files: [LibraryWalker.File] = []
         var digest = FolderListing.Digest()
 

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import ThumbsRendering
 
 /// One batch of the enumeration.
@@ -32,6 +33,27 @@ public struct LibraryBatch: Sendable {
     /// in its last batch.
     public var gone: [Asset] = []
 
+    /// A folder whose every asset is in this batch or an earlier one, in a walk that passes
+    /// over warmed folders (``PhotoLibrary/assets(batchSize:keepingListings:skippingWarmedFolders:)``):
+    /// what a warm that leaves it with nothing to do keeps as its ``/ThumbsStore/WarmedFolder``.
+    public struct FolderEnd: Sendable, Hashable {
+        public var root: String
+        /// Beneath ``root``: an asset's `relativeFilePath.removingLastComponent()`.
+        public var folder: FilePath
+        /// The ``/ThumbsStore/FolderListing/Digest/recorded`` digest of its files.
+        public var digest: UInt64
+        /// The warm's context, as the walk mixed it.
+        public var context: UInt64
+        /// Whether every file of it became an asset without an issue: only such a folder may be
+        /// passed over later.
+        public var clean: Bool
+    }
+
+    /// Folders finished in this batch (see ``FolderEnd``).
+    public var folderEnds: [FolderEnd] = []
+    /// Assets of folders passed over as warmed: counted from their records, not listed.
+    public var warmedAssets = 0
+
     public init() {}
 
     /// Adds `other`'s assets, estimates, issues and counts to this batch.
@@ -43,5 +65,7 @@ public struct LibraryBatch: Sendable {
         inspected += other.inspected
         recognised += other.recognised
         gone += other.gone
+        folderEnds += other.folderEnds
+        warmedAssets += other.warmedAssets
     }
 }

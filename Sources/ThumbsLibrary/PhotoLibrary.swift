@@ -15,7 +15,8 @@ public final class PhotoLibrary: Sendable {
     public let includeHidden: Bool
     /// Inspects the files the walk finds.
     public let renderer: any ThumbnailRendering
-    let store: ThumbnailStore?
+    /// The metadata cache the walk reads and fills, and keeps its listings in.
+    public let store: ThumbnailStore?
     /// The store's remembered failures: the walk skips the headers that crashed a decoder, and
     /// remembers those that crash one.
     let failureMemo: FailureMemo?
@@ -62,6 +63,20 @@ public final class PhotoLibrary: Sendable {
     /// a store, the same as ``assets(batchSize:)``.
     public func assets(batchSize: Int = 50, keepingListings: Bool) -> AssetBatches {
         AssetBatches(library: self, batchSize: max(1, batchSize), keepsListings: keepingListings && store != nil)
+    }
+
+    /// The same walk, for a warm of `context` (``/ThumbsStore/WarmedFolder/context(renditions:more:)``)
+    /// into the library's store: a folder the store's ``/ThumbsStore/WarmedFolder`` record says
+    /// such a warm left with nothing to do, whose files are as they were, is not resolved: its
+    /// assets are counted (``LibraryBatch/warmedAssets``). The assets of a folder come once the
+    /// walk has left it, each folder's end marked (``LibraryBatch/folderEnds``) for the warm to
+    /// keep a record of. Without a store, the same as ``assets(batchSize:keepingListings:)``.
+    public func assets(batchSize: Int = 50, keepingListings: Bool, skippingWarmedFolders context: UInt64)
+        -> AssetBatches
+    {
+        AssetBatches(
+            library: self, batchSize: max(1, batchSize), keepsListings: keepingListings && store != nil,
+            warmContext: context)
     }
 
     /// The whole enumeration as one batch: every asset and issue (for what needs them all, such

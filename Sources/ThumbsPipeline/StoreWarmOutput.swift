@@ -2,7 +2,9 @@ import Foundation
 import ThumbsCore
 import ThumbsRendering
 import ThumbsLibrary
+import SystemPackage
 import ThumbsStore
+import ThumbsSupport
 
 /// The store as an output of a warm: its renditions, the photos' placeholders in the metadata
 /// cache, and the failure memo (through ``/ThumbsLibrary/FailureMemo``). Writes are batched,
@@ -22,6 +24,7 @@ public actor StoreWarmOutput: WarmOutput {
     private var pending: [ThumbnailStore.ThumbnailEntry] = []
     private var pendingPhotos = 0
     private var placeholders: [ThumbnailStore.PlaceholderEntry] = []
+    private var warmedFolders: [WarmedFolder] = []
     /// The transaction being written: one in flight while rendering goes on, so that a commit's
     /// fsync does not idle the render threads.
     private var writing: Task<Void, any Error>?
@@ -34,6 +37,18 @@ public actor StoreWarmOutput: WarmOutput {
     }
 
     public nonisolated var keepsPlaceholders: Bool { true }
+
+    /// The context of the ``/ThumbsStore/WarmedFolder`` records it keeps: its renditions.
+    public nonisolated var warmedFolderContext: UInt64 { WarmedFolder.context(renditions: renditions) }
+
+    /// The store's ``/ThumbsStore/ThumbnailStore/removalGeneration()``.
+    func removalGeneration() throws -> Int64 { try store.removalGeneration() }
+
+    /// Keeps records of folders left with nothing to do, after everything given before.
+    func keep(_ folders: [WarmedFolder]) async throws {
+        warmedFolders += folders
+        try await flushWhenFull()
+    }
 
     public func state(of asset: Asset) async throws -> WarmOutputState {
         try keys(of: asset).allSatisfy(store.containsThumbnail) ? .current : .missing
@@ -74,9 +89,12 @@ public actor StoreWarmOutput: WarmOutput {
     /// remembers the failures it must (a file a decoder crashed on).
     public func recordUnlistedFailure(_ failure: FailureRecord, of file: Asset) async {}
 
-    /// Removes the thumbnails, metadata and failures of `assets`, in one transaction.
+    /// Removes the thumbnails, metadata and failures of `assets`, and the records of their
+    /// folders as warmed, in one transaction.
     public func remove(_ assets: [Asset]) async throws {
-        try await store.forget(assets.map(\.id))
+        try await store.forget(
+            assets.map(\.id),
+            inFolders: assets.map { ($0.root, $0.relativeFilePath.removingLastComponent().bytes) })
     }
 
     /// Commits everything given, waits for it, and keeps the access times read meanwhile.
@@ -89,23 +107,27 @@ public actor StoreWarmOutput: WarmOutput {
 
     /// Placeholders are a few dozen bytes: alone, many more of them fill a transaction.
     private func flushWhenFull() async throws {
-        if pendingPhotos >= writeBatch || placeholders.count >= writeBatch * 8 { try await flush() }
+        if pendingPhotos >= writeBatch || placeholders.count + warmedFolders.count >= writeBatch * 8 {
+            try await flush()
+        }
     }
 
     /// Starts writing what is pending, once the write in flight is done.
     private func flush() async throws {
         try await writing?.value
         writing = nil
-        guard !pending.isEmpty || !placeholders.isEmpty else { return }
-        let batch = pending, made = placeholders, store = store
+        guard !pending.isEmpty || !placeholders.isEmpty || !warmedFolders.isEmpty else { return }
+        let batch = pending, made = placeholders, folders = warmedFolders, store = store
         pending = []
         pendingPhotos = 0
         placeholders = []
+        warmedFolders = []
         // Not cancelled with the warm: what was rendered is committed. Placeholders after the
-        // thumbnails they were made from.
+        // thumbnails they were made from, and a folder's record after everything of its assets.
         writing = Task.detached {
             try await store.putThumbnails(batch)
             try await store.setPlaceholders(made)
+            try await store.putWarmedFolders(folders)
         }
     }
 

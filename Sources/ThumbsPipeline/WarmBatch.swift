@@ -1,6 +1,7 @@
 import ThumbsCore
 import ThumbsRendering
 import ThumbsLibrary
+import ThumbsStore
 import ThumbsSupport
 
 /// What a warm goes through, a batch at a time: assets, and the files that fail before they are
@@ -15,6 +16,11 @@ public struct WarmBatch: Sendable {
     public var gone: [Asset] = []
     /// How many of ``assets`` the cache recognised by their content under a new path.
     public var recognised = 0
+    /// Assets of folders passed over as warmed: fresh without being listed.
+    public var warmedAssets = 0
+    /// Folders of a walk that passes over warmed folders whose every asset was given by now;
+    /// nil for a batch of any other source.
+    var folderEnds: [LibraryBatch.FolderEnd]?
 
     public init(assets: [Asset] = [], failures: [WarmJob.Failure] = [], issues: [LibraryIssue] = []) {
         self.assets = assets
@@ -27,6 +33,7 @@ public struct WarmBatch: Sendable {
         self.init(assets: batch.assets)
         gone = batch.gone
         recognised = batch.recognised
+        warmedAssets = batch.warmedAssets
         for issue in batch.issues {
             if let error = issue.failure {
                 failures.append(WarmJob.Failure(path: issue.fullPath, error: error, asset: issue.unlistedAsset))
@@ -61,33 +68,49 @@ public struct WarmBatch: Sendable {
         case batch(WarmBatch)
     }
 
-    /// The batches of `sources`, one source after the other.
+    /// The batches of `sources`, one source after the other; a library whose store is
+    /// `warmedFolders`' walked passing over the folders it says are warmed.
     struct Batches: AsyncSequence, Sendable {
         typealias Element = WarmBatch
         let sources: [Source]
+        let warmedFolders: (store: ThumbnailStore, context: UInt64)?
 
-        func makeAsyncIterator() -> Iterator { Iterator(sources: sources[...]) }
+        func makeAsyncIterator() -> Iterator { Iterator(sources: sources[...], warmedFolders: warmedFolders) }
 
         struct Iterator: AsyncIteratorProtocol {
             var sources: ArraySlice<Source>
+            let warmedFolders: (store: ThumbnailStore, context: UInt64)?
             var walk: AssetBatches.Iterator?
+            var walkMarksFolderEnds = false
 
             mutating func next() async throws -> WarmBatch? {
                 while true {
                     if var current = walk {
                         let batch = try await current.next()
                         walk = current
-                        if let batch { return WarmBatch(batch) }
+                        if let batch {
+                            var warmBatch = WarmBatch(batch)
+                            if walkMarksFolderEnds { warmBatch.folderEnds = batch.folderEnds }
+                            return warmBatch
+                        }
                         walk = nil
                     }
                     switch sources.popFirst() {
-                    case .library(let library)?: walk = library.assets().makeAsyncIterator()
-                    case .libraryForgettingGone(let library)?:
-                        walk = library.assets(keepingListings: true).makeAsyncIterator()
+                    case .library(let library)?: walk = assets(of: library, keepingListings: false)
+                    case .libraryForgettingGone(let library)?: walk = assets(of: library, keepingListings: true)
                     case .batch(let batch)?: return batch
                     case nil: return nil
                     }
                 }
+            }
+
+            private mutating func assets(of library: PhotoLibrary, keepingListings: Bool) -> AssetBatches.Iterator {
+                walkMarksFolderEnds = warmedFolders != nil && warmedFolders?.store === library.store
+                guard walkMarksFolderEnds, let context = warmedFolders?.context else {
+                    return library.assets(keepingListings: keepingListings).makeAsyncIterator()
+                }
+                return library.assets(keepingListings: keepingListings, skippingWarmedFolders: context)
+                    .makeAsyncIterator()
             }
         }
     }

@@ -13,6 +13,10 @@ extension WarmJob {
         public var found = 0
         public var rendered = 0
         public var fresh = 0
+        /// Of ``fresh``: the assets of folders passed over whole, counted from the record of the
+        /// run that left them with nothing to do (``/ThumbsStore/WarmedFolder``): none of their
+        /// files, metadata records or thumbnails was looked at.
+        public var freshInWarmedFolders = 0
         /// Assets rendered from what decoded of a damaged file (counted in ``rendered`` too).
         public var partial = 0
         /// Placeholders made: one per rendered photo, and one per fresh photo that had none.
@@ -58,7 +62,7 @@ extension WarmJob {
 
         private enum CodingKeys: String, CodingKey {
             case done, found, rendered, fresh, partial, placeholders, skippedFailures, failed, bytesWritten, rate
-            case recognised, forgotten
+            case recognised, forgotten, freshInWarmedFolders
             case failuresByKind, secondsLeft
         }
 
@@ -68,6 +72,7 @@ extension WarmJob {
             try container.encode(found, forKey: .found)
             try container.encode(rendered, forKey: .rendered)
             try container.encode(fresh, forKey: .fresh)
+            try container.encode(freshInWarmedFolders, forKey: .freshInWarmedFolders)
             try container.encode(partial, forKey: .partial)
             try container.encode(placeholders, forKey: .placeholders)
             try container.encode(skippedFailures, forKey: .skippedFailures)

@@ -67,12 +67,17 @@ public struct WarmJob: Sendable {
 
     /// Warms what `sources` hold, one after the other, as one run.
     public func run(_ sources: [WarmBatch.Source], events: (Event) -> Void = { _ in }) async throws -> Progress {
-        var run = WarmRun(outputs: outputs)
+        // A store alone keeps records of the folders a run left with nothing to do, which its
+        // next run passes over: with other outputs, each would have to hold the folder too.
+        let storeOutput = outputs.count == 1 ? outputs[0] as? StoreWarmOutput : nil
+        var run = WarmRun(outputs: outputs, warmedFolderOutput: storeOutput)
         var loop = BatchRenderLoop(renderer: renderer)
         loop.makesPlaceholders = outputs.contains { $0.keepsPlaceholders }
+        let batches = WarmBatch.Batches(
+            sources: sources, warmedFolders: storeOutput.map { ($0.store, $0.warmedFolderContext) })
         do {
             try await loop.run(
-                WarmBatch.Batches(sources: sources), assets: { try await run.take($0, events: events) },
+                batches, assets: { try await run.take($0, events: events) },
                 admit: { try await run.admit($0) }, absorb: { try await run.absorb($0, events: events) })
         } catch {
             // Interrupted or failed: what was rendered is still kept.

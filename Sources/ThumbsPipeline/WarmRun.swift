@@ -12,9 +12,14 @@ struct WarmRun {
     /// For each asset being rendered (by id; one entry per admission): the outputs that lack it,
     /// by index.
     private var receivers: [String: [[Int]]] = [:]
+    /// The output that keeps the records of the folders left with nothing to do, in a run whose
+    /// walks pass over such folders.
+    private let warmedFolderOutput: StoreWarmOutput?
+    private var warmedFolders = WarmedFolderTally()
 
-    init(outputs: [any WarmOutput]) {
+    init(outputs: [any WarmOutput], warmedFolderOutput: StoreWarmOutput? = nil) {
         self.outputs = outputs
+        self.warmedFolderOutput = warmedFolderOutput
     }
 
     /// The assets of `batch` to render, largest first; its failures counted and reported.
@@ -30,6 +35,15 @@ struct WarmRun {
             progress.forgotten += batch.gone.count
         }
         progress.recognised += batch.recognised
+        if batch.warmedAssets > 0 {
+            progress.found += batch.warmedAssets
+            progress.fresh += batch.warmedAssets
+            progress.freshInWarmedFolders += batch.warmedAssets
+            progress.done += batch.warmedAssets
+        }
+        if batch.folderEnds != nil, let output = warmedFolderOutput {
+            try await output.keep(try await warmedFolders.take(batch) { try await output.removalGeneration() })
+        }
         progress.elapsed = started.duration(to: .now)
         events(.progress(progress))
         // Largest first: a photo many times the others' size, left to the end of a batch, would
@@ -48,15 +62,21 @@ struct WarmRun {
             progress.fresh += 1
             progress.done += 1
             for output in outputs {
-                if let source = try await output.placeholderSource(for: asset) { return .placeholder(from: source) }
+                if let source = try await output.placeholderSource(for: asset) {
+                    try await keep(warmedFolders.admitted(asset, working: true))
+                    return .placeholder(from: source)
+                }
             }
+            try await keep(warmedFolders.admitted(asset, working: false))
             return nil
         }
         if try await skipsKnownFailure(of: asset, states: states) {
             progress.skippedFailures += 1
             progress.done += 1
+            try await keep(warmedFolders.admitted(asset, working: false, clean: false))
             return nil
         }
+        try await keep(warmedFolders.admitted(asset, working: true))
         let lacking = states.indices.filter { states[$0] != .current }
         receivers[asset.id, default: []].append(lacking)
         var specs: [RenditionSpec] = []
@@ -64,6 +84,12 @@ struct WarmRun {
             for spec in outputs[index].renditions where !specs.contains(spec) { specs.append(spec) }
         }
         return .render(specs)
+    }
+
+    /// Keeps the records of folders left with nothing to do, after what was given them.
+    private func keep(_ folders: [WarmedFolder]) async throws {
+        guard !folders.isEmpty, let warmedFolderOutput else { return }
+        try await warmedFolderOutput.keep(folders)
     }
 
     /// Whether `asset` failed before, as an output remembers (the outputs that have no record of
@@ -108,6 +134,14 @@ struct WarmRun {
             progress.placeholders += 1
             for output in outputs where output.keepsPlaceholders { try await output.keep(placeholder, of: asset) }
         }
+        // Kept: rendered, or its placeholder made from a thumbnail kept before.
+        let kept: Bool
+        switch outcome.result {
+        case .success?: kept = true
+        case .failure?: kept = false
+        case nil: kept = outcome.placeholder != nil
+        }
+        try await keep(warmedFolders.cameBack(asset, clean: kept))
         progress.elapsed = started.duration(to: .now)
         events(.progress(progress))
     }

@@ -8,8 +8,17 @@ struct Bookkeeping {
     var entries: Int64 = 0
     var hits: Int64 = 0
     var misses: Int64 = 0
+    /// How many transactions removed a thumbnail or a metadata record: what a
+    /// ``WarmedFolder`` was warmed at, and is stale after (``ThumbnailStore/removalGeneration()``).
+    var removals: Int64 = 0
 
-    private static let names = ["liveBytes", "entries", "hits", "misses"]
+    private static let names = ["liveBytes", "entries", "hits", "misses", "removals"]
+
+    /// Whether this transaction removed something (``noteRemoval()``).
+    private var removed = false
+
+    /// Notes that the transaction removes a thumbnail or a metadata record.
+    mutating func noteRemoval() { removed = true }
 
     /// Totals of nothing, for a new cache.
     init() {}
@@ -23,11 +32,13 @@ struct Bookkeeping {
             }
             values.append(value ?? 0)
         }
-        (liveBytes, entries, hits, misses) = (values[0], values[1], values[2], values[3])
+        (liveBytes, entries, hits, misses, removals) = (values[0], values[1], values[2], values[3], values[4])
     }
 
     func save(_ transaction: LMDBTransaction, _ info: LMDBDatabase) throws(StoreError) {
-        for (name, value) in zip(Self.names, [liveBytes, entries, hits, misses]) {
+        // One step per transaction, however much it removed.
+        let removals = removed ? removals + 1 : removals
+        for (name, value) in zip(Self.names, [liveBytes, entries, hits, misses, removals]) {
             var writer = ByteWriter(capacity: 8)
             writer.i64(value)
             try transaction.put(info, Array(name.utf8), writer.bytes)

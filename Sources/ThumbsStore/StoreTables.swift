@@ -25,5 +25,8 @@ enum StoreTables {
     /// kept listings saw them.
     static let folders = "folders"
 
-    static let all = [thumbnails, access, lru, metadata, failures, info, cursors, contents, folders]
+    /// root hash ‖ folder hash → WarmedFolder record: the folders a warm left with nothing to do.
+    static let warmed = "warmed"
+
+    static let all = [thumbnails, access, lru, metadata, failures, info, cursors, contents, folders, warmed]
 }

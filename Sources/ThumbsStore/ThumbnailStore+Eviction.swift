@@ -41,6 +41,7 @@ extension ThumbnailStore {
                 if book.liveBytes <= target { break }
             }
         }
+        if evicted > 0 { book.noteRemoval() }
         return evicted
     }
 }

@@ -67,24 +67,32 @@ extension ThumbnailStore {
         }
     }
 
-    /// Forgets the listings of `folders` of `root`.
+    /// Forgets the listings of `folders` of `root`, and their ``WarmedFolder`` records.
     public func removeFolderListings(root: String, folders removed: [[UInt8]]) async throws {
         guard !removed.isEmpty else { return }
         let keys = removed.map { FolderListing.key(root: root, folder: $0) }
         try await onWriter { [self] transaction, _ throws(StoreError) in
-            for key in keys { try transaction.delete(folders, key) }
+            for key in keys {
+                try transaction.delete(folders, key)
+                try transaction.delete(warmed, key)
+            }
         }
     }
 
     /// Forgets everything the cache holds of `assetIDs`, whose files are gone: their thumbnails
     /// of every version, metadata records (and content entries) and failures, in one
-    /// transaction. Returns how many thumbnails went.
+    /// transaction, with the ``WarmedFolder`` records of `folders`, the folders that held them
+    /// (the others' hold). Returns how many thumbnails went.
     @discardableResult
-    public func forget(_ assetIDs: [String]) async throws -> Int {
+    public func forget(_ assetIDs: [String], inFolders folders: [(root: String, folder: [UInt8])]) async throws
+        -> Int
+    {
         guard !assetIDs.isEmpty else { return 0 }
         let assets = try assetIDs.map { id throws(StoreError) in (id: id, prefix: try ThumbnailKey.assetPrefix(id)) }
+        let folderKeys = Set(folders.map { FolderListing.key(root: $0.root, folder: $0.folder) })
         return try await onWriter { [self] transaction, book throws(StoreError) in
             var removed = 0
+            for key in folderKeys { try transaction.delete(warmed, key) }
             for entry in assets {
                 removed += try removeThumbnails(of: entry.id, keeping: nil, in: transaction, &book)
                 let key = Array(entry.id.utf8)

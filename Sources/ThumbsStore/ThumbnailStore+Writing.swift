@@ -72,7 +72,8 @@ extension ThumbnailStore {
     public func removeThumbnails(of assetID: String) async throws -> Int {
         _ = try ThumbnailKey.assetPrefix(assetID)
         return try await onWriter { [self] transaction, book throws(StoreError) in
-            try removeThumbnails(of: assetID, keeping: nil, in: transaction, &book)
+            book.noteRemoval()
+            return try removeThumbnails(of: assetID, keeping: nil, in: transaction, &book)
         }
     }
 
@@ -99,7 +100,8 @@ extension ThumbnailStore {
 
     /// Forgets the metadata of assets that are gone.
     public func removeMetadata(of assetIDs: [String]) async throws {
-        try await onWriter { [self] transaction, _ throws(StoreError) in
+        try await onWriter { [self] transaction, book throws(StoreError) in
+            if !assetIDs.isEmpty { book.noteRemoval() }
             for assetID in assetIDs {
                 let key = Array(assetID.utf8)
                 try replaceContentEntry(key, from: storedMetadata(key, in: transaction), to: nil, in: transaction)

@@ -29,6 +29,7 @@ public final class ThumbnailStore: Sendable {
     let info: LMDBDatabase
     let contents: LMDBDatabase
     let folders: LMDBDatabase
+    let warmed: LMDBDatabase
 
     /// Access times read but not yet written: encoded key → access time (seconds since 1970).
     let pendingAccess = LockedValue<[[UInt8]: UInt32]>([:])
@@ -54,6 +55,7 @@ public final class ThumbnailStore: Sendable {
         info = environment[StoreTables.info]
         contents = environment[StoreTables.contents]
         folders = environment[StoreTables.folders]
+        warmed = environment[StoreTables.warmed]
         lastAccessFlush = Atomic(Int64(configuration.clock().timeIntervalSince1970))
     }
 

@@ -84,7 +84,7 @@ import ThumbsSupport
     @Test func aForgottenOrRewrittenRecordTakesItsContentEntryWithIt() async throws {
         let store = try store()
         try await storeOld(in: store)
-        try await store.forget(["old"])
+        try await store.forget(["old"], inFolders: [])
         #expect(try await store.adopt([.init(identity: Self.identity, assetID: "new")]) == [nil])
         #expect(try store.statistics().thumbnails == 0)
         try await store.putMetadata([.init(assetID: "old", metadata: Self.metadata())])
