@@ -49,6 +49,19 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
         self.title = title
     }
 
+    /// A collection as a catalog counted it.
+    init(
+        kind: Kind, title: String, photoCount: Int, videoCount: Int, totalBytes: UInt64, estimatedCount: Int,
+        keyAssets: [Asset]
+    ) {
+        self.init(kind: kind, title: title)
+        self.photoCount = photoCount
+        self.videoCount = videoCount
+        self.totalBytes = totalBytes
+        self.estimatedCount = estimatedCount
+        self.keyAssets = keyAssets
+    }
+
     /// The accurate count of the assets matching `filter`.
     public func count(of filter: MediaFilter) -> Int {
         switch filter {

@@ -25,6 +25,10 @@ public actor StoreWarmOutput: WarmOutput {
     private var pendingPhotos = 0
     private var placeholders: [ThumbnailStore.PlaceholderEntry] = []
     private var warmedFolders: [WarmedFolder] = []
+    /// Assets found, for the catalog: written before the thumbnails of the same transaction's
+    /// turn, so that a folder's record never counts on assets the catalog lacks.
+    private var listed: [Asset] = []
+    private let catalog: LibraryCatalog
     /// The transaction being written: one in flight while rendering goes on, so that a commit's
     /// fsync does not idle the render threads.
     private var writing: Task<Void, any Error>?
@@ -34,12 +38,15 @@ public actor StoreWarmOutput: WarmOutput {
         self.renditions = renditions
         self.writeBatch = writeBatch
         failures = FailureMemo(store: store)
+        catalog = LibraryCatalog(store: store)
     }
 
     public nonisolated var keepsPlaceholders: Bool { true }
 
     /// The context of the ``/ThumbsStore/WarmedFolder`` records it keeps: its renditions.
-    public nonisolated var warmedFolderContext: UInt64 { WarmedFolder.context(renditions: renditions) }
+    public nonisolated var warmedFolderContext: UInt64 {
+        WarmedFolder.context(renditions: renditions, more: [LibraryCatalog.recordVersion])
+    }
 
     /// The store's ``/ThumbsStore/ThumbnailStore/removalGeneration()``.
     func removalGeneration() throws -> Int64 { try store.removalGeneration() }
@@ -89,9 +96,28 @@ public actor StoreWarmOutput: WarmOutput {
     /// remembers the failures it must (a file a decoder crashed on).
     public func recordUnlistedFailure(_ failure: FailureRecord, of file: Asset) async {}
 
-    /// Removes the thumbnails, metadata and failures of `assets`, and the records of their
-    /// folders as warmed, in one transaction.
+    /// Keeps `assets` in the store's catalog, with the next transaction.
+    public func list(_ assets: [Asset]) async throws {
+        listed += assets
+        try await flushWhenFull()
+    }
+
+    /// Notes in the catalog that `roots` were walked whole, once everything given is kept.
+    public func listedWhole(roots: [String]) async throws {
+        try await flush()
+        try await writing?.value
+        writing = nil
+        try await catalog.markWalked(roots: roots)
+    }
+
+    /// Removes `assets` from the catalog, then their thumbnails, metadata and failures and the
+    /// records of their folders as warmed, in one transaction: killed between the two, the next
+    /// warm finds them gone again.
     public func remove(_ assets: [Asset]) async throws {
+        try await flush()
+        try await writing?.value
+        writing = nil
+        try await catalog.forget(assets.map(\.id))
         try await store.forget(
             assets.map(\.id),
             inFolders: assets.map { ($0.root, $0.relativeFilePath.removingLastComponent().bytes) })
@@ -107,7 +133,7 @@ public actor StoreWarmOutput: WarmOutput {
 
     /// Placeholders are a few dozen bytes: alone, many more of them fill a transaction.
     private func flushWhenFull() async throws {
-        if pendingPhotos >= writeBatch || placeholders.count + warmedFolders.count >= writeBatch * 8 {
+        if pendingPhotos >= writeBatch || placeholders.count + warmedFolders.count + listed.count >= writeBatch * 8 {
             try await flush()
         }
     }
@@ -116,15 +142,18 @@ public actor StoreWarmOutput: WarmOutput {
     private func flush() async throws {
         try await writing?.value
         writing = nil
-        guard !pending.isEmpty || !placeholders.isEmpty || !warmedFolders.isEmpty else { return }
-        let batch = pending, made = placeholders, folders = warmedFolders, store = store
+        guard !pending.isEmpty || !placeholders.isEmpty || !warmedFolders.isEmpty || !listed.isEmpty else { return }
+        let batch = pending, made = placeholders, folders = warmedFolders, assets = listed
+        let store = store, catalog = catalog
         pending = []
         pendingPhotos = 0
         placeholders = []
         warmedFolders = []
+        listed = []
         // Not cancelled with the warm: what was rendered is committed. Placeholders after the
         // thumbnails they were made from, and a folder's record after everything of its assets.
         writing = Task.detached {
+            try await catalog.keep(assets)
             try await store.putThumbnails(batch)
             try await store.setPlaceholders(made)
             try await store.putWarmedFolders(folders)

@@ -21,6 +21,8 @@ public struct WarmBatch: Sendable {
     /// Folders of a walk that passes over warmed folders whose every asset was given by now;
     /// nil for a batch of any other source.
     var folderEnds: [LibraryBatch.FolderEnd]?
+    /// The roots of a library whose walk (every shard's) ended here, after what was gone.
+    var walkedRoots: [String]?
 
     public init(assets: [Asset] = [], failures: [WarmJob.Failure] = [], issues: [LibraryIssue] = []) {
         self.assets = assets
@@ -82,6 +84,8 @@ public struct WarmBatch: Sendable {
             let warmedFolders: (store: ThumbnailStore, context: UInt64)?
             var walk: AssetBatches.Iterator?
             var walkMarksFolderEnds = false
+            /// The roots of the walk under way, when it walks them whole (no shard).
+            var walkedWhole: [String]?
 
             mutating func next() async throws -> WarmBatch? {
                 while true {
@@ -94,6 +98,12 @@ public struct WarmBatch: Sendable {
                             return warmBatch
                         }
                         walk = nil
+                        if let walked = walkedWhole {
+                            walkedWhole = nil
+                            var end = WarmBatch()
+                            end.walkedRoots = walked
+                            return end
+                        }
                     }
                     switch sources.popFirst() {
                     case .library(let library)?: walk = assets(of: library, keepingListings: false)
@@ -105,6 +115,7 @@ public struct WarmBatch: Sendable {
             }
 
             private mutating func assets(of library: PhotoLibrary, keepingListings: Bool) -> AssetBatches.Iterator {
+                walkedWhole = library.shard == nil ? library.roots : nil
                 walkMarksFolderEnds = warmedFolders != nil && warmedFolders?.store === library.store
                 guard walkMarksFolderEnds, let context = warmedFolders?.context else {
                     return library.assets(keepingListings: keepingListings).makeAsyncIterator()

@@ -51,6 +51,15 @@ public protocol WarmOutput: Sendable {
     /// Forgets what it holds for assets whose files were removed.
     func remove(_ assets: [Asset]) async throws
 
+    /// Takes the assets a run found, as it found them (before their renders, failed ones
+    /// included): an output that keeps a listing of the library keeps them (the store's
+    /// ``/ThumbsLibrary/LibraryCatalog``). Default: nothing.
+    func list(_ assets: [Asset]) async throws
+
+    /// Takes that the walks of `roots` were listed whole (after what was gone was removed).
+    /// Default: nothing.
+    func listedWhole(roots: [String]) async throws
+
     /// Keeps what it was given, once a run is over: when it ends, and when it is interrupted or
     /// fails. Default: nothing.
     func finish() async throws
@@ -68,6 +77,10 @@ extension WarmOutput {
     public func recordUnlistedFailure(_ failure: FailureRecord, of file: Asset) async throws {
         try await recordFailure(failure, of: file)
     }
+
+    public func list(_ assets: [Asset]) async throws {}
+
+    public func listedWhole(roots: [String]) async throws {}
 
     public func finish() async throws {}
 }

@@ -34,6 +34,12 @@ struct WarmRun {
             for output in outputs { try await output.remove(batch.gone) }
             progress.forgotten += batch.gone.count
         }
+        if !batch.assets.isEmpty {
+            for output in outputs { try await output.list(batch.assets) }
+        }
+        if let roots = batch.walkedRoots {
+            for output in outputs { try await output.listedWhole(roots: roots) }
+        }
         progress.recognised += batch.recognised
         if batch.warmedAssets > 0 {
             progress.found += batch.warmedAssets

@@ -28,5 +28,14 @@ enum StoreTables {
     /// root hash ‖ folder hash → WarmedFolder record: the folders a warm left with nothing to do.
     static let warmed = "warmed"
 
-    static let all = [thumbnails, access, lru, metadata, failures, info, cursors, contents, folders, warmed]
+    /// The library catalog (``CatalogTransaction``): asset id → asset record; list ‖ group ‖
+    /// order ‖ asset id → nothing; list ‖ group → the group's counts.
+    static let catalogAssets = "catalog-assets"
+    static let catalogOrder = "catalog-order"
+    static let catalogGroups = "catalog-groups"
+
+    static let all = [
+        thumbnails, access, lru, metadata, failures, info, cursors, contents, folders, warmed, catalogAssets,
+        catalogOrder, catalogGroups,
+    ]
 }

@@ -30,6 +30,7 @@ public final class ThumbnailStore: Sendable {
     let contents: LMDBDatabase
     let folders: LMDBDatabase
     let warmed: LMDBDatabase
+    let catalogTables: CatalogTransaction.Tables
 
     /// Access times read but not yet written: encoded key → access time (seconds since 1970).
     let pendingAccess = LockedValue<[[UInt8]: UInt32]>([:])
@@ -56,6 +57,9 @@ public final class ThumbnailStore: Sendable {
         contents = environment[StoreTables.contents]
         folders = environment[StoreTables.folders]
         warmed = environment[StoreTables.warmed]
+        catalogTables = CatalogTransaction.Tables(
+            assets: environment[StoreTables.catalogAssets], order: environment[StoreTables.catalogOrder],
+            groups: environment[StoreTables.catalogGroups])
         lastAccessFlush = Atomic(Int64(configuration.clock().timeIntervalSince1970))
     }
 

@@ -36,6 +36,20 @@ struct AlbumsCommandTests {
         #expect(items == 8, "a burst is one item of its day, a Live Photo one")
     }
 
+    @Test func aWarmedLibraryIsListedFromTheCatalogAsTheWalkListsIt() throws {
+        try SubtypeLibrary.write(into: library)
+        let cache = ["--cache", folder.path + "/cache"]
+        #expect(try ThumbsProcess.run(["warm", library, "--quiet"] + cache).status == 0)
+        for command in ["albums", "moments"] {
+            let catalog = try ThumbsProcess.run([command, library, "--json"] + cache)
+            let walked = try ThumbsProcess.run([command, library, "--json", "--walk"] + cache)
+            #expect(catalog.status == 0 && walked.status == 0)
+            #expect(catalog.standardError.contains("from the catalog"), "\(command): \(catalog.standardError)")
+            #expect(!walked.standardError.contains("from the catalog"))
+            #expect(catalog.standardOutput == walked.standardOutput, "\(command)")
+        }
+    }
+
     @Test func probeNamesEachFilesSubtypes() throws {
         try SubtypeLibrary.write(into: library)
         for (path, subtypes) in SubtypeLibrary.files {

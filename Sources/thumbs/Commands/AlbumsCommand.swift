@@ -7,16 +7,28 @@ struct AlbumsCommand: AsyncParsableCommand, DecodesFiles {
         commandName: "albums",
         abstract: "List the folder albums and smart albums, with counts and key assets.",
         discussion: """
+            The albums come from the catalog the last `thumbs warm` (or a running watch) kept \
+            in the cache, at once, whatever the library's size; without one (or with --walk), \
+            from a walk of the library.
+
             Example:
               thumbs albums ~/Pictures
             """)
 
     @OptionGroup var library: LibraryOptions
 
+    @Flag(help: "Walk the library instead of reading the catalog the last warm or watch kept of it.")
+    var walk = false
+
     func run() async throws {
         let photoLibrary = try await library.open().library
-        let built = try await library.albums(of: photoLibrary).albums
-        let albums = built.smartAlbums + built.folderAlbums
+        let albums: [AssetCollection]
+        if !walk, let catalog = try library.catalog(of: photoLibrary) {
+            albums = try catalog.albums(roots: photoLibrary.roots)
+        } else {
+            let built = try await library.albums(of: photoLibrary).albums
+            albums = built.smartAlbums + built.folderAlbums
+        }
         if library.json { return try library.printJSON(albums.map(AlbumSummary.init)) }
         print(
             TextTable.render(

@@ -127,6 +127,18 @@ struct LibraryOptions: ParsableArguments {
         return enumeration
     }
 
+    /// The catalog of `library` the cache keeps, when a warm (or a watch) kept every root of it
+    /// whole in this time zone; a line on stderr says as of when. Nil: the library is walked.
+    func catalog(of library: PhotoLibrary) throws -> LibraryCatalog? {
+        guard let store = library.store, library.shard == nil else { return nil }
+        let catalog = LibraryCatalog(store: store)
+        guard let walked = try catalog.walkedWhole(roots: library.roots) else { return nil }
+        if !CommandLog.isQuiet {
+            printError("from the catalog kept \(walked.formatted(.iso8601)) (--walk walks the library)")
+        }
+        return catalog
+    }
+
     /// Issues go to stderr, one line each, so the table or JSON on stdout stays clean.
     func report(_ issues: [LibraryIssue]) {
         guard !CommandLog.isQuiet else { return }

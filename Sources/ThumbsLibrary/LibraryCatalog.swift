@@ -1,0 +1,163 @@
+import Foundation
+import SystemPackage
+import ThumbsCore
+import ThumbsStore
+import ThumbsSupport
+
+/// The library as the cache keeps it, beside the thumbnails: every asset a warm found (as the
+/// walk listed it: Live Photos paired, bursts grouped), in lists kept in order (the library
+/// newest first, each folder, smart album, burst and day) with each group's counts. The warm
+/// and the watch keep it (``keep(_:)``, ``forget(_:)``), so that a listing reads it instead of
+/// walking the library: memory and time follow what is listed, not the library.
+///
+/// ```swift
+/// let catalog = LibraryCatalog(store: store)
+/// if try catalog.walkedWhole(roots: library.roots) != nil {
+///     for album in try catalog.albums(roots: library.roots) { print(album.title) }
+/// }
+/// ```
+public struct LibraryCatalog: Sendable {
+    public let store: ThumbnailStore
+    /// The time zone days are counted in: a catalog kept in another is not read
+    /// (``walkedWhole(roots:)``).
+    public let timeZone: TimeZone
+
+    public init(store: ThumbnailStore, timeZone: TimeZone = .current) {
+        self.store = store
+        self.timeZone = timeZone
+    }
+
+    /// The layout of the catalog's records: what a warm counts on when it passes over a folder
+    /// whose assets it kept before (``/ThumbsStore/WarmedFolder/context(renditions:more:)``).
+    public static var recordVersion: UInt64 { UInt64(Asset.catalogRecordVersion) }
+
+    /// Keeps `assets` as they are now, each replacing what the catalog had of it, in one
+    /// transaction. An asset whose record is unchanged costs a read.
+    public func keep(_ assets: [Asset]) async throws {
+        let assets = assets.filter(\.isCatalogued)
+        guard !assets.isEmpty else { return }
+        let timeZone = timeZone
+        try await store.writeCatalog { transaction throws(StoreError) in
+            for asset in assets {
+                guard let id = CatalogKeys.idValue(asset.id) else { continue }
+                let key = CatalogKeys.idKey(id), record = asset.catalogRecord()
+                let old = try transaction.withValue(.assets, key) { Array($0) }
+                if old == record { continue }
+                if let old, let kept = try? old.withUnsafeBytes({ try Asset(catalogRecord: $0) }) {
+                    try Self.place(kept, id: id, sign: -1, timeZone: timeZone, in: transaction)
+                }
+                try Self.place(asset, id: id, sign: 1, timeZone: timeZone, in: transaction)
+                try transaction.put(.assets, key, record)
+            }
+        }
+    }
+
+    /// Forgets the assets of `ids` (their files are gone), in one transaction.
+    public func forget(_ ids: [String]) async throws {
+        let values = ids.compactMap(CatalogKeys.idValue)
+        guard !values.isEmpty else { return }
+        let timeZone = timeZone
+        try await store.writeCatalog { transaction throws(StoreError) in
+            for id in values {
+                let key = CatalogKeys.idKey(id)
+                guard let old = try transaction.withValue(.assets, key, { Array($0) }) else { continue }
+                if let kept = try? old.withUnsafeBytes({ try Asset(catalogRecord: $0) }) {
+                    try Self.place(kept, id: id, sign: -1, timeZone: timeZone, in: transaction)
+                }
+                try transaction.delete(.assets, key)
+            }
+        }
+    }
+
+    /// Notes that walks of `roots` were kept whole, as of `date`: a listing of them may read the
+    /// catalog from now on.
+    public func markWalked(roots: [String], at date: Date = Date()) async throws {
+        let records = roots.map {
+            (CatalogKeys.group(.root, root: $0, 0), CatalogRootRecord(root: $0, walked: date, timeZone: timeZone.identifier))
+        }
+        try await store.writeCatalog { transaction throws(StoreError) in
+            for (key, record) in records { try transaction.put(.groups, key, record.encoded()) }
+        }
+    }
+
+    /// When the last of `roots` was last walked whole into the catalog, in this time zone; nil
+    /// when one of them never was (or in another time zone): a listing then walks the library.
+    public func walkedWhole(roots: [String]) throws(StoreError) -> Date? {
+        guard !roots.isEmpty else { return nil }
+        return try store.readCatalog { transaction throws(StoreError) -> Date? in
+            var oldest = Date.distantFuture
+            for root in roots {
+                let record = try transaction.withValue(.groups, CatalogKeys.group(.root, root: root, 0)) {
+                    (try? CatalogRootRecord(decoding: $0)) ?? nil
+                }
+                guard let record = record ?? nil, record.root == root, record.timeZone == timeZone.identifier
+                else { return nil }
+                oldest = min(oldest, record.walked)
+            }
+            return oldest
+        }
+    }
+
+    /// Puts `asset` in (`sign` 1) or takes it out of (-1) every list it belongs to, with its
+    /// groups' counts.
+    private static func place(
+        _ asset: Asset, id: UInt64, sign: Int64, timeZone: TimeZone, in transaction: CatalogTransaction
+    ) throws(StoreError) {
+        let entry = OrderEntry(asset).encoded()
+        let folder = asset.relativeFilePath.removingLastComponent().bytes
+        for place in CatalogKeys.memberships(of: asset, timeZone: timeZone) {
+            if place.isListed {
+                let key = CatalogKeys.orderKey(place.group, order: place.order, id: id)
+                if sign > 0 { try transaction.put(.order, key, entry) } else { try transaction.delete(.order, key) }
+            }
+            let kept = try transaction.withValue(.groups, place.group) { (try? CatalogGroup(decoding: $0)) ?? nil }
+            var group =
+                (kept ?? nil)
+                ?? (place.group.first == CatalogKeys.List.folder.rawValue
+                    ? CatalogGroup(root: asset.root, folder: folder) : CatalogGroup())
+            group.count(asset, listed: place.isListed, sign: sign)
+            if group.isEmpty {
+                try transaction.delete(.groups, place.group)
+            } else {
+                try transaction.put(.groups, place.group, group.encoded())
+            }
+        }
+    }
+}
+
+/// What an order entry says of its asset without its record: enough to count a range and to
+/// choose an album's key assets.
+struct OrderEntry: Hashable {
+    var isVideo: Bool
+    /// Whether its header could be read (it can be drawn): key assets prefer those.
+    var isReadable: Bool
+    /// Not a burst frame hidden behind the frame that stands for its burst.
+    var isListed: Bool
+    var bytes: UInt64
+    /// ``CatalogKeys/newestFirst(_:)`` of its date.
+    var dateOrder: UInt64
+
+    init(_ asset: Asset) {
+        isVideo = asset.isVideo
+        isReadable = asset.properties != nil
+        isListed = !asset.isHiddenBurstFrame
+        bytes = asset.fileSize
+        dateOrder = CatalogKeys.newestFirst(asset.date)
+    }
+
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter(capacity: 17)
+        writer.u8((isVideo ? 1 : 0) | (isReadable ? 2 : 0) | (isListed ? 4 : 0))
+        writer.u64(bytes)
+        writer.u64(dateOrder)
+        return writer.bytes
+    }
+
+    init(decoding value: UnsafeRawBufferPointer) throws(StoreError) {
+        var reader = ByteReader(value, record: "catalog entry")
+        let flags = try reader.u8()
+        (isVideo, isReadable, isListed) = (flags & 1 != 0, flags & 2 != 0, flags & 4 != 0)
+        bytes = try reader.u64()
+        dateOrder = try reader.u64()
+    }
+}
