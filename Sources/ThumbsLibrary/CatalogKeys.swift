@@ -128,7 +128,8 @@ enum CatalogKeys {
         var places = [
             Membership(group: group(.everything, rootHash: root, 0), order: order, isListed: true),
             Membership(
-                group: group(.folder, rootHash: root, folderGroup(asset.relativeFilePath.removingLastComponent().bytes)),
+                group: group(
+                    .folder, rootHash: root, folderGroup(asset.relativeFilePath.removingLastComponent().bytes)),
                 order: order, isListed: listed),
             Membership(
                 group: group(.added, rootHash: root, 0), order: newestFirst(asset.modificationDate), isListed: true),

@@ -73,7 +73,10 @@ public struct LibraryCatalog: Sendable {
     /// catalog from now on.
     public func markWalked(roots: [String], at date: Date = Date()) async throws {
         let records = roots.map {
-            (CatalogKeys.group(.root, root: $0, 0), CatalogRootRecord(root: $0, walked: date, timeZone: timeZone.identifier))
+            (
+                CatalogKeys.group(.root, root: $0, 0),
+                CatalogRootRecord(root: $0, walked: date, timeZone: timeZone.identifier)
+            )
         }
         try await store.writeCatalog { transaction throws(StoreError) in
             for (key, record) in records { try transaction.put(.groups, key, record.encoded()) }

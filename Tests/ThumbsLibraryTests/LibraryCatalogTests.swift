@@ -26,7 +26,8 @@ import ThumbsStore
         readable: Bool = true, subtypes: MediaSubtypes = [], burst: BurstMembership? = nil, root: String = "/library"
     ) -> Asset {
         let fingerprint = FileFingerprint(
-            size: size, modificationTimeNanoseconds: Int64((now.timeIntervalSince1970 - Double(modified) * 86_400) * 1e9))
+            size: size,
+            modificationTimeNanoseconds: Int64((now.timeIntervalSince1970 - Double(modified) * 86_400) * 1e9))
         var properties = ImageProperties(
             mediaType: video ? .mp4 : .jpeg, pixelSize: PixelSize(width: 40, height: 30),
             captureDate: CaptureDate(exif: String(format: "2024:05:%02d %02d:00:00", day, hour), offset: "+00:00"),
@@ -47,7 +48,9 @@ import ThumbsStore
             fingerprint: FileFingerprint(size: 5_000, modificationTimeNanoseconds: 7), duration: 2.5)
         var bursts = BurstGrouping()
         _ = bursts.admit(
-            (1...3).map { asset("c/burst\($0).jpg", day: 4, hour: $0, burst: BurstMembership(identifier: "B", isCover: $0 == 2)) })
+            (1...3).map {
+                asset("c/burst\($0).jpg", day: 4, hour: $0, burst: BurstMembership(identifier: "B", isCover: $0 == 2))
+            })
         return [
             asset("a/1.jpg", day: 1), asset("a/2.jpg", day: 1, hour: 9), asset("a/3.mp4", day: 2, video: true),
             asset("a/pano.jpg", day: 2, subtypes: .photoPanorama), asset("a/new.jpg", day: 5, modified: 3),
@@ -98,7 +101,9 @@ import ThumbsStore
         let index = try #require(assets.firstIndex { $0.relativePath == "a/2.jpg" })
         assets[index] = Self.asset("a/2.jpg", day: 9, video: false, size: 4_000)
         try await catalog.keep([assets[index]])
-        #expect(Self.shown(try catalog.albums(roots: ["/library"], now: Self.now)) == Self.shown(Self.built(assets, roots: ["/library"])))
+        #expect(
+            Self.shown(try catalog.albums(roots: ["/library"], now: Self.now))
+                == Self.shown(Self.built(assets, roots: ["/library"])))
         let days = try catalog.moments(roots: ["/library"])
         #expect(days.contains { $0.day == Day(year: 2024, month: 5, day: 9) && $0.photos == 1 }, "\(days)")
 
@@ -136,7 +141,9 @@ import ThumbsStore
             #expect(read.pairedMovie == asset.pairedMovie && read.representsBurst == asset.representsBurst)
             #expect(read.burstFrameCount == asset.burstFrameCount && read.placeholder == asset.placeholder)
             for cut in [1, 12, record.count - 1] {
-                #expect(throws: StoreError.self) { try record.prefix(cut).withUnsafeBytes { try Asset(catalogRecord: $0) } }
+                #expect(throws: StoreError.self) {
+                    try record.prefix(cut).withUnsafeBytes { try Asset(catalogRecord: $0) }
+                }
             }
         }
         var otherVersion = Self.library()[0].catalogRecord()

@@ -40,7 +40,8 @@ import ThumbsTestSupport
         #expect(try catalog.albums(roots: [root]).map(Self.shown) == (try await albums(library)))
 
         unlink(root + "/a/2.jpg")
-        try fixture.folder.write(try SyntheticImage(width: 500, height: 300).encoded(as: .jpeg), to: "library/c/new.jpg")
+        try fixture.folder.write(
+            try SyntheticImage(width: 500, height: 300).encoded(as: .jpeg), to: "library/c/new.jpg")
         let next = try await job.run(forgettingGoneFrom: library)
         #expect(next.forgotten == 1 && next.rendered == 1)
         #expect(try catalog.albums(roots: [root]).map(Self.shown) == (try await albums(library)))
