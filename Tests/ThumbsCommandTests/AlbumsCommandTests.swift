@@ -40,7 +40,7 @@ struct AlbumsCommandTests {
         try SubtypeLibrary.write(into: library)
         let cache = ["--cache", folder.path + "/cache"]
         #expect(try ThumbsProcess.run(["warm", library, "--quiet"] + cache).status == 0)
-        for command in ["albums", "moments"] {
+        for command in ["albums", "moments", "sizes"] {
             let catalog = try ThumbsProcess.run([command, library, "--json"] + cache)
             let walked = try ThumbsProcess.run([command, library, "--json", "--walk"] + cache)
             #expect(catalog.status == 0 && walked.status == 0)
