@@ -186,7 +186,10 @@ let package = Package(
         // CachingImageManager and the warm job.
         .target(
             name: "ThumbsPipeline",
-            dependencies: ["ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsStore", "ThumbsLibrary"]
+            dependencies: [
+                "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "ThumbsStore", "ThumbsLibrary",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // config.json read into each layer's settings, and what a factory opens from it; no codec.
         .target(
