@@ -13,7 +13,8 @@ extension PhotoLibrary {
     func resolve(
         _ files: [LibraryWalker.File], root: String, into batch: inout LibraryBatch
     ) async throws -> [ChangingFile] {
-        let cacheMisses = try resolveFromCache(files, root: root, into: &batch)
+        let (cacheMisses, unsigned) = try resolveFromCache(files, root: root, into: &batch)
+        try await sign(unsigned, root: root)
         guard !cacheMisses.isEmpty else { return [] }
         let misses = try await recognise(cacheMisses, root: root, into: &batch)
         guard !misses.isEmpty else { return [] }
@@ -28,18 +29,29 @@ extension PhotoLibrary {
         return learnt.changing
     }
 
+    /// A file the metadata cache knows at its version by a record kept before content
+    /// signatures were (``/ThumbsStore/AssetMetadata/contentSignature`` nil).
+    private struct UnsignedHit {
+        let file: LibraryWalker.File
+        let id: String
+        let metadata: AssetMetadata
+    }
+
     /// Adds to `batch` the files the metadata cache knows at their version, and an issue for each
     /// file whose version crashed a decoder (the failure memo's), its header not read again.
-    /// Returns the others, to inspect.
+    /// Returns the others, to inspect, and the files known by records without a signature.
     private func resolveFromCache(
         _ files: [LibraryWalker.File], root: String, into batch: inout LibraryBatch
-    ) throws -> [LibraryWalker.File] {
-        var misses: [LibraryWalker.File] = []
+    ) throws -> (misses: [LibraryWalker.File], unsigned: [UnsignedHit]) {
+        var misses: [LibraryWalker.File] = [], unsigned: [UnsignedHit] = []
         for file in files {
             let id = AssetID.make(root: root, relativeFilePath: file.path)
             if let cached = try store?.metadata(for: id), cached.fingerprint == file.fingerprint, !cached.isOutdated {
                 add(file, root: root, as: cached, to: &batch)
                 batch.fromCache += 1
+                if cached.contentSignature == nil, cached.mediaType.isAsset {
+                    unsigned.append(UnsignedHit(file: file, id: id, metadata: cached))
+                }
             } else if try failureMemo?.crashedBefore(assetID: id, fingerprint: file.fingerprint) == true {
                 // Its header killed a process (this one's render worker, or this process when it
                 // decoded in-process): reading it again would do so again.
@@ -48,7 +60,27 @@ extension PhotoLibrary {
                 misses.append(file)
             }
         }
-        return misses
+        return (misses, unsigned)
+    }
+
+    /// Gives the records of `hits` their content signature, read from each file (its first and
+    /// last 16 KiB), so that the file is recognised once it moves: once per file, for records a
+    /// cache kept before signatures were. A file that cannot be read now keeps its record as is.
+    private func sign(_ hits: [UnsignedHit], root: String) async throws {
+        guard let store, !hits.isEmpty else { return }
+        let locations = hits.map {
+            ImageLocation(
+                root: FilePath(root), relativePath: $0.file.path, expectedFingerprint: $0.metadata.fingerprint)
+        }
+        let identities = try await io.run { locations.map { try? $0.contentIdentity() } }
+        var entries: [ThumbnailStore.MetadataEntry] = []
+        for (hit, identity) in zip(hits, identities) {
+            guard let identity, identity.fingerprint == hit.metadata.fingerprint else { continue }
+            var metadata = hit.metadata
+            metadata.contentSignature = identity.signature
+            entries.append(.init(assetID: hit.id, metadata: metadata))
+        }
+        try await store.putMetadata(entries)
     }
 
     /// Files the metadata cache does not know at their path, read for their content identity:

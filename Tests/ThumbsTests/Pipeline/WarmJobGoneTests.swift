@@ -51,4 +51,33 @@ import ThumbsTestSupport
         #expect(removed.forgotten == 1 && removed.rendered == 0)
         #expect(try fixture.store.statistics().thumbnails == 12)
     }
+
+    @Test func aRecordKeptBeforeSignaturesGetsOneAndItsFileIsRecognisedMoved() async throws {
+        let fixture = try PipelineFixture()
+        for index in 0..<3 {
+            let photo = try SyntheticImage(width: 400 + index * 10, height: 300).encoded(as: .jpeg)
+            try fixture.folder.write(photo, to: "library/2024-06/IMG_\(index).jpg")
+        }
+        let root = fixture.folder.path + "/library"
+        let library = PhotoLibrary(roots: [root], renderer: fixture.renderer, store: fixture.store)
+        let job = WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions)
+        _ = try await job.run(forgettingGoneFrom: library)
+        // The records as a cache kept them before signatures: the same, without one.
+        let ids = (0..<3).map { AssetID.make(root: root, relativePath: "2024-06/IMG_\($0).jpg") }
+        var unsigned: [ThumbnailStore.MetadataEntry] = []
+        for id in ids {
+            var metadata = try #require(try fixture.store.metadata(for: id))
+            metadata.contentSignature = nil
+            unsigned.append(.init(assetID: id, metadata: metadata))
+        }
+        try await fixture.store.removeMetadata(of: ids)
+        try await fixture.store.putMetadata(unsigned)
+        #expect(try ids.allSatisfy { try fixture.store.metadata(for: $0)?.contentSignature == nil })
+
+        _ = try await library.allAssets()
+        #expect(try ids.allSatisfy { try fixture.store.metadata(for: $0)?.contentSignature != nil })
+        try FileManager.default.moveItem(atPath: root + "/2024-06", toPath: root + "/2024-06 Italy")
+        let moved = try await job.run(forgettingGoneFrom: library)
+        #expect(moved.rendered == 0 && moved.recognised == 3 && moved.forgotten == 3)
+    }
 }
