@@ -1,3 +1,4 @@
+import Foundation
 import SystemPackage
 import ThumbsCore
 import ThumbsRendering
@@ -16,15 +17,17 @@ extension Asset {
             && (pairedMovie?.relativeFilePath.bytes.count ?? 0) <= Int(UInt16.max)
     }
 
-    /// Version, root, path, the metadata record (``/ThumbsStore/AssetMetadata``: fingerprint,
-    /// type, properties, placeholder), then what the walk's groupings made of it: its Live
-    /// Photo's movie, whether it stands for its burst and how many frames that has.
-    func catalogRecord() -> [UInt8] {
+    /// Version, the time zone its day and date were placed in, root, path, the metadata record
+    /// (``/ThumbsStore/AssetMetadata``: fingerprint, type, properties, placeholder), then what
+    /// the walk's groupings made of it: its Live Photo's movie, whether it stands for its burst
+    /// and how many frames that has.
+    func catalogRecord(timeZone: TimeZone) -> [UInt8] {
         var metadata = AssetMetadata(fingerprint: fingerprint, mediaType: mediaType, properties: properties)
         metadata.placeholder = placeholder
         let encoded = metadata.encoded()
         var writer = ByteWriter(capacity: 64 + encoded.count + relativeFilePath.bytes.count)
         writer.u8(Self.catalogRecordVersion)
+        writer.string(timeZone.identifier)
         writer.string(root)
         writer.lengthPrefixed(relativeFilePath.bytes)
         writer.u32(UInt32(encoded.count))
@@ -50,6 +53,7 @@ extension Asset {
     init?(catalogRecord record: UnsafeRawBufferPointer) throws(StoreError) {
         var reader = ByteReader(record, record: "catalog asset")
         guard try reader.u8() == Self.catalogRecordVersion else { return nil }
+        _ = try reader.string()
         let root = try reader.string()
         let path = FilePath(bytes: Array(try reader.lengthPrefixed()))
         let metadataCount = Int(try reader.u32())
@@ -70,5 +74,14 @@ extension Asset {
         }
         representsBurst = try reader.u8() == 1
         burstFrameCount = Int(try reader.u32())
+    }
+
+    /// The time zone a catalog record was placed in (its days and the dates of captures without
+    /// an offset are that zone's): where its entries are to be taken out. Nil for a record of
+    /// another version or an unknown zone.
+    static func catalogTimeZone(of record: UnsafeRawBufferPointer) -> TimeZone? {
+        var reader = ByteReader(record, record: "catalog asset")
+        guard (try? reader.u8()) == catalogRecordVersion, let identifier = try? reader.string() else { return nil }
+        return TimeZone(identifier: identifier)
     }
 }

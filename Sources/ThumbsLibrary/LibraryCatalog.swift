@@ -27,9 +27,14 @@ public struct LibraryCatalog: Sendable {
         self.timeZone = timeZone
     }
 
-    /// The layout of the catalog's records: what a warm counts on when it passes over a folder
-    /// whose assets it kept before (``/ThumbsStore/WarmedFolder/context(renditions:more:)``).
-    public static var recordVersion: UInt64 { UInt64(Asset.catalogRecordVersion) }
+    /// What a warm counts on when it passes over a folder whose assets it kept in the catalog
+    /// before (``/ThumbsStore/WarmedFolder/context(renditions:more:)``): the layout of the
+    /// records, and the time zone (this process's) their days were counted in.
+    public static var context: [UInt64] {
+        var zone = FNV1a()
+        zone.add(TimeZone.current.identifier.utf8)
+        return [UInt64(Asset.catalogRecordVersion), zone.value]
+    }
 
     /// Keeps `assets` as they are now, each replacing what the catalog had of it, in one
     /// transaction. An asset whose record is unchanged costs a read.
@@ -40,12 +45,10 @@ public struct LibraryCatalog: Sendable {
         try await store.writeCatalog { transaction throws(StoreError) in
             for asset in assets {
                 guard let id = CatalogKeys.idValue(asset.id) else { continue }
-                let key = CatalogKeys.idKey(id), record = asset.catalogRecord()
+                let key = CatalogKeys.idKey(id), record = asset.catalogRecord(timeZone: timeZone)
                 let old = try transaction.withValue(.assets, key) { Array($0) }
                 if old == record { continue }
-                if let old, let kept = try? old.withUnsafeBytes({ try Asset(catalogRecord: $0) }) {
-                    try Self.place(kept, id: id, sign: -1, timeZone: timeZone, in: transaction)
-                }
+                if let old { try Self.takeOut(old, id: id, in: transaction) }
                 try Self.place(asset, id: id, sign: 1, timeZone: timeZone, in: transaction)
                 try transaction.put(.assets, key, record)
             }
@@ -56,14 +59,11 @@ public struct LibraryCatalog: Sendable {
     public func forget(_ ids: [String]) async throws {
         let values = ids.compactMap(CatalogKeys.idValue)
         guard !values.isEmpty else { return }
-        let timeZone = timeZone
         try await store.writeCatalog { transaction throws(StoreError) in
             for id in values {
                 let key = CatalogKeys.idKey(id)
                 guard let old = try transaction.withValue(.assets, key, { Array($0) }) else { continue }
-                if let kept = try? old.withUnsafeBytes({ try Asset(catalogRecord: $0) }) {
-                    try Self.place(kept, id: id, sign: -1, timeZone: timeZone, in: transaction)
-                }
+                try Self.takeOut(old, id: id, in: transaction)
                 try transaction.delete(.assets, key)
             }
         }
@@ -99,6 +99,19 @@ public struct LibraryCatalog: Sendable {
             }
             return oldest
         }
+    }
+
+    /// Takes the asset of catalog record `record` out of every list, where the time zone it was
+    /// placed in put it. A record that cannot be read (damaged, of another version) is left to
+    /// be replaced: its entries stay until the catalog is rebuilt.
+    private static func takeOut(_ record: [UInt8], id: UInt64, in transaction: CatalogTransaction)
+        throws(StoreError)
+    {
+        let read = record.withUnsafeBytes { bytes in
+            ((try? Asset(catalogRecord: bytes)) ?? nil, Asset.catalogTimeZone(of: bytes))
+        }
+        guard let asset = read.0, let timeZone = read.1 else { return }
+        try place(asset, id: id, sign: -1, timeZone: timeZone, in: transaction)
     }
 
     /// Puts `asset` in (`sign` 1) or takes it out of (-1) every list it belongs to, with its

@@ -45,7 +45,7 @@ public actor StoreWarmOutput: WarmOutput {
 
     /// The context of the ``/ThumbsStore/WarmedFolder`` records it keeps: its renditions.
     public nonisolated var warmedFolderContext: UInt64 {
-        WarmedFolder.context(renditions: renditions, more: [LibraryCatalog.recordVersion])
+        WarmedFolder.context(renditions: renditions, more: LibraryCatalog.context)
     }
 
     /// The store's ``/ThumbsStore/ThumbnailStore/removalGeneration()``.

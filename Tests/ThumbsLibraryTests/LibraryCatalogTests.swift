@@ -123,6 +123,23 @@ import ThumbsStore
         #expect(left == 0, "no entry and no group is left behind")
     }
 
+    @Test func assetsKeptAgainInAnotherTimeZoneMoveToItsDays() async throws {
+        let utc = try catalog()
+        let assets = Self.library()
+        try await utc.keep(assets)
+        let zone = TimeZone(identifier: "America/Los_Angeles")!
+        let losAngeles = LibraryCatalog(store: utc.store, timeZone: zone)
+        try await losAngeles.keep(assets)
+        let moments = Moments(sorting: assets.filter { $0.root == "/library" }, timeZone: zone)
+        #expect(
+            try losAngeles.moments(roots: ["/library"]).map(\.day) == moments.sections.map(\.day))
+        #expect(
+            moments.sections.map(\.day)
+                != Moments(sorting: assets.filter { $0.root == "/library" }, timeZone: Self.utc).sections.map(\.day))
+        try await losAngeles.forget(assets.map(\.id))
+        #expect(try losAngeles.moments(roots: ["/library", "/other"]).isEmpty)
+    }
+
     @Test func aCatalogIsReadOnlyForRootsWalkedWholeInItsTimeZone() async throws {
         let catalog = try catalog()
         #expect(try catalog.walkedWhole(roots: ["/library"]) == nil)
@@ -135,7 +152,7 @@ import ThumbsStore
 
     @Test func anAssetReadsBackFromItsRecord() throws {
         for asset in Self.library() {
-            let record = asset.catalogRecord()
+            let record = asset.catalogRecord(timeZone: Self.utc)
             let read = try #require(try record.withUnsafeBytes { try Asset(catalogRecord: $0) })
             #expect(read == asset)
             #expect(read.pairedMovie == asset.pairedMovie && read.representsBurst == asset.representsBurst)
@@ -146,7 +163,7 @@ import ThumbsStore
                 }
             }
         }
-        var otherVersion = Self.library()[0].catalogRecord()
+        var otherVersion = Self.library()[0].catalogRecord(timeZone: Self.utc)
         otherVersion[0] = 99
         #expect(try otherVersion.withUnsafeBytes { try Asset(catalogRecord: $0) } == nil)
     }
