@@ -6,9 +6,9 @@ import ThumbsStore
 import ThumbsSupport
 
 extension Asset {
-    /// The record's version: a record of another is read as no asset, and the catalog is no
-    /// longer complete (``LibraryCatalog/isComplete(roots:timeZone:)``) until a warm kept it again.
-    static let catalogRecordVersion: UInt8 = 1
+    /// The record's version: ``LibraryCatalog/layout`` names it, and a catalog of another
+    /// layout is emptied before anything is kept in it.
+    static let catalogRecordVersion: UInt8 = 2
 
     /// Whether the asset fits its catalog record: its root, path and its movie's path are
     /// fields of at most 65,535 bytes.

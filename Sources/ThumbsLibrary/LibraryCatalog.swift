@@ -41,6 +41,7 @@ public struct LibraryCatalog: Sendable {
     public func keep(_ assets: [Asset]) async throws {
         let assets = assets.filter(\.isCatalogued)
         guard !assets.isEmpty else { return }
+        try await keepLayout()
         let timeZone = timeZone
         try await store.writeCatalog { transaction throws(StoreError) in
             for asset in assets {
@@ -59,6 +60,7 @@ public struct LibraryCatalog: Sendable {
     public func forget(_ ids: [String]) async throws {
         let values = ids.compactMap(CatalogKeys.idValue)
         guard !values.isEmpty else { return }
+        try await keepLayout()
         try await store.writeCatalog { transaction throws(StoreError) in
             for id in values {
                 let key = CatalogKeys.idKey(id)
@@ -78,15 +80,38 @@ public struct LibraryCatalog: Sendable {
                 CatalogRootRecord(root: $0, walked: date, timeZone: timeZone.identifier)
             )
         }
+        try await keepLayout()
         try await store.writeCatalog { transaction throws(StoreError) in
             for (key, record) in records { try transaction.put(.groups, key, record.encoded()) }
+        }
+    }
+
+    /// The catalog's layout (its records, keys and groups); the catalog of a cache whose layout
+    /// is another is emptied before anything is kept in it, and not read.
+    static let layout = Asset.catalogRecordVersion
+    /// The key of the layout's record: shorter than every group's.
+    private static let layoutKey: [UInt8] = [0]
+
+    private func layoutKept() throws(StoreError) -> UInt8? {
+        try store.readCatalog { transaction throws(StoreError) in
+            try transaction.withValue(.groups, Self.layoutKey) { $0.first }
+        } ?? nil
+    }
+
+    /// Empties a catalog of another layout (or of none: written before its layout was kept),
+    /// and notes this one's.
+    private func keepLayout() async throws {
+        guard try layoutKept() != Self.layout else { return }
+        try await store.emptyCatalog()
+        try await store.writeCatalog { transaction throws(StoreError) in
+            try transaction.put(.groups, Self.layoutKey, [Self.layout])
         }
     }
 
     /// When the last of `roots` was last walked whole into the catalog, in this time zone; nil
     /// when one of them never was (or in another time zone): a listing then walks the library.
     public func walkedWhole(roots: [String]) throws(StoreError) -> Date? {
-        guard !roots.isEmpty else { return nil }
+        guard !roots.isEmpty, try layoutKept() == Self.layout else { return nil }
         return try store.readCatalog { transaction throws(StoreError) -> Date? in
             var oldest = Date.distantFuture
             for root in roots {

@@ -1,3 +1,4 @@
+import CLMDB
 import ThumbsSupport
 
 /// The library catalog's tables within one transaction of the cache, lent to a closure by
@@ -65,6 +66,20 @@ extension ThumbnailStore {
         let tables = catalogTables
         return try environment.read { transaction throws(StoreError) in
             try body(CatalogTransaction(transaction: transaction, tables: tables))
+        }
+    }
+
+    /// Empties the catalog's tables, in one transaction that counts as a removal when they held
+    /// anything (``removalGeneration()``): a warm's records of folders it passed over counted on
+    /// the catalog's entries.
+    package func emptyCatalog() async throws {
+        let tables = catalogTables
+        try await onWriter { transaction, book throws(StoreError) in
+            for table in [tables.assets, tables.order, tables.groups]
+            where try transaction.statistics(table).ms_entries > 0 {
+                book.noteRemoval()
+                try transaction.empty(table)
+            }
         }
     }
 

@@ -120,7 +120,7 @@ import ThumbsStore
             }
             return entries
         }
-        #expect(left == 0, "no entry and no group is left behind")
+        #expect(left == 1, "no entry and no group is left behind: the layout's record alone")
     }
 
     @Test func assetsKeptAgainInAnotherTimeZoneMoveToItsDays() async throws {
@@ -138,6 +138,21 @@ import ThumbsStore
                 != Moments(sorting: assets.filter { $0.root == "/library" }, timeZone: Self.utc).sections.map(\.day))
         try await losAngeles.forget(assets.map(\.id))
         #expect(try losAngeles.moments(roots: ["/library", "/other"]).isEmpty)
+    }
+
+    @Test func aCatalogOfAnotherLayoutIsEmptiedAndNotRead() async throws {
+        let catalog = try catalog()
+        try await catalog.keep(Self.library())
+        try await catalog.markWalked(roots: ["/library"], at: Self.now)
+        let before = try catalog.store.removalGeneration()
+        try await catalog.store.writeCatalog { transaction throws(StoreError) in
+            try transaction.put(.groups, [0], [LibraryCatalog.layout &+ 1])
+        }
+        #expect(try catalog.walkedWhole(roots: ["/library"]) == nil)
+        try await catalog.keep([Self.library()[0]])
+        #expect(try catalog.store.removalGeneration() == before + 1, "what counted on it is stale")
+        #expect(try catalog.walkedWhole(roots: ["/library"]) == nil, "emptied, until a walk is kept whole")
+        #expect(try catalog.albums(roots: ["/library"], now: Self.now).first?.photoCount == 1)
     }
 
     @Test func aCatalogIsReadOnlyForRootsWalkedWholeInItsTimeZone() async throws {

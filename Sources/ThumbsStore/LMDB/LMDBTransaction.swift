@@ -63,6 +63,11 @@ struct LMDBTransaction {
         return true
     }
 
+    /// Deletes every entry of `database` (the database itself stays).
+    func empty(_ database: LMDBDatabase) throws(StoreError) {
+        try check(mdb_drop(pointer, database.handle, 0), "empty")
+    }
+
     /// Visits entries in key order, starting at the first key ≥ `start` (or the first key), while
     /// `body` returns true. Keys and values are lent for the call only.
     func forEach(
