@@ -59,9 +59,9 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 }
                 var batch = LibraryBatch()
                 batch.issues = step.issues
-                if var warmedFolders {
-                    batch.warmedAssets = try warmedFolders.take(step, root: root)
-                    self.warmedFolders = warmedFolders
+                // Through the optional, in place: the folders' files are appended to, not copied.
+                if let warmed = try warmedFolders?.take(step, root: root) {
+                    batch.warmedAssets = warmed
                 } else {
                     try await resolve(step.files, root: root, into: &batch)
                     for folder in step.finishedFolders {
@@ -102,9 +102,7 @@ public struct AssetBatches: AsyncSequence, Sendable {
         /// In a walk that passes over warmed folders: the next files of a folder the walk left
         /// that was not warmed as it is, resolved; the folder's end marked with its last files.
         private mutating func nextOfFolderLeft() async throws -> LibraryBatch? {
-            guard var warmedFolders, let (folder, files, last) = warmedFolders.nextFiles(limit: batchSize) else {
-                return nil
-            }
+            guard let (folder, files, last) = warmedFolders?.nextFiles(limit: batchSize) else { return nil }
             var batch = LibraryBatch()
             let changingBefore = changing.count
             try await resolve(files, root: folder.root, into: &batch)
@@ -115,11 +113,10 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 batch.folderEnds.append(
                     LibraryBatch.FolderEnd(
                         root: folder.root, folder: folder.folder, digest: folder.digest,
-                        context: warmedFolders.context, clean: folder.clean && !troubled))
+                        context: folder.context, clean: folder.clean && !troubled))
             } else if troubled {
-                warmedFolders.markFirstTroubled()
+                warmedFolders?.markFirstTroubled()
             }
-            self.warmedFolders = warmedFolders
             return batch
         }
 

@@ -27,6 +27,9 @@ struct FolderListingKeeper {
     /// Takes one step of the walk of `root`, keeping the listings that can be kept now.
     mutating func take(_ step: LibraryWalker.Step, root: String) async throws {
         var walk = walk ?? FolderListingWalk(root: root, store: store)
+        // Held here alone while it takes the step: a folder's files are appended to in place,
+        // not copied whole at every step (which made a large folder's walk quadratic).
+        self.walk = nil
         var keptNow: [FolderListing] = []
         for change in try walk.take(step) {
             if change.gone.isEmpty {

@@ -14,6 +14,8 @@ struct WarmedFolderSkip {
         let root: String
         let folder: FilePath
         let digest: UInt64
+        /// The walk's context (``WarmedFolderSkip/context``).
+        let context: UInt64
         var files: ArraySlice<LibraryWalker.File>
         /// Whether every file of it so far became an asset without an issue.
         var clean: Bool
@@ -55,7 +57,10 @@ struct WarmedFolderSkip {
                 continue
             }
             guard !found.files.isEmpty else { continue }
-            left.append(LeftFolder(root: root, folder: folder, digest: digest, files: found.files[...], clean: clean))
+            left.append(
+                LeftFolder(
+                    root: root, folder: folder, digest: digest, context: context, files: found.files[...],
+                    clean: clean))
         }
         return warmed
     }
