@@ -41,4 +41,26 @@ import ThumbsSamples
         #expect(fields["inserted"] as? Int == 2 && fields["removed"] as? Int == 1 && fields["changed"] as? Int == 0)
         #expect(fields["rendered"] as? Int == 1 && (fields["failed"] as? [String])?.count == 1)
     }
+
+    @Test func aChangeMovesTheCatalog() async throws {
+        let fixture = try PipelineFixture()
+        let jpeg = try SyntheticImage(width: 600, height: 400).encoded(as: .jpeg)
+        try fixture.folder.write(jpeg, to: "library/a/kept.jpg")
+        try fixture.folder.write(jpeg, to: "library/a/gone.jpg")
+        let root = fixture.folder.path + "/library"
+        let library = PhotoLibrary(roots: [root], renderer: fixture.renderer, store: fixture.store)
+        let job = WarmJob(store: fixture.store, renderer: fixture.renderer, renditions: renditions)
+        _ = try await job.run(forgettingGoneFrom: library)
+        let before = try await library.fetchAssets()
+
+        unlink(root + "/a/gone.jpg")
+        try fixture.folder.write(
+            try SyntheticImage(width: 500, height: 300).encoded(as: .jpeg), to: "library/b/new.jpg")
+        _ = try await job.apply(try #require(ChangeDetails.between(before, try await library.fetchAssets())))
+        let albums = try LibraryCatalog(store: fixture.store).albums(roots: [root])
+        #expect(albums.filter { $0.kind == .smartAlbum(.allPhotos) }.map(\.photoCount) == [2])
+        #expect(
+            albums.filter { if case .folder = $0.kind { true } else { false } }.map { "\($0.title) \($0.photoCount)" }
+                == ["a 1", "b 1"])
+    }
 }
