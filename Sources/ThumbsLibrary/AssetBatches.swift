@@ -29,6 +29,7 @@ public struct AssetBatches: AsyncSequence, Sendable {
         private var listings: FolderListingKeeper?
         private var reportedGone = false
         private var warmedFolders: WarmedFolderSkip?
+        private var openFolders = OpenFolders()
 
         init(library: PhotoLibrary, batchSize: Int, keepsListings: Bool, warmContext: UInt64?) {
             self.library = library
@@ -52,15 +53,16 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 self.walker = walker
                 let limit = batchSize
                 let step = try await library.io.run { walker.next(limit: limit) }
-                try await listings?.take(step, root: root)
+                // Gathered once for both that compare them.
+                let left = listings == nil && warmedFolders == nil ? [] : openFolders.take(step)
+                try await listings?.take(step, left: left, root: root)
                 if step.finished {
                     rootIndex += 1
                     self.walker = nil
                 }
                 var batch = LibraryBatch()
                 batch.issues = step.issues
-                // Through the optional, in place: the folders' files are appended to, not copied.
-                if let warmed = try warmedFolders?.take(step, root: root) {
+                if let warmed = try warmedFolders?.take(step, left: left, root: root) {
                     batch.warmedAssets = warmed
                 } else {
                     try await resolve(step.files, root: root, into: &batch)

@@ -16,7 +16,7 @@ enum CatalogKeys {
         case library = 1
         /// Every asset, each burst's every frame.
         case everything
-        /// A folder's assets (group: the hash of its path).
+        /// A folder's assets (group: its path's hash, as its listing's key has it).
         case folder
         /// A smart album's assets but Recently Added's (group: the album's place in
         /// ``SmartAlbum/allCases``).
@@ -106,12 +106,6 @@ enum CatalogKeys {
         Day(year: Int(group / 10_000), month: Int(group / 100 % 100), day: Int(group % 100))
     }
 
-    static func folderGroup(_ folderBytes: [UInt8]) -> UInt64 {
-        var hash = FNV1a()
-        hash.add(folderBytes)
-        return hash.value
-    }
-
     static func burstGroup(_ asset: Asset) -> UInt64? {
         guard let identifier = asset.burstIdentifier else { return nil }
         var hash = FNV1a()
@@ -129,7 +123,8 @@ enum CatalogKeys {
             Membership(group: group(.everything, rootHash: root, 0), order: order, isListed: true),
             Membership(
                 group: group(
-                    .folder, rootHash: root, folderGroup(asset.relativeFilePath.removingLastComponent().bytes)),
+                    .folder, rootHash: root,
+                    FolderListing.folderHash(asset.relativeFilePath.removingLastComponent().bytes)),
                 order: order, isListed: listed),
             Membership(
                 group: group(.added, rootHash: root, 0), order: newestFirst(asset.modificationDate), isListed: true),

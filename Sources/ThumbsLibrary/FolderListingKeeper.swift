@@ -24,14 +24,16 @@ struct FolderListingKeeper {
         self.shard = shard
     }
 
-    /// Takes one step of the walk of `root`, keeping the listings that can be kept now.
-    mutating func take(_ step: LibraryWalker.Step, root: String) async throws {
+    /// Takes one step of the walk of `root`, with the folders it left, keeping the listings that
+    /// can be kept now.
+    mutating func take(
+        _ step: LibraryWalker.Step, left: [(path: FilePath, folder: OpenFolders.Folder)], root: String
+    ) async throws {
         var walk = walk ?? FolderListingWalk(root: root, store: store)
-        // Held here alone while it takes the step: a folder's files are appended to in place,
-        // not copied whole at every step (which made a large folder's walk quadratic).
+        // Held here alone while it takes the step, so that what it gathers grows in place.
         self.walk = nil
         var keptNow: [FolderListing] = []
-        for change in try walk.take(step) {
+        for change in try walk.take(step, left: left) {
             if change.gone.isEmpty {
                 keptNow.append(change.listing)
             } else {

@@ -6,8 +6,8 @@ import ThumbsSupport
 /// One walk of a root held against the folder listings the cache keeps (`FolderListing`):
 /// which files are gone since the last walk that kept them, and the listings to keep now.
 ///
-/// Each folder is compared when the walk leaves it, so memory holds the folders the walk is in,
-/// not the library. A folder the walk did not reach is gone once the whole root was walked,
+/// Each folder is compared when the walk leaves it (``OpenFolders`` gathers its files), so
+/// memory holds the folders the walk is in, not the library. A folder the walk did not reach is gone once the whole root was walked,
 /// unless it lies under a folder the walk could not read. A root that holds no file at all,
 /// where listings were kept, is taken for a disk that is not mounted: nothing of it is gone.
 struct FolderListingWalk {
@@ -19,8 +19,6 @@ struct FolderListingWalk {
 
     let root: String
     let store: ThumbnailStore
-    /// The files of the folders the walk is in, by folder.
-    private var open: [FilePath: OpenFolder] = [:]
     private var visited: Set<UInt64> = []
     private var unreadable: [String] = []
     private var sawFiles = false
@@ -38,18 +36,17 @@ struct FolderListingWalk {
         let gone: [GoneFile]
     }
 
-    /// Takes what one step of the walk found; returns the folders it left that changed.
-    mutating func take(_ step: LibraryWalker.Step) throws(StoreError) -> [Change] {
-        for file in step.files {
-            sawFiles = true
-            open[file.folder, default: OpenFolder()].add(file)
-        }
+    /// Takes what one step of the walk found, its left folders gathered by ``OpenFolders``;
+    /// returns those that changed.
+    mutating func take(_ step: LibraryWalker.Step, left: [(path: FilePath, folder: OpenFolders.Folder)])
+        throws(StoreError) -> [Change]
+    {
+        if !step.files.isEmpty { sawFiles = true }
         for issue in step.issues {
             if case .unreadableFolder = issue.reason { unreadable.append(issue.path) }
         }
         var changes: [Change] = []
-        for folder in step.finishedFolders {
-            let found = open.removeValue(forKey: folder) ?? OpenFolder()
+        for (folder, found) in left {
             let bytes = folder.bytes
             visited.insert(FolderListing.folderHash(bytes))
             // An unchanged folder is told by its digest alone: no name is read or sorted.
@@ -66,17 +63,6 @@ struct FolderListingWalk {
                     gone: kept.map { Self.gone(from: $0, now: files) } ?? []))
         }
         return changes
-    }
-
-    /// A folder the walk is in: its files so far, and their digest.
-    struct OpenFolder {
-        var files: [LibraryWalker.File] = []
-        var digest = FolderListing.Digest()
-
-        mutating func add(_ file: LibraryWalker.File) {
-            files.append(file)
-            file.path.lastComponent?.withPlatformString { digest.add(name: $0, fingerprint: file.fingerprint) }
-        }
     }
 
     /// After the whole root was walked: the listings of folders it did not reach (to remove),

@@ -4,8 +4,8 @@ import ThumbsStore
 import ThumbsSupport
 
 /// The folders of a walk, for a warm that passes over the folders it left with nothing to do
-/// before (``/ThumbsStore/WarmedFolder``): each folder's files are held until the walk leaves the
-/// folder; then a folder whose files have the digest its record was kept at counts its assets
+/// before (``/ThumbsStore/WarmedFolder``): as the walk leaves each folder (``OpenFolders``), a
+/// folder whose files have the digest its record was kept at counts its assets
 /// from the record, and any other is handed on, to be resolved a batch at a time. Memory holds
 /// the folders the walk is in and those left to resolve, not the library.
 struct WarmedFolderSkip {
@@ -24,7 +24,6 @@ struct WarmedFolderSkip {
     let store: ThumbnailStore
     /// The warm's context, the walk's shard and hidden files mixed in.
     let context: UInt64
-    private var open: [FilePath: FolderListingWalk.OpenFolder] = [:]
     /// Folders in which the walk met an issue (a file it could not read, say).
     private var troubled: Set<FilePath> = []
     /// Folders left to resolve, in the order the walk left them (a few at a time).
@@ -40,14 +39,14 @@ struct WarmedFolderSkip {
         self.context = mixed.value
     }
 
-    /// Takes one step of the walk of `root`; returns how many assets the folders it left that
-    /// were warmed as they are hold.
-    mutating func take(_ step: LibraryWalker.Step, root: String) throws(StoreError) -> Int {
-        for file in step.files { open[file.folder, default: .init()].add(file) }
+    /// Takes one step of the walk of `root`, with the folders it left; returns how many assets
+    /// those that were warmed as they are hold.
+    mutating func take(
+        _ step: LibraryWalker.Step, left folders: [(path: FilePath, folder: OpenFolders.Folder)], root: String
+    ) throws(StoreError) -> Int {
         for issue in step.issues { troubled.insert(FilePath(issue.path).removingLastComponent()) }
         var warmed = 0
-        for folder in step.finishedFolders {
-            let found = open.removeValue(forKey: folder) ?? .init()
+        for (folder, found) in folders {
             let clean = troubled.remove(folder) == nil
             let digest = found.digest.recorded
             if clean, let record = try store.warmedFolder(root: root, folder: folder.bytes),

@@ -104,9 +104,7 @@ public actor StoreWarmOutput: WarmOutput {
 
     /// Notes in the catalog that `roots` were walked whole, once everything given is kept.
     public func listedWhole(roots: [String]) async throws {
-        try await flush()
-        try await writing?.value
-        writing = nil
+        try await flushAndWait()
         try await catalog.markWalked(roots: roots)
     }
 
@@ -114,9 +112,7 @@ public actor StoreWarmOutput: WarmOutput {
     /// records of their folders as warmed, in one transaction: killed between the two, the next
     /// warm finds them gone again.
     public func remove(_ assets: [Asset]) async throws {
-        try await flush()
-        try await writing?.value
-        writing = nil
+        try await flushAndWait()
         try await catalog.forget(assets.map(\.id))
         try await store.forget(
             assets.map(\.id),
@@ -125,10 +121,15 @@ public actor StoreWarmOutput: WarmOutput {
 
     /// Commits everything given, waits for it, and keeps the access times read meanwhile.
     public func finish() async throws {
+        try await flushAndWait()
+        try await store.flushAccessTimes()
+    }
+
+    /// Commits everything given and waits for it.
+    private func flushAndWait() async throws {
         try await flush()
         try await writing?.value
         writing = nil
-        try await store.flushAccessTimes()
     }
 
     /// Placeholders are a few dozen bytes: alone, many more of them fill a transaction.

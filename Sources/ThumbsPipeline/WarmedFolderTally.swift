@@ -23,8 +23,9 @@ struct WarmedFolderTally {
         var clean = true
         var end: LibraryBatch.FolderEnd?
 
+        /// Its record, once it is over, if nothing of it failed.
         var record: WarmedFolder? {
-            guard let end, end.clean, clean, admitted == assets, outstanding == 0 else { return nil }
+            guard isOver, let end, end.clean, clean else { return nil }
             return WarmedFolder(
                 root: end.root, folder: end.folder.bytes, digest: end.digest, context: end.context,
                 generation: generation, assets: assets)

@@ -24,12 +24,14 @@ struct SizesCommand: AsyncParsableCommand, DecodesFiles {
     func run() async throws {
         let photoLibrary = try await library.open().library
         let albums: [AssetCollection], fromCache: Int, read: Int
+        // Every asset is in one of these two.
+        let all = { (albums: [AssetCollection]) in
+            albums.filter { $0.kind == .smartAlbum(.allPhotos) || $0.kind == .smartAlbum(.videos) }
+        }
         if !walk, let catalog = try library.catalog(of: photoLibrary) {
             albums = try catalog.albums(roots: photoLibrary.roots)
-            // Every asset is in one of these two; from the catalog, a collection's estimate is
-            // its assets' files.
-            fromCache = albums.filter { $0.kind == .smartAlbum(.allPhotos) || $0.kind == .smartAlbum(.videos) }
-                .reduce(0) { $0 + $1.estimatedCount }
+            // From the catalog, a collection's estimate is its assets' files.
+            fromCache = all(albums).reduce(0) { $0 + $1.estimatedCount }
             read = 0
         } else {
             let enumeration = try await library.albums(of: photoLibrary)
@@ -37,8 +39,7 @@ struct SizesCommand: AsyncParsableCommand, DecodesFiles {
             (fromCache, read) = (enumeration.fromCache, enumeration.inspected)
         }
         let folders = albums.filter(\.kind.isFolder)
-        let total = albums.filter { $0.kind == .smartAlbum(.allPhotos) || $0.kind == .smartAlbum(.videos) }
-            .reduce(UInt64(0)) { $0 + $1.totalBytes }
+        let total = all(albums).reduce(UInt64(0)) { $0 + $1.totalBytes }
         if library.json {
             return try library.printJSON(
                 SizesSummary(
