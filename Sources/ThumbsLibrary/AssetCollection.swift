@@ -25,6 +25,9 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     /// Up to three assets for a poster: newest first, those whose header could be read (and so
     /// can be drawn) before those whose could not.
     public private(set) var keyAssets: [Asset] = []
+    /// A folder album's path as the file system spells it, when it came from the catalog: its
+    /// ``Kind/folder(root:path:)`` path is for display, and a name that is not UTF-8 loses bytes there.
+    var folderBytes: [UInt8]?
 
     public var id: String {
         switch kind {

@@ -66,9 +66,13 @@ enum CatalogKeys {
         return writer.bytes
     }
 
-    /// An asset id's 16 hex digits as the 8 bytes keys hold; nil for anything else.
+    /// An asset id's 16 lowercase hex digits (as ``AssetID`` writes them) as the 8 bytes keys
+    /// hold; nil for anything else.
     static func idValue(_ id: String) -> UInt64? {
-        id.utf8.count == 16 ? UInt64(id, radix: 16) : nil
+        guard id.utf8.count == 16, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            return nil
+        }
+        return UInt64(id, radix: 16)
     }
 
     static func idKey(_ id: UInt64) -> [UInt8] {

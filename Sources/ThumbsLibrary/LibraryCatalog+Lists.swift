@@ -41,10 +41,11 @@ extension LibraryCatalog {
                 }
                 for (key, group) in found where group.photos + group.videos > 0 {
                     let path = FilePath(bytes: group.folder).displayString
-                    folders.append(
-                        try collection(
-                            .folder(root: root, path: path), title: LibraryBatch.Folder(root: root, path: path).title,
-                            groups: [key], in: transaction))
+                    var album = try collection(
+                        .folder(root: root, path: path), title: LibraryBatch.Folder(root: root, path: path).title,
+                        groups: [key], in: transaction)
+                    album.folderBytes = group.folder
+                    folders.append(album)
                 }
             }
             return albums + folders.sorted { $0.sortKey < $1.sortKey }

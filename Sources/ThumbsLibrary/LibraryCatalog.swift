@@ -37,37 +37,50 @@ public struct LibraryCatalog: Sendable {
     }
 
     /// Keeps `assets` as they are now, each replacing what the catalog had of it, in one
-    /// transaction. An asset whose record is unchanged costs a read.
-    public func keep(_ assets: [Asset]) async throws {
+    /// transaction, and says what that changed in the listing. An asset whose record is
+    /// unchanged costs a read.
+    @discardableResult
+    public func keep(_ assets: [Asset]) async throws -> CatalogChanges {
         let assets = assets.filter(\.isCatalogued)
-        guard !assets.isEmpty else { return }
+        guard !assets.isEmpty else { return CatalogChanges() }
         try await keepLayout()
         let timeZone = timeZone
-        try await store.writeCatalog { transaction throws(StoreError) in
+        return try await store.writeCatalog { transaction throws(StoreError) in
+            var changes = CatalogChanges()
             for asset in assets {
                 guard let id = CatalogKeys.idValue(asset.id) else { continue }
                 let key = CatalogKeys.idKey(id), record = asset.catalogRecord(timeZone: timeZone)
                 let old = try transaction.withValue(.assets, key) { Array($0) }
                 if old == record { continue }
-                if let old { try Self.takeOut(old, id: id, in: transaction) }
+                let before = try old.flatMap { old throws(StoreError) in try Self.takeOut(old, id: id, in: transaction)
+                }
                 try Self.place(asset, id: id, sign: 1, timeZone: timeZone, in: transaction)
                 try transaction.put(.assets, key, record)
+                changes.note(
+                    asset.id, listedBefore: before.map { !$0.isHiddenBurstFrame } ?? false,
+                    listedNow: !asset.isHiddenBurstFrame)
             }
+            return changes
         }
     }
 
-    /// Forgets the assets of `ids` (their files are gone), in one transaction.
-    public func forget(_ ids: [String]) async throws {
+    /// Forgets the assets of `ids` (their files are gone), in one transaction, and says which
+    /// of them the listing showed.
+    @discardableResult
+    public func forget(_ ids: [String]) async throws -> CatalogChanges {
         let values = ids.compactMap(CatalogKeys.idValue)
-        guard !values.isEmpty else { return }
+        guard !values.isEmpty else { return CatalogChanges() }
         try await keepLayout()
-        try await store.writeCatalog { transaction throws(StoreError) in
+        return try await store.writeCatalog { transaction throws(StoreError) in
+            var changes = CatalogChanges()
             for id in values {
                 let key = CatalogKeys.idKey(id)
                 guard let old = try transaction.withValue(.assets, key, { Array($0) }) else { continue }
-                try Self.takeOut(old, id: id, in: transaction)
+                let before = try Self.takeOut(old, id: id, in: transaction)
                 try transaction.delete(.assets, key)
+                if before.map({ !$0.isHiddenBurstFrame }) ?? true { changes.removed.append(CatalogKeys.idText(id)) }
             }
+            return changes
         }
     }
 
@@ -127,16 +140,17 @@ public struct LibraryCatalog: Sendable {
     }
 
     /// Takes the asset of catalog record `record` out of every list, where the time zone it was
-    /// placed in put it. A record that cannot be read (damaged, of another version) is left to
-    /// be replaced: its entries stay until the catalog is rebuilt.
+    /// placed in put it, and returns it. A record that cannot be read (damaged, of another
+    /// version) is left to be replaced: its entries stay until the catalog is rebuilt.
     private static func takeOut(_ record: [UInt8], id: UInt64, in transaction: CatalogTransaction)
-        throws(StoreError)
+        throws(StoreError) -> Asset?
     {
         let read = record.withUnsafeBytes { bytes in
             ((try? Asset(catalogRecord: bytes)) ?? nil, Asset.catalogTimeZone(of: bytes))
         }
-        guard let asset = read.0, let timeZone = read.1 else { return }
+        guard let asset = read.0, let timeZone = read.1 else { return nil }
         try place(asset, id: id, sign: -1, timeZone: timeZone, in: transaction)
+        return asset
     }
 
     /// Puts `asset` in (`sign` 1) or takes it out of (-1) every list it belongs to, with its

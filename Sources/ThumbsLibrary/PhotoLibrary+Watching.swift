@@ -1,4 +1,5 @@
 import Foundation
+import ThumbsSupport
 
 extension PhotoLibrary {
     /// Watches the library and yields what changed, each burst of file-system activity coalesced
@@ -45,5 +46,22 @@ extension PhotoLibrary {
             task.cancel()
         }
         return (initial, stream)
+    }
+
+    /// Watches the library and yields once per burst of file-system activity (about `debounce`
+    /// of quiet ends one), without saying what changed: for a caller that finds out itself, with
+    /// a walk that passes over unchanged folders (a server kept current through its catalog).
+    /// Returns once every folder is watched: a change after that is heard. Ending the iteration
+    /// stops watching.
+    public func activity(debounce: Duration = .milliseconds(500)) async throws -> AsyncStream<Void> {
+        let (roots, includeHidden) = (roots, includeHidden)
+        // Watching every folder walks the tree: it blocks, so it runs on the walk's thread.
+        let watcher = try await io.run {
+            try FolderWatcher(roots: roots, includeHidden: includeHidden, debounce: debounce)
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        watcher.start { continuation.yield() }
+        continuation.onTermination = { _ in watcher.stop() }
+        return stream
     }
 }

@@ -29,14 +29,22 @@ public actor StoreWarmOutput: WarmOutput {
     /// turn, so that a folder's record never counts on assets the catalog lacks.
     private var listed: [Asset] = []
     private let catalog: LibraryCatalog
+    /// Hears what each write of the catalog changed in the listing (a server's change history).
+    private let catalogChanges: (@Sendable (CatalogChanges) -> Void)?
     /// The transaction being written: one in flight while rendering goes on, so that a commit's
     /// fsync does not idle the render threads.
     private var writing: Task<Void, any Error>?
 
-    public init(store: ThumbnailStore, renditions: [RenditionSpec], writeBatch: Int = 32) {
+    /// `catalogChanges` hears what each write of the catalog changed in the listing, once it is
+    /// committed.
+    public init(
+        store: ThumbnailStore, renditions: [RenditionSpec], writeBatch: Int = 32,
+        catalogChanges: (@Sendable (CatalogChanges) -> Void)? = nil
+    ) {
         self.store = store
         self.renditions = renditions
         self.writeBatch = writeBatch
+        self.catalogChanges = catalogChanges
         failures = FailureMemo(store: store)
         catalog = LibraryCatalog(store: store)
     }
@@ -113,7 +121,8 @@ public actor StoreWarmOutput: WarmOutput {
     /// warm finds them gone again.
     public func remove(_ assets: [Asset]) async throws {
         try await flushAndWait()
-        try await catalog.forget(assets.map(\.id))
+        let changes = try await catalog.forget(assets.map(\.id))
+        if !changes.isEmpty { catalogChanges?(changes) }
         try await store.forget(
             assets.map(\.id),
             inFolders: assets.map { ($0.root, $0.relativeFilePath.removingLastComponent().bytes) })
@@ -145,7 +154,7 @@ public actor StoreWarmOutput: WarmOutput {
         writing = nil
         guard !pending.isEmpty || !placeholders.isEmpty || !warmedFolders.isEmpty || !listed.isEmpty else { return }
         let batch = pending, made = placeholders, folders = warmedFolders, assets = listed
-        let store = store, catalog = catalog
+        let store = store, catalog = catalog, report = catalogChanges
         pending = []
         pendingPhotos = 0
         placeholders = []
@@ -154,7 +163,8 @@ public actor StoreWarmOutput: WarmOutput {
         // Not cancelled with the warm: what was rendered is committed. Placeholders after the
         // thumbnails they were made from, and a folder's record after everything of its assets.
         writing = Task.detached {
-            try await catalog.keep(assets)
+            let changes = try await catalog.keep(assets)
+            if !changes.isEmpty { report?(changes) }
             try await store.putThumbnails(batch)
             try await store.setPlaceholders(made)
             try await store.putWarmedFolders(folders)

@@ -29,12 +29,15 @@ public struct WarmJob: Sendable {
         self.outputs = outputs
     }
 
-    /// The store's `renditions` (as a ``StoreWarmOutput``), then `outputs`.
+    /// The store's `renditions` (as a ``StoreWarmOutput``, `catalogChanges` hearing what each of
+    /// its writes changed in the catalog's listing), then `outputs`.
     public init(
         store: ThumbnailStore, renderer: any ThumbnailRendering, renditions: [RenditionSpec],
-        outputs: [any WarmOutput] = []
+        outputs: [any WarmOutput] = [], catalogChanges: (@Sendable (CatalogChanges) -> Void)? = nil
     ) {
-        self.init(renderer: renderer, outputs: [StoreWarmOutput(store: store, renditions: renditions)] + outputs)
+        self.init(
+            renderer: renderer,
+            outputs: [StoreWarmOutput(store: store, renditions: renditions, catalogChanges: catalogChanges)] + outputs)
     }
 
     /// Warms every asset of `library`, as the walk finds them; `events` hears about every asset

@@ -143,15 +143,14 @@ struct MomentJSON: Encodable, Sendable {
 
     static let assetsShown = 25
 
-    init(_ moment: Moment) {
-        day = moment.day.description
+    init(_ day: Day, count: Int, assets: [String]) {
+        self.day = day.description
         let date = DateComponents(
-            calendar: Calendar(identifier: .gregorian), year: moment.day.year, month: moment.day.month,
-            day: moment.day.day
+            calendar: Calendar(identifier: .gregorian), year: day.year, month: day.month, day: day.day
         ).date
-        title = date.map { $0.formatted(.dateTime.day().month(.wide).year()) } ?? day
-        count = moment.count
-        assets = moment.items.prefix(Self.assetsShown).map(\.id)
+        title = date.map { $0.formatted(.dateTime.day().month(.wide).year()) } ?? self.day
+        self.count = count
+        self.assets = assets
     }
 }
 

@@ -1,80 +1,92 @@
+import Foundation
 import Synchronization
 import ThumbsLibrary
+import ThumbsStore
 import ThumbsSupport
 
-/// The server's view of the library, kept current by the watch: the latest snapshot and the
-/// history of changes that led to it. Readers take the snapshot under a short lock and work on
-/// it unlocked.
+/// The server's view of the library: the catalog the cache keeps (``/ThumbsLibrary/LibraryCatalog``),
+/// read a page at a time, and the history of what its writes changed, for `/api/changes`. What
+/// it holds in memory does not grow with the library: the albums and days of the current
+/// generation (a few records per folder and per day), and a bounded history.
 final class LibraryIndex: Sendable {
+    let catalog: LibraryCatalog
+    let roots: [String]
+
     private struct State: Sendable {
-        var snapshot: LibrarySnapshot
         var log: ChangeLog
+        var albums: Albums?
+        var days: [LibraryCatalog.Day]?
     }
 
-    private let state: LockedValue<State>
+    /// The albums as listed, and by URL id, as of `made`.
+    struct Albums: Sendable {
+        var list: [AssetCollection]
+        var byURLID: [String: AssetCollection]
+        var made: Date
+    }
+
+    private let state: Mutex<State>
     private let changeCount = Atomic<Int>(0)
+    /// How long a list of albums is kept at most: Recently Added moves with the clock.
+    static let albumsLifetime: TimeInterval = 60
 
-    init(_ baseline: FetchResult, historyLimit: Int = 1024) {
-        state = LockedValue(State(snapshot: LibrarySnapshot(baseline), log: ChangeLog(limit: historyLimit)))
+    init(catalog: LibraryCatalog, roots: [String], historyLimit: Int = 1024) {
+        self.catalog = catalog
+        self.roots = roots
+        state = Mutex(State(log: ChangeLog(limit: historyLimit)))
     }
 
-    /// The current snapshot and the change token that names it.
-    var current: (snapshot: LibrarySnapshot, token: String) {
-        state.withLock { ($0.snapshot, $0.log.token) }
-    }
+    /// The change token of now. Read before what a listing answers: a change the listing
+    /// already shows may be reported again since the token, but none is missed.
+    var token: String { state.withLock { $0.log.token } }
 
-    var snapshot: LibrarySnapshot { state.withLock { $0.snapshot } }
-
-    /// The asset `id` names in the current snapshot, found under the lock rather than in a copy
-    /// of the snapshot: a copy retains and releases its every collection, which every request
-    /// would then do.
-    func asset(id: String) -> Asset? {
-        state.withLock { $0.snapshot.asset(id: id) }
-    }
-
-    /// How many changes the index has applied: an answer prepared at one generation holds as
-    /// long as the generation is the same. Read without the lock.
+    /// How many changes the index has heard: an answer prepared at one generation holds as long
+    /// as the generation is the same. Read without the lock.
     var generation: Int { changeCount.load(ordering: .acquiring) }
 
-    /// Moves to the library as `change` leaves it.
-    func apply(_ change: ChangeDetails) {
-        // Built outside the lock: a large library takes milliseconds to index.
-        let next = LibrarySnapshot(change.after)
-        let entry = Self.listingEntry(change)
+    /// The asset `id` names in the library, as the catalog keeps it.
+    func asset(id: String) throws(StoreError) -> Asset? {
+        try catalog.asset(id: id, roots: roots)
+    }
+
+    /// Notes what a write of the catalog changed (heard from the warm that wrote it).
+    func note(_ changes: CatalogChanges) {
         state.withLock { state in
-            state.snapshot = next
-            state.log.append(entry)
+            state.log.append(
+                ChangeLog.Entry(removed: changes.removed, inserted: changes.inserted, changed: changes.changed))
+            state.albums = nil
+            state.days = nil
+            // Under the lock: a list read from the catalog before this change is not kept after it.
+            changeCount.add(1, ordering: .releasing)
         }
-        changeCount.add(1, ordering: .releasing)
     }
 
-    /// `change` as a listing sees it: a burst frame hidden behind the frame that stands for its
-    /// burst is not listed, so one that comes to stand for it (its cover deleted) is inserted,
-    /// one that stops is removed, and one hidden before and after is not mentioned.
-    static func listingEntry(_ change: ChangeDetails) -> ChangeLog.Entry {
-        var hiddenBefore = Set<String>()
-        for asset in change.before where asset.isHiddenBurstFrame { hiddenBefore.insert(asset.id) }
-        var removed = change.removedAssets.filter { !$0.isHiddenBurstFrame }.map(\.id)
-        var inserted: [String] = [], changed: [String] = []
-        for index in change.insertedIndexes where !change.after[index].isHiddenBurstFrame {
-            inserted.append(change.after[index].id)
+    /// The albums as `/api/albums` lists them, read from the catalog once per generation (and
+    /// per ``albumsLifetime``).
+    func albums(now: Date = Date()) throws(StoreError) -> Albums {
+        if let kept = state.withLock({ $0.albums }), now.timeIntervalSince(kept.made) < Self.albumsLifetime {
+            return kept
         }
-        for index in change.changedIndexes {
-            let asset = change.after[index], wasHidden = hiddenBefore.contains(asset.id)
-            switch (wasHidden, asset.isHiddenBurstFrame) {
-            case (false, false): changed.append(asset.id)
-            case (true, false): inserted.append(asset.id)
-            case (false, true): removed.append(asset.id)
-            case (true, true): break
-            }
-        }
-        return ChangeLog.Entry(removed: removed, inserted: inserted, changed: changed)
+        let generation = generation
+        let list = try catalog.albums(roots: roots, now: now)
+        let albums = Albums(
+            list: list, byURLID: Dictionary(list.map { ($0.urlID, $0) }, uniquingKeysWith: { first, _ in first }),
+            made: now)
+        state.withLock { if self.generation == generation { $0.albums = albums } }
+        return albums
     }
 
-    /// What changed since `token`, with the assets as they are now, and the token of now.
-    func changes(since token: String) -> (
-        lookup: ChangeLog.Lookup, snapshot: LibrarySnapshot, token: String
-    ) {
-        state.withLock { ($0.log.changes(since: token), $0.snapshot, $0.log.token) }
+    /// The days of the library, newest first, read from the catalog once per generation.
+    func days() throws(StoreError) -> [LibraryCatalog.Day] {
+        if let kept = state.withLock({ $0.days }) { return kept }
+        let generation = generation
+        let days = try catalog.moments(roots: roots)
+        state.withLock { if self.generation == generation { $0.days = days } }
+        return days
+    }
+
+    /// What changed since `token`, and the token of now.
+    func changes(since token: String) -> (lookup: ChangeLog.Lookup, token: String) {
+        state.withLock { ($0.log.changes(since: token), $0.log.token) }
     }
 }

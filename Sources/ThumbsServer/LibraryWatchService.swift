@@ -1,28 +1,36 @@
 import Logging
 import ServiceLifecycle
+import Synchronization
 import ThumbsLibrary
 import ThumbsPipeline
-import ThumbsSettings
+import ThumbsStore
 
-/// Keeps the server current while it runs: each change the library watch reports is warmed
-/// (so a new photo is listed with its placeholder and answers from the store), what was removed
-/// loses its thumbnails, and then the index moves on, which `/api/changes` reports.
+/// Keeps the server's catalog current while it runs. It watches the library, then catches up
+/// with what changed since the catalog was kept; after that, each burst of activity the watch
+/// hears is a walk that passes over the folders left as they were. Each walk keeps what it
+/// finds in the catalog, which the index hears (`/api/changes`), and what it found inserted or
+/// changed is warmed, so that a new photo answers from the store. Memory follows what changed,
+/// not the library.
 struct LibraryWatchService: Service {
-    let changes: AsyncThrowingStream<ChangeDetails, any Error>
+    let library: PhotoLibrary
     let index: LibraryIndex
-    let job: WarmJob
-    /// Warmed first, in the background, when the server is asked to warm at start.
-    let warmFirst: [Asset]
+    /// Warms the server's renditions.
+    let warming: WarmJob
+    /// Warms the whole library in the background at start, beside the watch.
+    let warmsAtStart: Bool
     let logger: Logger
+
+    /// Assets found inserted or changed per warm of the found: at most this many held at once.
+    static let warmBatch = 512
 
     func run() async throws {
         try await withThrowingDiscardingTaskGroup { group in
             // Beside the watch, not before it: a new photo shows up while a large library warms.
-            if !warmFirst.isEmpty {
+            if warmsAtStart {
                 group.addTask {
                     do {
                         try await cancelWhenGracefulShutdown {
-                            let summary = try await job.run(warmFirst)
+                            let summary = try await warming.run(over: library)
                             logger.info("warmed at start: \(summary)")
                         }
                     } catch is CancellationError {
@@ -32,8 +40,10 @@ struct LibraryWatchService: Service {
                 }
             }
             do {
-                for try await change in changes.cancelOnGracefulShutdown() {
-                    await apply(change)
+                let activity = try await library.activity()
+                try await cancelWhenGracefulShutdown { try await follow() }
+                for await _ in activity.cancelOnGracefulShutdown() {
+                    try await cancelWhenGracefulShutdown { try await follow() }
                 }
             } catch is CancellationError {
             } catch {
@@ -46,16 +56,59 @@ struct LibraryWatchService: Service {
         }
     }
 
-    /// Warms and forgets what the change says, then lists it: the listing follows the library
-    /// even when the cache cannot (a full disk, say), and the images are rendered on request.
-    private func apply(_ change: ChangeDetails) async {
+    /// Walks the library into the catalog, forgetting what is gone, then warms what the walk
+    /// found inserted or changed. A walk that fails is logged; the next burst walks again.
+    private func follow() async throws {
+        let found = FoundAssets()
+        let listing = WarmJob(
+            store: index.catalog.store, renderer: library.renderer, renditions: [],
+            catalogChanges: { found.add($0) })
         do {
-            let report = try await job.apply(change)
-            logger.info(
-                "library changed: \(change); \(report.progress.rendered) rendered, \(report.failures.count) failed")
+            _ = try await listing.run(forgettingGoneFrom: library)
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
-            logger.error("library changed: \(change); the cache could not follow: \(error)")
+            logger.error("the library could not be walked: \(error); the next change walks it again")
         }
-        index.apply(change)
+        // One entry per walk: the changes feed never shows half of one (a burst's new cover
+        // inserted, its old one not yet removed).
+        let changes = found.take()
+        guard !changes.isEmpty else { return }
+        index.note(changes)
+        let ids = changes.inserted + changes.changed
+        var rendered = 0, failed = 0
+        for start in stride(from: 0, to: ids.count, by: Self.warmBatch) {
+            let slice = Array(ids[start..<min(ids.count, start + Self.warmBatch)])
+            let assets = try index.catalog.assets(ids: slice, roots: index.roots)
+            do {
+                let progress = try await warming.run(slice.compactMap { assets[$0] })
+                rendered += progress.rendered
+                failed += progress.failed
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                logger.error("library changed; the cache could not follow: \(error)")
+            }
+        }
+        logger.info("library changed: \(ids.count) inserted or changed; \(rendered) rendered, \(failed) failed")
+    }
+}
+
+/// What a walk changed in the catalog, heard from its writes.
+private final class FoundAssets: Sendable {
+    private let changes = Mutex(CatalogChanges())
+
+    func add(_ found: CatalogChanges) {
+        changes.withLock {
+            $0.removed += found.removed
+            $0.inserted += found.inserted
+            $0.changed += found.changed
+        }
+    }
+
+    func take() -> CatalogChanges {
+        changes.withLock { changes in
+            defer { changes = CatalogChanges() }; return changes
+        }
     }
 }

@@ -26,14 +26,20 @@ public struct ThumbnailServer: Sendable {
     let readyAnswers: ReadyAnswersByLoop
     let manager: CachingImageManager
 
-    /// Enumerates the library (the listing the server starts from) and starts watching it;
-    /// nothing listens until ``run(onListening:)``.
+    /// Opens the library's catalog in the store, walking the library into it first when no
+    /// walk of every root was kept there (in this time zone); nothing listens until
+    /// ``run(onListening:)``, which also starts watching the library.
     public init(
         library: PhotoLibrary, store: ThumbnailStore, renditions: [Rendition], serve configuration: ServeConfiguration,
         pipeline: PipelineConfiguration = .init(), logger: Logger = Logger(label: "thumbs.serve")
     ) async throws {
-        let (baseline, changes) = try await library.watchWithBaseline()
-        let index = LibraryIndex(baseline)
+        let catalog = LibraryCatalog(store: store)
+        if try catalog.walkedWhole(roots: library.roots) == nil {
+            // Listed, not warmed: the warm at start comes after the server answers.
+            _ = try await WarmJob(store: store, renderer: library.renderer, renditions: [])
+                .run(forgettingGoneFrom: library)
+        }
+        let index = LibraryIndex(catalog: catalog, roots: library.roots)
         let manager = CachingImageManager(renderer: library.renderer, store: store, configuration: pipeline)
         self.manager = manager
         self.configuration = configuration
@@ -43,9 +49,11 @@ public struct ThumbnailServer: Sendable {
             index: index, manager: manager, store: store, renditions: renditions, roots: library.roots,
             configuration: configuration, logger: logger)
         watch = LibraryWatchService(
-            changes: changes, index: index,
-            job: WarmJob(store: store, renderer: library.renderer, renditions: renditions.map(\.spec)),
-            warmFirst: configuration.warmOnStart ? Array(baseline) : [], logger: logger)
+            library: library, index: index,
+            warming: WarmJob(
+                store: store, renderer: library.renderer, renditions: renditions.map(\.spec),
+                catalogChanges: { index.note($0) }),
+            warmsAtStart: configuration.warmOnStart, logger: logger)
     }
 
     /// Serves until the calling task is cancelled (or SIGTERM). `onListening` hears the address

@@ -8,18 +8,19 @@ extension ThumbnailService {
     /// burst as the frame that stands for it (each of its frames with
     /// `includeAllBurstAssets=true`, for the library's listing).
     func assets(_ request: Request, album: String?) throws -> Response {
-        try assets(request) { snapshot throws(APIError) in
-            if let album {
-                if let members = snapshot.albumMembers[album] { return members }
-                // A smart album emptied since it was listed (the last video removed) is empty.
-                guard Self.smartAlbumIDs.contains(album) else {
-                    throw APIError.notFound("unknown-album", "no album \(album)")
-                }
-                return []
-            }
+        let token = index.token
+        guard let album else {
             let all = request.uri.queryParameters["includeAllBurstAssets"].map { $0 == "true" || $0 == "1" } ?? false
-            return all ? Array(snapshot.assets.indices) : snapshot.listed
+            return try assets(request, of: all ? .everything : .library, token: token)
         }
+        guard let found = try index.albums().byURLID[album] else {
+            // A smart album emptied since it was listed (the last video removed) is empty.
+            guard Self.smartAlbumIDs.contains(album) else {
+                throw APIError.notFound("unknown-album", "no album \(album)")
+            }
+            return try json(AssetPage(assets: [], nextCursor: nil, count: 0, changeToken: token))
+        }
+        return try assets(request, of: .album(found), count: found.count(of: .all), token: token)
     }
 
     /// Every smart album's URL id, listed or not.
@@ -29,34 +30,31 @@ extension ThumbnailService {
     /// `GET /api/assets/{id}/burst`: the frames of the burst the asset is a frame of (in its
     /// folder), newest first, a page at a time.
     func burstFrames(_ request: Request, id: String?) throws -> Response {
+        let token = index.token
         let asset = try asset(id)
-        guard let burst = LibrarySnapshot.burstKey(of: asset) else {
+        guard asset.burstIdentifier != nil else {
             throw APIError.notFound("no-burst", "\(asset.relativePath) is not a frame of a burst")
         }
-        return try assets(request) { snapshot in snapshot.burstFrames[burst] ?? [] }
+        return try assets(request, of: .burst(of: asset), token: token)
     }
 
-    /// A page of the assets at the positions `members` gives in the current snapshot.
+    /// A page of `list`, after the request's cursor; `count` when the caller knows it.
     private func assets(
-        _ request: Request, members: (LibrarySnapshot) throws(APIError) -> [Int]
+        _ request: Request, of list: LibraryCatalog.List, count: Int? = nil, token: String
     ) throws -> Response {
-        let (snapshot, token) = index.current
-        let positions = try members(snapshot)
         let limit = try pageSize(request)
-        var start = 0
+        var position: LibraryCatalog.Position?
         if let text = cursorText(request) {
-            guard let cursor = PageCursor(text) else {
+            guard let cursor = LibraryCatalog.Position(text) else {
                 throw APIError.badRequest("bad-cursor", "cursor is not one a listing returned")
             }
-            start = cursor.start(in: positions, of: snapshot.assets)
+            position = cursor
         }
-        let end = min(positions.count, start + limit)
-        let page = positions[start..<end].map { snapshot.assets[$0] }
-        let next = end < positions.count ? page.last.map { PageCursor(after: $0).text } : nil
+        let page = try index.catalog.page(of: list, roots: index.roots, after: position, limit: limit)
         return try json(
             AssetPage(
-                assets: page.map(listed), nextCursor: next,
-                count: positions.count, changeToken: token))
+                assets: page.assets.map(listed), nextCursor: page.next?.text,
+                count: try count ?? index.catalog.count(of: list, roots: index.roots), changeToken: token))
     }
 
     private func pageSize(_ request: Request) throws -> Int {
@@ -71,39 +69,43 @@ extension ThumbnailService {
 
     /// `GET /api/albums`: a page of albums, smart albums first, then folders by path.
     func albums(_ request: Request) throws -> Response {
-        let (snapshot, token) = index.current
+        let token = index.token
+        let albums = try index.albums().list
         let limit = try pageSize(request)
-        var start = snapshot.albums.startIndex
+        var start = albums.startIndex
         if let text = cursorText(request) {
             guard let cursor = ListPosition.Album(text) else {
                 throw APIError.badRequest("bad-cursor", "cursor is not one a listing returned")
             }
-            start = ListPosition.firstIndex(in: snapshot.albums) { cursor < ListPosition.Album($0) }
+            start = ListPosition.firstIndex(in: albums) { cursor < ListPosition.Album($0) }
         }
-        let page = snapshot.albums[start..<min(snapshot.albums.count, start + limit)]
-        let next = page.endIndex < snapshot.albums.count ? page.last.map { ListPosition.Album($0).text } : nil
+        let page = albums[start..<min(albums.count, start + limit)]
+        let next = page.endIndex < albums.count ? page.last.map { ListPosition.Album($0).text } : nil
         return try json(
-            AlbumPage(
-                albums: page.map(AlbumJSON.init), nextCursor: next, count: snapshot.albums.count, changeToken: token))
+            AlbumPage(albums: page.map(AlbumJSON.init), nextCursor: next, count: albums.count, changeToken: token))
     }
 
     /// `GET /api/moments`: a page of days, newest first, each with its count and its first
     /// assets (``MomentJSON/assetsShown``).
     func moments(_ request: Request) throws -> Response {
-        let (snapshot, token) = index.current
-        let sections = snapshot.moments.sections
+        let token = index.token
+        let days = try index.days()
         let limit = try pageSize(request)
-        var start = sections.startIndex
+        var start = days.startIndex
         if let text = cursorText(request) {
             guard let day = ListPosition.day(text) else {
                 throw APIError.badRequest("bad-cursor", "cursor is not one a listing returned")
             }
-            start = ListPosition.firstIndex(in: sections) { $0.day < day }
+            start = ListPosition.firstIndex(in: days) { $0.day < day }
         }
-        let page = sections[start..<min(sections.count, start + limit)]
-        let next = page.endIndex < sections.count ? page.last?.day.description : nil
-        return try json(
-            MomentPage(moments: page.map(MomentJSON.init), nextCursor: next, count: sections.count, changeToken: token))
+        let page = days[start..<min(days.count, start + limit)]
+        let next = page.endIndex < days.count ? page.last?.day.description : nil
+        let moments = try page.map { day in
+            MomentJSON(
+                day.day, count: day.photos + day.videos,
+                assets: try index.catalog.ids(of: .day(day.day), roots: index.roots, limit: MomentJSON.assetsShown))
+        }
+        return try json(MomentPage(moments: moments, nextCursor: next, count: days.count, changeToken: token))
     }
 
     /// `GET /api/moments/{day}/assets`: a page of one day's assets, newest first.
@@ -111,12 +113,7 @@ extension ThumbnailService {
         guard let text, let day = ListPosition.day(text) else {
             throw APIError.badRequest("bad-day", "a day is written 2024-05-01")
         }
-        return try assets(request) { snapshot in
-            let sections = snapshot.moments.sections
-            let found = ListPosition.firstIndex(in: sections) { $0.day <= day }
-            guard found < sections.count, sections[found].day == day else { return [] }
-            return sections[found].items.compactMap { snapshot.positions[$0.id] }
-        }
+        return try assets(request, of: .day(day), token: index.token)
     }
 
     /// The `cursor` parameter, when it is given and not empty.
@@ -130,7 +127,7 @@ extension ThumbnailService {
         guard let since = request.uri.queryParameters["since"].map(String.init), !since.isEmpty else {
             throw APIError.badRequest("bad-token", "since= takes the changeToken of a listing")
         }
-        let (lookup, snapshot, token) = index.changes(since: since)
+        let (lookup, token) = index.changes(since: since)
         switch lookup {
         case .malformed:
             throw APIError.badRequest("bad-token", "since= takes the changeToken of a listing")
@@ -139,13 +136,13 @@ extension ThumbnailService {
                 status: .gone, kind: "expired-token",
                 message: "the token is older than the changes kept, or of another run: list again")
         case .merged(let merged):
-            // The log holds the listing's changes (LibraryIndex.listingEntry): burst frames come
-            // and go as they come to stand for their burst or stop.
-            let assets = { (ids: [String]) in ids.compactMap(snapshot.asset(id:)).map(self.listed) }
+            // The log holds the listing's changes (CatalogChanges): burst frames come and go as
+            // they come to stand for their burst or stop. An asset gone since is not listed.
+            let assets = { (ids: [String]) throws in try ids.compactMap(self.index.asset(id:)).map(self.listed) }
             return try json(
                 ChangeList(
-                    changeToken: token, removed: merged.removed, inserted: assets(merged.inserted),
-                    changed: assets(merged.changed)))
+                    changeToken: token, removed: merged.removed, inserted: try assets(merged.inserted),
+                    changed: try assets(merged.changed)))
         }
     }
 

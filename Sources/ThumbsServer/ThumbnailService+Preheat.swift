@@ -31,21 +31,17 @@ extension ThumbnailService {
             throw APIError.badRequest("bad-body", #"expected {"assets": [ids], "rendition": name}"#)
         }
         let spec = try rendition(list.rendition).spec
-        let snapshot = index.snapshot
-        var assets: [String: Asset] = [:]
-        var unknown: [String] = []
-        for id in list.assets {
-            if let asset = snapshot.asset(id: id) { assets[id] = asset } else { unknown.append(id) }
-        }
+        let assets = try index.catalog.assets(ids: list.assets, roots: index.roots)
+        let unknown = list.assets.filter { assets[$0] == nil }
         let keys = assets.keys.map { PreheatRegistry.Key(assetID: $0, rendition: list.rendition) }
         let outcome = start ? preheats.start(keys, for: client) : preheats.stop(keys, for: client)
         switch outcome {
         case .overLimit(let forgotten):
-            stopCaching(forgotten, in: snapshot)
+            try stopCaching(forgotten)
             throw APIError.badRequest(
                 "preheat-limit", "a client preheats at most \(preheats.limits.keysPerClient) assets at once")
         case .done(let changed, let total, let forgotten):
-            stopCaching(forgotten, in: snapshot)
+            try stopCaching(forgotten)
             let affected = changed.compactMap { assets[$0.assetID] }
             if start {
                 manager.startCaching(assets: affected, rendition: spec)
@@ -58,10 +54,11 @@ extension ThumbnailService {
 
     /// Stops preheating `keys` (those of forgotten clients), rendition by rendition; an asset
     /// gone from the library since is not preheated any more anyway.
-    private func stopCaching(_ keys: [PreheatRegistry.Key], in snapshot: LibrarySnapshot) {
+    private func stopCaching(_ keys: [PreheatRegistry.Key]) throws {
         for (rendition, keys) in Dictionary(grouping: keys, by: \.rendition) {
             guard let spec = renditionsByName[rendition]?.spec else { continue }
-            manager.stopCaching(assets: keys.compactMap { snapshot.asset(id: $0.assetID) }, rendition: spec)
+            let assets = try index.catalog.assets(ids: keys.map(\.assetID), roots: index.roots)
+            manager.stopCaching(assets: Array(assets.values), rendition: spec)
         }
     }
 

@@ -49,12 +49,19 @@ final class ThumbnailService: Sendable {
         self.logger = logger
     }
 
-    /// The asset an URL's id names, in the current snapshot.
+    /// The asset an URL's id names, as the catalog keeps it.
     func asset(_ id: String?) throws(APIError) -> Asset {
         guard let id, Self.isAssetID(id) else {
             throw .badRequest("bad-id", "an asset id is 16 lowercase hex digits")
         }
-        guard let asset = index.asset(id: id) else {
+        let found: Asset?
+        do {
+            found = try index.asset(id: id)
+        } catch {
+            throw APIError(
+                status: .internalServerError, kind: "damaged-cache", message: "the cache's catalog could not be read")
+        }
+        guard let asset = found else {
             throw .notFound("unknown-asset", "no asset \(id) in the library")
         }
         return asset
