@@ -49,8 +49,8 @@ struct WarmedFolderSkip {
         for (folder, found) in folders {
             let clean = troubled.remove(folder) == nil
             let digest = found.digest.recorded
-            if clean, let record = try store.warmedFolder(root: root, folder: folder.bytes),
-                record.digest == digest, record.context == context
+            if clean, let record = try store.warmedFolder(root: root, folder: folder.bytes, context: context),
+                record.digest == digest
             {
                 warmed += record.assets
                 continue

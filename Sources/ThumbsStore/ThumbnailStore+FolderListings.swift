@@ -74,7 +74,7 @@ extension ThumbnailStore {
         try await onWriter { [self] transaction, _ throws(StoreError) in
             for key in keys {
                 try transaction.delete(folders, key)
-                try transaction.delete(warmed, key)
+                try deleteWarmedFolders(key, in: transaction)
             }
         }
     }
@@ -92,7 +92,7 @@ extension ThumbnailStore {
         let folderKeys = Set(folders.map { FolderListing.key(root: $0.root, folder: $0.folder) })
         return try await onWriter { [self] transaction, book throws(StoreError) in
             var removed = 0
-            for key in folderKeys { try transaction.delete(warmed, key) }
+            for key in folderKeys { try deleteWarmedFolders(key, in: transaction) }
             for entry in assets {
                 removed += try removeThumbnails(of: entry.id, keeping: nil, in: transaction, &book)
                 let key = Array(entry.id.utf8)

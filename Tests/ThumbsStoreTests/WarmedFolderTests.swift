@@ -16,17 +16,33 @@ private typealias F = StoreFixtures
         try ThumbnailStore(configuration: .testing(folder, budget: budget))
     }
 
-    private static func record(_ folder: String, generation: Int64 = 0, root: String = "/photos") -> WarmedFolder {
-        WarmedFolder(root: root, folder: Array(folder.utf8), digest: 7, context: 9, generation: generation, assets: 3)
+    private static func record(
+        _ folder: String, generation: Int64 = 0, root: String = "/photos", context: UInt64 = 9
+    ) -> WarmedFolder {
+        WarmedFolder(
+            root: root, folder: Array(folder.utf8), digest: 7, context: context, generation: generation, assets: 3)
     }
 
     @Test func aRecordReadsBackAsWrittenForItsFolderOnly() async throws {
         let store = try store()
         let record = Self.record("2024-06")
         try await store.putWarmedFolders([record, Self.record("", root: "/other")])
-        #expect(try store.warmedFolder(root: "/photos", folder: Array("2024-06".utf8)) == record)
-        #expect(try store.warmedFolder(root: "/photos", folder: []) == nil)
-        #expect(try store.warmedFolder(root: "/other", folder: []) == Self.record("", root: "/other"))
+        #expect(try store.warmedFolder(root: "/photos", folder: Array("2024-06".utf8), context: 9) == record)
+        #expect(try store.warmedFolder(root: "/photos", folder: [], context: 9) == nil)
+        #expect(try store.warmedFolder(root: "/other", folder: [], context: 9) == Self.record("", root: "/other"))
+    }
+
+    @Test func eachContextKeepsItsOwnRecordAndAForgottenFolderLosesThemAll() async throws {
+        let store = try store()
+        let other = Self.record("x", context: 10)
+        try await store.putWarmedFolders([Self.record("x"), other])
+        #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8), context: 9) == Self.record("x"))
+        #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8), context: 10) == other)
+        #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8), context: 11) == nil)
+        try await store.removeFolderListings(root: "/photos", folders: [Array("x".utf8)])
+        for context: UInt64 in [9, 10] {
+            #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8), context: context) == nil)
+        }
     }
 
     @Test func anEvictionMakesEveryRecordStaleAndAReplacedVersionNone() async throws {
@@ -39,11 +55,11 @@ private typealias F = StoreFixtures
             try await store.putThumbnails([.init(key: F.key("b\(index)"), thumbnail: F.thumbnail(index))])
         }
         #expect(try store.removalGeneration() == 1)
-        #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8)) == nil)
+        #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8), context: 9) == nil)
         try await store.putWarmedFolders([Self.record("x", generation: 1)])
-        #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8)) != nil)
+        #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8), context: 9) != nil)
         try await store.removeMetadata(of: ["b1"])
-        #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8)) == nil)
+        #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8), context: 9) == nil)
     }
 
     @Test func forgettingFilesDropsTheirFoldersRecordsAlone() async throws {
@@ -52,10 +68,10 @@ private typealias F = StoreFixtures
         try await store.putWarmedFolders([Self.record("x"), Self.record("y")])
         #expect(try await store.forget(["a"], inFolders: [(root: "/photos", folder: Array("x".utf8))]) == 1)
         #expect(try store.removalGeneration() == 0)
-        #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8)) == nil)
-        #expect(try store.warmedFolder(root: "/photos", folder: Array("y".utf8)) != nil)
+        #expect(try store.warmedFolder(root: "/photos", folder: Array("x".utf8), context: 9) == nil)
+        #expect(try store.warmedFolder(root: "/photos", folder: Array("y".utf8), context: 9) != nil)
         try await store.removeFolderListings(root: "/photos", folders: [Array("y".utf8)])
-        #expect(try store.warmedFolder(root: "/photos", folder: Array("y".utf8)) == nil)
+        #expect(try store.warmedFolder(root: "/photos", folder: Array("y".utf8), context: 9) == nil)
     }
 
     @Test func aDamagedRecordIsNone() throws {
