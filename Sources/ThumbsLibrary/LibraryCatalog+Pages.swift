@@ -77,12 +77,20 @@ extension LibraryCatalog {
         }
     }
 
-    /// The ids of the first `limit` assets of `list` in `roots`, without reading their records.
-    public func ids(of list: List, roots: [String], limit: Int, now: Date = Date()) throws(StoreError) -> [String] {
+    /// The ids of the first `limit` assets of each of `lists` in `roots`, in one read and
+    /// without reading their records (a page of moments, each with its first assets).
+    public func ids(of lists: [List], roots: [String], limit: Int, now: Date = Date()) throws(StoreError)
+        -> [[String]]
+    {
         try store.readCatalog { transaction throws(StoreError) in
-            try positions(of: list, roots: roots, after: nil, limit: limit, now: now, in: transaction).positions.map {
-                CatalogKeys.idText($0.id)
+            var ids: [[String]] = []
+            ids.reserveCapacity(lists.count)
+            for list in lists {
+                ids.append(
+                    try positions(of: list, roots: roots, after: nil, limit: limit, now: now, in: transaction)
+                        .positions.map { CatalogKeys.idText($0.id) })
             }
+            return ids
         }
     }
 

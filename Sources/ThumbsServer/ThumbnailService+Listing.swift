@@ -100,10 +100,10 @@ extension ThumbnailService {
         }
         let page = days[start..<min(days.count, start + limit)]
         let next = page.endIndex < days.count ? page.last?.day.description : nil
-        let moments = try page.map { day in
-            MomentJSON(
-                day.day, count: day.photos + day.videos,
-                assets: try index.catalog.ids(of: .day(day.day), roots: index.roots, limit: MomentJSON.assetsShown))
+        let shown = try index.catalog.ids(
+            of: page.map { .day($0.day) }, roots: index.roots, limit: MomentJSON.assetsShown)
+        let moments = zip(page, shown).map { day, ids in
+            MomentJSON(day.day, count: day.photos + day.videos, assets: ids)
         }
         return try json(MomentPage(moments: moments, nextCursor: next, count: days.count, changeToken: token))
     }

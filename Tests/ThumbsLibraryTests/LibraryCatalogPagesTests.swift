@@ -64,7 +64,11 @@ import ThumbsStore
             }
             #expect(try catalog.count(of: list, roots: roots, now: LibraryCatalogTests.now) == ids.count, "\(list)")
         }
-        #expect(try catalog.ids(of: .library, roots: roots, limit: 3) == Array(listed.prefix(3)))
+        let firstOfDay = try paged(.day(Day(year: 2024, month: 5, day: 1)), of: catalog, limit: 100)
+        #expect(
+            try catalog.ids(of: [.library, .day(Day(year: 2024, month: 5, day: 1))], roots: roots, limit: 3) == [
+                Array(listed.prefix(3)), Array(firstOfDay.prefix(3)),
+            ])
         #expect(try catalog.asset(id: listed[0], roots: roots)?.id == listed[0])
         #expect(try catalog.asset(id: listed[0].uppercased(), roots: roots) == nil)
         let other = try #require(assets.first { $0.root == "/other" })
