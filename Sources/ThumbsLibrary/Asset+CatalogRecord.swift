@@ -8,7 +8,7 @@ import ThumbsSupport
 extension Asset {
     /// The record's version: ``LibraryCatalog/layout`` names it, and a catalog of another
     /// layout is emptied before anything is kept in it.
-    static let catalogRecordVersion: UInt8 = 2
+    static let catalogRecordVersion: UInt8 = 3
 
     /// Whether the asset fits its catalog record: its root, path and its movie's path are
     /// fields of at most 65,535 bytes.
@@ -18,12 +18,13 @@ extension Asset {
     }
 
     /// Version, the time zone its day and date were placed in, root, path, the metadata record
-    /// (``/ThumbsStore/AssetMetadata``: fingerprint, type, properties, placeholder), then what
+    /// (``/ThumbsStore/AssetMetadata``: fingerprint, type, properties; not the placeholder, which
+    /// the metadata cache keeps and which a warm makes after it kept the asset here: a record
+    /// holding it would be written again by the next walk, for every asset), then what
     /// the walk's groupings made of it: its Live Photo's movie, whether it stands for its burst
     /// and how many frames that has.
     func catalogRecord(timeZone: TimeZone) -> [UInt8] {
-        var metadata = AssetMetadata(fingerprint: fingerprint, mediaType: mediaType, properties: properties)
-        metadata.placeholder = placeholder
+        let metadata = AssetMetadata(fingerprint: fingerprint, mediaType: mediaType, properties: properties)
         let encoded = metadata.encoded()
         var writer = ByteWriter(capacity: 64 + encoded.count + relativeFilePath.bytes.count)
         writer.u8(Self.catalogRecordVersion)
@@ -61,7 +62,6 @@ extension Asset {
         self.init(
             root: root, relativeFilePath: path, mediaType: metadata.mediaType, fingerprint: metadata.fingerprint,
             properties: metadata.properties)
-        placeholder = metadata.placeholder
         if try reader.u8() == 1 {
             let moviePath = FilePath(bytes: Array(try reader.lengthPrefixed()))
             let type = MediaType(rawValue: try reader.string()) ?? .unsupported

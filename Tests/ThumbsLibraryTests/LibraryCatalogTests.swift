@@ -167,6 +167,11 @@ import ThumbsStore
 
     @Test func anAssetReadsBackFromItsRecord() throws {
         for asset in Self.library() {
+            // The placeholder is the metadata cache's, not the record's: a walk that finds one a
+            // warm made since the asset was kept leaves the record as it is.
+            var withPlaceholder = asset
+            withPlaceholder.placeholder = ThumbHash(rgba: [UInt8](repeating: 128, count: 64), width: 4, height: 4)
+            #expect(withPlaceholder.catalogRecord(timeZone: Self.utc) == asset.catalogRecord(timeZone: Self.utc))
             let record = asset.catalogRecord(timeZone: Self.utc)
             let read = try #require(try record.withUnsafeBytes { try Asset(catalogRecord: $0) })
             #expect(read == asset)
