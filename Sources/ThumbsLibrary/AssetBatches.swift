@@ -43,6 +43,9 @@ public struct AssetBatches: AsyncSequence, Sendable {
             }
         }
 
+        /// Files listed per step of a walk that passes over warmed folders.
+        static let stepPassingOverFolders = 1024
+
         public mutating func next() async throws -> LibraryBatch? {
             while true {
                 try Task.checkCancellation()
@@ -51,7 +54,9 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 let root = library.roots[rootIndex]
                 let walker = self.walker ?? LibraryWalker(root: root, includeHidden: library.includeHidden)
                 self.walker = walker
-                let limit = batchSize
+                // A walk that passes over warmed folders gives a folder's assets only once it left
+                // the folder: it takes larger steps, each a hand-over to the walk's thread and back.
+                let limit = warmedFolders == nil ? batchSize : Swift.max(batchSize, Self.stepPassingOverFolders)
                 let step = try await library.io.run { walker.next(limit: limit) }
                 // Gathered once for both that compare them.
                 let left = listings == nil && warmedFolders == nil ? [] : openFolders.take(step)
