@@ -3,7 +3,7 @@ import ThumbsSupport
 
 /// Where a page of albums or moments ends, as an opaque string, for the next page to start
 /// right after it whatever was added or removed in between (no offset to drift), as
-/// ``PageCursor`` does for assets.
+/// `LibraryCatalog.Position` does for assets.
 enum ListPosition {
     /// An album's place in the listing: smart albums first, in their fixed order, then folders
     /// by root and path.
