@@ -10,7 +10,12 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
         self.height = height
     }
 
-    public var pixelCount: Int { width * height }
+    /// Width × height; `Int.max` when that overflows: a size read from a header can be anything,
+    /// and a count too large for `Int` is over every limit.
+    public var pixelCount: Int {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? .max : count
+    }
     public var description: String { "\(width)x\(height)" }
 
     /// The same size turned a quarter: EXIF orientations 5...8 swap width and height.

@@ -2,6 +2,12 @@ import Testing
 import ThumbsCore
 
 @Suite struct PixelSizeTests {
+    @Test func aPixelCountPastIntMaxIsIntMax() {
+        // A PNG header may say 4,294,967,295 × 4,294,967,295: counted, not trapped on.
+        #expect(PixelSize(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF).pixelCount == .max)
+        #expect(PixelSize(width: 640, height: 480).pixelCount == 307_200)
+    }
+
     @Test func aDecodedSizeIsPositiveAndWithinThePixelLimit() throws {
         #expect(
             try PixelSize.decoded(width: Int32(640), height: Int32(480), pixelLimit: 1_000_000)
