@@ -69,9 +69,7 @@ enum CatalogKeys {
     /// An asset id's 16 lowercase hex digits (as ``AssetID`` writes them) as the 8 bytes keys
     /// hold; nil for anything else.
     static func idValue(_ id: String) -> UInt64? {
-        guard id.utf8.count == 16, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
-            return nil
-        }
+        guard id.utf8.count == 16, id.utf8.allSatisfy(\.isLowercaseHexDigit) else { return nil }
         return UInt64(id, radix: 16)
     }
 

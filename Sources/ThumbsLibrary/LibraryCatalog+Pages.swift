@@ -125,16 +125,18 @@ extension LibraryCatalog {
     /// How many assets `list` holds in `roots`: its groups' counts, or for Recently Added (as of
     /// `now`) its entries counted.
     public func count(of list: List, roots: [String], now: Date = Date()) throws(StoreError) -> Int {
-        if list.isRecentlyAdded {
-            var count = 0, position: Position?
-            repeat {
-                let page = try page(of: list, roots: roots, after: position, limit: 4096, now: now)
-                count += page.assets.count
-                position = page.next
-            } while position != nil
-            return count
-        }
-        return try store.readCatalog { transaction throws(StoreError) in
+        try store.readCatalog { transaction throws(StoreError) in
+            if list.isRecentlyAdded {
+                // Its entries counted, their records not read.
+                var count = 0, position: Position?
+                repeat {
+                    let read = try positions(
+                        of: list, roots: roots, after: position, limit: 4096, now: now, in: transaction)
+                    count += read.positions.count
+                    position = read.next
+                } while position != nil
+                return count
+            }
             var count: Int64 = 0
             for group in groups(of: list, roots: roots) {
                 let kept = try transaction.withValue(.groups, group) { (try? CatalogGroup(decoding: $0)) ?? nil }
@@ -200,5 +202,6 @@ extension LibraryCatalog.List {
 }
 
 extension UInt8 {
-    fileprivate var isLowercaseHexDigit: Bool { (48...57).contains(self) || (97...102).contains(self) }
+    /// 0-9 or a-f: how asset ids and positions are written.
+    var isLowercaseHexDigit: Bool { (48...57).contains(self) || (97...102).contains(self) }
 }
