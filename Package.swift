@@ -431,7 +431,7 @@ let package = Package(
         .testTarget(
             name: "ThumbsServerTests",
             dependencies: [
-                "ThumbsServer", "ThumbsCore", "ThumbsLibrary", "ThumbsPipeline",
+                "ThumbsServer", "ThumbsCore", "ThumbsLibrary", "ThumbsPipeline", "ThumbsStore", "ThumbsCoreTestSupport",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -27,6 +27,8 @@ final class LibraryIndex: Sendable {
 
     private let state: Mutex<State>
     private let changeCount = Atomic<Int>(0)
+    /// Where ``prepareLists()`` reads: off the cooperative threads, one read at a time.
+    private let listReads = BlockingThreadPool(name: "thumbs-lists", threadCount: 1)
     /// How long a list of albums is kept at most: Recently Added moves with the clock.
     static let albumsLifetime: TimeInterval = 60
 
@@ -83,6 +85,17 @@ final class LibraryIndex: Sendable {
         let days = try catalog.moments(roots: roots)
         state.withLock { if self.generation == generation { $0.days = days } }
         return days
+    }
+
+    /// Reads the days and the albums of the current generation before a request asks for them:
+    /// at a million assets, every day's counts take tens of milliseconds to read, which the
+    /// first `/api/moments` after a start or a change would otherwise wait for. A read that fails
+    /// is left to the next request, which answers with its error.
+    func prepareLists() async {
+        _ = try? await listReads.run(priority: .batch) { [self] in
+            _ = try days()
+            _ = try albums()
+        }
     }
 
     /// What changed since `token`, and the token of now.

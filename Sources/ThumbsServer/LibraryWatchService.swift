@@ -41,6 +41,7 @@ struct LibraryWatchService: Service {
             }
             do {
                 let activity = try await library.activity()
+                await index.prepareLists()
                 try await cancelWhenGracefulShutdown { try await follow() }
                 for await _ in activity.cancelOnGracefulShutdown() {
                     try await cancelWhenGracefulShutdown { try await follow() }
@@ -75,6 +76,7 @@ struct LibraryWatchService: Service {
         let changes = found.take()
         guard !changes.isEmpty else { return }
         index.note(changes)
+        await index.prepareLists()
         let ids = changes.inserted + changes.changed
         var rendered = 0, failed = 0
         for start in stride(from: 0, to: ids.count, by: Self.warmBatch) {
