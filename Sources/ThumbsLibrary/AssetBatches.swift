@@ -120,7 +120,7 @@ public struct AssetBatches: AsyncSequence, Sendable {
                 batch.folderEnds.append(
                     LibraryBatch.FolderEnd(
                         root: folder.root, folder: folder.folder, digest: folder.digest,
-                        context: folder.context, clean: folder.clean && !troubled))
+                        contexts: folder.contexts, clean: folder.clean && !troubled))
             } else if troubled {
                 warmedFolders?.markFirstTroubled()
             }

@@ -42,8 +42,9 @@ public struct LibraryBatch: Sendable {
         public var folder: FilePath
         /// The ``/ThumbsStore/FolderListing/Digest/recorded`` digest of its files.
         public var digest: UInt64
-        /// The warm's context, as the walk mixed it.
-        public var context: UInt64
+        /// The contexts its record is kept for, as the walk mixed them: the warm's, and that
+        /// of a walk that only lists the library.
+        public var contexts: [UInt64]
         /// Whether every file of it became an asset without an issue: only such a folder may be
         /// passed over later.
         public var clean: Bool

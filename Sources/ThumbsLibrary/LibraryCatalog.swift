@@ -36,6 +36,10 @@ public struct LibraryCatalog: Sendable {
         return [UInt64(Asset.catalogRecordVersion), zone.value]
     }
 
+    /// The ``/ThumbsStore/WarmedFolder`` context of a warm that only lists the library into the
+    /// catalog (no rendition), as the server's walks do.
+    public static var listingContext: UInt64 { WarmedFolder.context(renditions: [], more: context) }
+
     /// Keeps `assets` as they are now, each replacing what the catalog had of it, in one
     /// transaction, and says what that changed in the listing. An asset whose record is
     /// unchanged costs a read.

@@ -14,8 +14,8 @@ struct WarmedFolderSkip {
         let root: String
         let folder: FilePath
         let digest: UInt64
-        /// The walk's context (``WarmedFolderSkip/context``).
-        let context: UInt64
+        /// The contexts its record is kept for (``WarmedFolderSkip/recordContexts``).
+        let contexts: [UInt64]
         var files: ArraySlice<LibraryWalker.File>
         /// Whether every file of it so far became an asset without an issue.
         var clean: Bool
@@ -24,6 +24,12 @@ struct WarmedFolderSkip {
     let store: ThumbnailStore
     /// The warm's context, the walk's shard and hidden files mixed in.
     let context: UInt64
+    /// The contexts a folder the warm leaves with nothing to do is recorded for: its own, and
+    /// that of a walk that only lists the library (``/ThumbsLibrary/LibraryCatalog/listingContext``)
+    /// with the same shard and hidden files. Such a warm has kept the folder's assets in the
+    /// catalog as they are, which is all a listing walk needs to pass over it: the server's
+    /// first walk after a warm then reads no folder the warm left.
+    let recordContexts: [UInt64]
     /// Folders in which the walk met an issue (a file it could not read, say).
     private var troubled: Set<FilePath> = []
     /// Folders left to resolve, in the order the walk left them (a few at a time).
@@ -31,12 +37,17 @@ struct WarmedFolderSkip {
 
     init(store: ThumbnailStore, context: UInt64, shard: LibraryShard?, includeHidden: Bool) {
         self.store = store
-        var mixed = FNV1a()
-        mixed.add(context)
-        mixed.add(UInt64(shard?.index ?? 0))
-        mixed.add(UInt64(shard?.count ?? 0))
-        mixed.add(includeHidden ? 1 as UInt64 : 0)
-        self.context = mixed.value
+        func mixed(_ context: UInt64) -> UInt64 {
+            var mixed = FNV1a()
+            mixed.add(context)
+            mixed.add(UInt64(shard?.index ?? 0))
+            mixed.add(UInt64(shard?.count ?? 0))
+            mixed.add(includeHidden ? 1 as UInt64 : 0)
+            return mixed.value
+        }
+        self.context = mixed(context)
+        let listing = mixed(LibraryCatalog.listingContext)
+        recordContexts = listing == self.context ? [listing] : [self.context, listing]
     }
 
     /// Takes one step of the walk of `root`, with the folders it left; returns how many assets
@@ -58,7 +69,7 @@ struct WarmedFolderSkip {
             guard !found.files.isEmpty else { continue }
             left.append(
                 LeftFolder(
-                    root: root, folder: folder, digest: digest, context: context, files: found.files[...],
+                    root: root, folder: folder, digest: digest, contexts: recordContexts, files: found.files[...],
                     clean: clean))
         }
         return warmed

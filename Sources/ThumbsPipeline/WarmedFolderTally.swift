@@ -23,12 +23,14 @@ struct WarmedFolderTally {
         var clean = true
         var end: LibraryBatch.FolderEnd?
 
-        /// Its record, once it is over, if nothing of it failed.
-        var record: WarmedFolder? {
-            guard isOver, let end, end.clean, clean else { return nil }
-            return WarmedFolder(
-                root: end.root, folder: end.folder.bytes, digest: end.digest, context: end.context,
-                generation: generation, assets: assets)
+        /// Its records, one per context, once it is over, if nothing of it failed.
+        var records: [WarmedFolder] {
+            guard isOver, let end, end.clean, clean else { return [] }
+            return end.contexts.map {
+                WarmedFolder(
+                    root: end.root, folder: end.folder.bytes, digest: end.digest, context: $0,
+                    generation: generation, assets: assets)
+            }
         }
 
         var isOver: Bool { end != nil && admitted == assets && outstanding == 0 }
@@ -84,7 +86,7 @@ struct WarmedFolderTally {
     private mutating func settle(_ key: Key) -> [WarmedFolder] {
         guard let folder = folders[key], folder.isOver else { return [] }
         folders[key] = nil
-        return folder.record.map { [$0] } ?? []
+        return folder.records
     }
 
     private static func key(of asset: Asset) -> Key {

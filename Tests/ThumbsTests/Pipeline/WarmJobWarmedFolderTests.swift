@@ -79,6 +79,20 @@ import ThumbsTestSupport
         #expect(try await job(fixture).run(forgettingGoneFrom: library).freshInWarmedFolders == 6)
     }
 
+    @Test func aListingWalkPassesOverTheFoldersAWarmLeft() async throws {
+        let fixture = try PipelineFixture()
+        let library = try library(fixture)
+        _ = try await job(fixture).run(forgettingGoneFrom: library)
+        let listing = try await job(fixture, []).run(forgettingGoneFrom: library)
+        #expect(listing.found == 6 && listing.freshInWarmedFolders == 6, "the warm kept its assets in the catalog")
+        try fixture.folder.write(try SyntheticImage(width: 320, height: 240).encoded(as: .jpeg), to: "library/a/4.jpg")
+        let afterAdding = try await job(fixture, []).run(forgettingGoneFrom: library)
+        #expect(afterAdding.found == 7 && afterAdding.freshInWarmedFolders == 3 && afterAdding.rendered == 0)
+        // What a listing walk kept is no reason for a warm to pass over a folder.
+        let warm = try await job(fixture).run(forgettingGoneFrom: library)
+        #expect(warm.rendered == 1 && warm.freshInWarmedFolders == 3)
+    }
+
     @Test func aFolderWithAFailureIsNeverPassedOver() async throws {
         let fixture = try PipelineFixture()
         let library = try library(fixture)
