@@ -13,7 +13,8 @@ extension ThumbnailStore {
     /// nothing was removed from the cache since: nil when there is none, it is stale, of another
     /// version or damaged (the folder is then warmed file by file, and a new record kept). Each
     /// context keeps its own records: a server's listing walks and `thumbs warm` over the same
-    /// cache each pass over the folders they left.
+    /// cache each pass over the folders they left (a warm records the folders it left for a
+    /// listing walk too).
     public func warmedFolder(root: String, folder: [UInt8], context: UInt64) throws(StoreError) -> WarmedFolder? {
         let key = Self.warmedKey(root: root, folder: folder, context: context)
         return try environment.read { transaction throws(StoreError) in
