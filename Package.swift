@@ -326,7 +326,7 @@ let package = Package(
             name: "thumbs-fuzz",
             dependencies: [
                 "Thumbs", "ThumbsCore", "ThumbsImaging", "ThumbsLibrary", "ThumbsStore", "ThumbsFreedesktop", "CVips",
-                "CVipsShim", "CLibFuzzer",
+                "CVipsShim", "CAvifShim", "CLibFuzzer",
             ],
             path: "Tests/Fuzz",
             exclude: ["thumbs.dict", "regressions"]

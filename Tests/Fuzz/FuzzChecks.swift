@@ -309,10 +309,10 @@ enum FuzzChecks {
         }
     }
 
-    /// A folder of this process's own for the cache file, removed at a normal exit: in
+    /// A folder of this process's own for the inputs read as files, removed at a normal exit: in
     /// `THUMBS_FUZZ_SCRATCH` (scripts/fuzz removes it, with what crashed processes left), else in
     /// memory where the system has /dev/shm.
-    private static let scratch: String = {
+    static let scratch: String = {
         let environment = ProcessInfo.processInfo.environment["THUMBS_FUZZ_SCRATCH"] ?? ""
         let base =
             !environment.isEmpty
@@ -329,7 +329,7 @@ enum FuzzChecks {
     /// `precondition`, but with its message in an optimized build too (which drops it): the
     /// report must say what broke, not only where. Values are described in 300 characters at
     /// most, as a decoded string may be 200,000 long.
-    private static func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
+    static func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fatalError(String(message().prefix(300))) }
     }
 

@@ -44,6 +44,10 @@ enum FuzzedParser: UInt8, CaseIterable {
     case jpegSegments = 17
     /// `PNGHeader(in:)`: a PNG's chunk headers, read before confinement.
     case pngChunks = 18
+    /// `thumbs_png_colour_profile`: a PNG's sRGB, gAMA and cHRM chunks, read in the worker.
+    case pngColour = 19
+    /// `thumbs_avif_probe` and `thumbs_avif_first_frame`: an animated AVIF, read by libavif.
+    case avifSequence = 20
 
     init(selector: UInt8) {
         self = Self.allCases[Int(selector) % Self.allCases.count]
@@ -72,6 +76,8 @@ enum FuzzedParser: UInt8, CaseIterable {
         case .burstFileName: FuzzChecks.burstFileName(bytes)
         case .jpegSegments: FuzzChecks.jpegSegments(bytes)
         case .pngChunks: FuzzChecks.pngChunks(bytes)
+        case .pngColour: FuzzChecks.pngColour(bytes)
+        case .avifSequence: FuzzChecks.avifSequence(bytes)
         }
     }
 }
