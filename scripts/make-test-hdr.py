@@ -144,21 +144,22 @@ def tone_mapped(codes: Array, transfer: str, primaries: str) -> Array:
 
 
 def write_png(path: str, pixels: Array) -> None:
-    """A 16-bit RGB PNG of `pixels` (rows × columns × 3, 0...65535), unfiltered."""
-    height, width, _ = pixels.shape
+    """A 16-bit RGB or RGBA PNG of `pixels` (rows × columns × 3 or 4, 0...65535), unfiltered."""
+    height, width, bands = pixels.shape
     rows = b"".join(b"\0" + row.astype(">u2").tobytes() for row in pixels)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
-    header = struct.pack(">IIBBBBB", width, height, 16, 2, 0, 0, 0)
+    header = struct.pack(">IIBBBBB", width, height, 16, 2 if bands == 3 else 6, 0, 0, 0)
     with open(path, "wb") as file:
         file.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)))
         file.write(chunk(b"IEND", b""))
 
 
-def write_pattern(path: str, transfer: str, primaries: str) -> None:
-    """The pattern as a PNG at `path`; its patches and their expected pixels as JSON on stdout."""
+def write_pattern(path: str, transfer: str, primaries: str, alpha: int | None) -> None:
+    """The pattern as a PNG at `path`, with `alpha` (0...65535) everywhere when given; its patches
+    and their expected pixels (the colour, whatever the alpha) as JSON on stdout."""
     greys = [(round(i * LEVELS / 15),) * 3 for i in range(16)]
     patches = greys + COLOURS
     codes = numpy.array(patches, dtype=float) / LEVELS
@@ -178,6 +179,8 @@ def write_pattern(path: str, transfer: str, primaries: str) -> None:
                 "expected": [int(value) for value in expected[index]],
             }
         )
+    if alpha is not None:
+        pixels = numpy.dstack([pixels, numpy.full(pixels.shape[:2], alpha, dtype=numpy.uint16)])
     write_png(path, pixels)
     print(json.dumps({"patch": PATCH, "patches": described}))
 
@@ -193,6 +196,9 @@ def main() -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     pattern = commands.add_parser("pattern", help="write the test pattern and print its expected pixels")
     pattern.add_argument("output", help="the pattern, a 16-bit PNG")
+    pattern.add_argument(
+        "--alpha", type=int, choices=range(65536), metavar="0-65535", help="an alpha channel of this value"
+    )
     frame = commands.add_parser("frame", help="tone map a picture's code values")
     frame.add_argument("codes", help="code values, rawvideo rgb48le")
     frame.add_argument("output", help="8-bit sRGB, rawvideo rgb24")
@@ -201,7 +207,7 @@ def main() -> None:
         command.add_argument("--primaries", choices=sorted(PRIMARIES), default="bt2020")
     arguments = parser.parse_args()
     if arguments.command == "pattern":
-        write_pattern(arguments.output, arguments.transfer, arguments.primaries)
+        write_pattern(arguments.output, arguments.transfer, arguments.primaries, arguments.alpha)
     else:
         write_frame(arguments.codes, arguments.output, arguments.transfer, arguments.primaries)
 

@@ -19,50 +19,84 @@ static inline int sample(const uint8_t *row, int x, int wide, int largest) {
     return value < largest ? value : largest;
 }
 
+/* The planes of a decoded picture: R, G, B and, when it has one, alpha, with their strides. */
+typedef struct {
+    const uint8_t *planes[4];
+    int strides[4];
+    int width, height, bits, alpha_bits, has_alpha;
+} hdr_planes;
+
+/* Whether `image` is planar RGB of one depth from 8 to 16 bits, with an alpha plane of its own
+ * depth (1 to 16 bits) or none, every plane the same size. */
+static int read_planes(const struct heif_image *image, hdr_planes *found) {
+    static const enum heif_channel channels[4] = { heif_channel_R, heif_channel_G, heif_channel_B, heif_channel_Alpha };
+    found->width = heif_image_get_width(image, heif_channel_R);
+    found->height = heif_image_get_height(image, heif_channel_R);
+    found->bits = heif_image_get_bits_per_pixel_range(image, heif_channel_R);
+    found->has_alpha = heif_image_has_channel(image, heif_channel_Alpha);
+    found->alpha_bits = found->has_alpha ? heif_image_get_bits_per_pixel_range(image, heif_channel_Alpha) : 0;
+    if (found->width <= 0 || found->height <= 0 || found->bits < 8 || found->bits > 16 ||
+        (found->has_alpha && (found->alpha_bits < 1 || found->alpha_bits > 16)))
+        return 0;
+    for (int plane = 0; plane < (found->has_alpha ? 4 : 3); plane++) {
+        found->planes[plane] = heif_image_get_plane_readonly(image, channels[plane], &found->strides[plane]);
+        int bits = plane == 3 ? found->alpha_bits : found->bits;
+        if (!found->planes[plane] || heif_image_get_bits_per_pixel_range(image, channels[plane]) != bits ||
+            heif_image_get_width(image, channels[plane]) != found->width ||
+            heif_image_get_height(image, channels[plane]) != found->height)
+            return 0;
+    }
+    return 1;
+}
+
 int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding_options *options,
     const thumbs_tone_map *map, int shrink, thumbs_heif_picture *picture) {
     struct heif_image *image = NULL;
     if (heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_444, options).code != heif_error_Ok)
         return 0;
-    static const enum heif_channel channels[3] = { heif_channel_R, heif_channel_G, heif_channel_B };
-    const uint8_t *planes[3];
-    int strides[3];
-    int width = heif_image_get_width(image, heif_channel_R), height = heif_image_get_height(image, heif_channel_R);
-    int bits = heif_image_get_bits_per_pixel_range(image, heif_channel_R);
-    int ok = width > 0 && height > 0 && bits >= 8 && bits <= 16;
-    for (int plane = 0; ok && plane < 3; plane++) {
-        planes[plane] = heif_image_get_plane_readonly(image, channels[plane], &strides[plane]);
-        ok = planes[plane] && heif_image_get_bits_per_pixel_range(image, channels[plane]) == bits &&
-            heif_image_get_width(image, channels[plane]) == width &&
-            heif_image_get_height(image, channels[plane]) == height;
-    }
+    hdr_planes found;
+    int ok = read_planes(image, &found);
+    int width = found.width, height = found.height, bands = found.has_alpha ? 4 : 3;
     int out_width = ok ? (width + shrink - 1) / shrink : 0, out_height = ok ? (height + shrink - 1) / shrink : 0;
     /* Linear light of every code value: the transfer's curve once per value, not per sample. */
-    float *linear = ok ? malloc(sizeof(float) << bits) : NULL;
-    uint8_t *pixels = linear ? malloc((size_t) out_width * (size_t) out_height * 3) : NULL;
+    float *linear = ok ? malloc(sizeof(float) << found.bits) : NULL;
+    uint8_t *pixels = linear ? malloc((size_t) out_width * (size_t) out_height * (size_t) bands) : NULL;
     if (!pixels) {
         free(linear);
         heif_image_release(image);
         return 0;
     }
-    thumbs_tone_map_linear_table(map, bits, linear);
-    int wide = bits > 8, largest = (1 << bits) - 1;
+    thumbs_tone_map_linear_table(map, found.bits, linear);
+    int wide = found.bits > 8, largest = (1 << found.bits) - 1;
+    int alpha_wide = found.alpha_bits > 8, alpha_largest = (1 << found.alpha_bits) - 1;
     for (int row = 0; row < out_height; row++) {
         int y0 = row * shrink, y1 = y0 + shrink < height ? y0 + shrink : height;
-        uint8_t *out = pixels + (size_t) row * (size_t) out_width * 3;
-        for (int column = 0; column < out_width; column++, out += 3) {
+        uint8_t *out = pixels + (size_t) row * (size_t) out_width * (size_t) bands;
+        for (int column = 0; column < out_width; column++, out += bands) {
             int x0 = column * shrink, x1 = x0 + shrink < width ? x0 + shrink : width;
-            float mean[3];
-            for (int plane = 0; plane < 3; plane++) {
-                float sum = 0;
-                for (int y = y0; y < y1; y++) {
-                    const uint8_t *line = planes[plane] + (size_t) y * (size_t) strides[plane];
-                    for (int x = x0; x < x1; x++)
-                        sum += linear[sample(line, x, wide, largest)];
+            float sum[3] = { 0, 0, 0 }, coverage = 0;
+            for (int y = y0; y < y1; y++) {
+                const uint8_t *alpha_line =
+                    found.has_alpha ? found.planes[3] + (size_t) y * (size_t) found.strides[3] : NULL;
+                for (int x = x0; x < x1; x++) {
+                    /* Premultiplied: a transparent sample's colour does not bleed into the block. */
+                    float weight =
+                        alpha_line ? (float) sample(alpha_line, x, alpha_wide, alpha_largest) / (float) alpha_largest : 1;
+                    coverage += weight;
+                    for (int plane = 0; plane < 3; plane++) {
+                        const uint8_t *line = found.planes[plane] + (size_t) y * (size_t) found.strides[plane];
+                        sum[plane] += weight * linear[sample(line, x, wide, largest)];
+                    }
                 }
-                mean[plane] = sum / (float) ((x1 - x0) * (y1 - y0));
             }
+            float mean[3];
+            for (int plane = 0; plane < 3; plane++)
+                mean[plane] = coverage > 0 ? sum[plane] / coverage : 0;
             thumbs_tone_map_pixel(map, mean, out);
+            if (found.has_alpha) {
+                float opacity = coverage / (float) ((x1 - x0) * (y1 - y0));
+                out[3] = (uint8_t) (opacity * 255 + 0.5f);
+            }
         }
     }
     free(linear);
@@ -70,5 +104,6 @@ int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding
     picture->pixels = pixels;
     picture->width = out_width;
     picture->height = out_height;
+    picture->bands = bands;
     return 1;
 }

@@ -70,6 +70,7 @@ static int decode_thumbnail(struct heif_image_handle *thumbnail, struct heif_ima
         picture->pixels = pixels;
         picture->width = width;
         picture->height = height;
+        picture->bands = 3;
         picture->orientation = 1;
     }
     heif_image_release(image);
@@ -125,6 +126,7 @@ static int shrink_planes(const struct heif_image *image, int shrink, thumbs_heif
     picture->pixels = pixels;
     picture->width = out_width;
     picture->height = out_height;
+    picture->bands = 3;
     return 1;
 }
 
@@ -156,17 +158,17 @@ int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int targ
     if (!context || heif_context_read_from_memory_without_copy(context, file, length, NULL).code != heif_error_Ok ||
         heif_context_get_primary_image_handle(context, &primary).code != heif_error_Ok)
         goto finish;
-    /* Left to libvips' loader: pictures with alpha or whose orientation cannot be read, and
-     * SDR pictures with more than 8 bits. HDR pictures (PQ, HLG) are tone-mapped here whatever
-     * their depth, from the picture itself: libvips' loader would show their code values as
-     * sRGB. */
+    /* Left to libvips' loader: pictures whose orientation cannot be read, and SDR pictures with
+     * alpha or more than 8 bits. HDR pictures (PQ, HLG) are tone-mapped here whatever their
+     * depth and alpha, from the picture itself: libvips' loader would show their code values
+     * as sRGB. */
     picture->orientation = thumbs_heif_orientation(file, length);
-    if (picture->orientation == THUMBS_HEIF_ORIENTATION_UNKNOWN || heif_image_handle_has_alpha_channel(primary))
+    if (picture->orientation == THUMBS_HEIF_ORIENTATION_UNKNOWN)
         goto finish;
     thumbs_tone_map hdr;
     int is_hdr = heif_hdr_tone_map(primary, &hdr);
     if (!is_hdr &&
-        (heif_image_handle_get_luma_bits_per_pixel(primary) != 8 ||
+        (heif_image_handle_has_alpha_channel(primary) || heif_image_handle_get_luma_bits_per_pixel(primary) != 8 ||
             heif_image_handle_get_chroma_bits_per_pixel(primary) != 8))
         goto finish;
     struct heif_image_handle *thumbnail = is_hdr ? NULL : serving_thumbnail(primary, target_width, target_height);

@@ -38,7 +38,7 @@ enum HeifDecoder {
         defer { free(picture.icc) }
         guard
             let image = thumbs_vips_image_adopting(
-                picture.pixels, picture.width, picture.height, 3, picture.icc, picture.icc_length)
+                picture.pixels, picture.width, picture.height, picture.bands, picture.icc, picture.icc_length)
         else { throw file.decodeError(VipsError.takeMessage()) }
         return Picture(image: VipsImageHandle(image), orientation: picture.orientation)
     }

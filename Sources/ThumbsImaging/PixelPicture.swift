@@ -56,19 +56,20 @@ final class PixelPicture {
         self.init(pixels: copy, size: size, bands: bands, profile: profile)
     }
 
-    /// The RGB picture libheif's `decoded` holds, which it takes over (its profile copied, and
-    /// freed).
+    /// The RGB or RGBA picture libheif's `decoded` holds, which it takes over (its profile
+    /// copied, and freed).
     convenience init?(adopting decoded: inout thumbs_heif_picture) {
         defer {
             free(decoded.icc)
             decoded.icc = nil
         }
-        guard let pixels = decoded.pixels, decoded.width > 0, decoded.height > 0 else { return nil }
+        guard let pixels = decoded.pixels, [3, 4].contains(decoded.bands), decoded.width > 0, decoded.height > 0
+        else { return nil }
         let profile = decoded.icc.map { Array(UnsafeBufferPointer(start: $0, count: decoded.icc_length)) }
         decoded.pixels = nil
         self.init(
-            pixels: pixels, size: PixelSize(width: Int(decoded.width), height: Int(decoded.height)), bands: 3,
-            profile: profile)
+            pixels: pixels, size: PixelSize(width: Int(decoded.width), height: Int(decoded.height)),
+            bands: Int(decoded.bands), profile: profile)
     }
 
     /// The picture `decoded` holds, which it takes over, with `profile`, the colour it is in.

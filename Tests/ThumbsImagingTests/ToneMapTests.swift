@@ -21,13 +21,20 @@ struct ToneMapTests {
         #expect(comparison.largestGreyDifference <= 3, "\(label): \(comparison)")
     }
 
-    /// The pattern as a 10-bit 4:4:4 AVIF with the nclx `cicp` (primaries/transfer/matrix),
-    /// losslessly coded, so that only the colour conversion and the tone map are measured.
-    private func avif(transfer: String, primaries: String, cicp: String) throws -> (String, HDRPattern) {
-        let png = folder.path + "/\(transfer)-\(primaries).png", path = folder.path + "/\(transfer)-\(primaries).avif"
-        let pattern = try HDRPattern.write(to: png, transfer: transfer, primaries: primaries)
+    /// The pattern as a 10-bit 4:4:4 AVIF with the nclx `cicp` (primaries/transfer/matrix), and
+    /// an alpha channel of `alpha` everywhere when given, losslessly coded, so that only the
+    /// colour conversion and the tone map are measured.
+    private func avif(transfer: String, primaries: String, cicp: String, alpha: Int? = nil) throws
+        -> (String, HDRPattern)
+    {
+        let name = "\(transfer)-\(primaries)" + (alpha.map { "-alpha\($0)" } ?? "")
+        let png = folder.path + "/\(name).png", path = folder.path + "/\(name).avif"
+        let pattern = try HDRPattern.write(to: png, transfer: transfer, primaries: primaries, alpha: alpha)
         try GeneratedMedia.avifenc(
-            ["-d", "10", "-y", "444", "--min", "0", "--max", "0", "-s", "8", "--cicp", cicp, png, path])
+            [
+                "-d", "10", "-y", "444", "--min", "0", "--max", "0", "--minalpha", "0", "--maxalpha", "0", "-s", "8",
+                "--cicp", cicp, png, path,
+            ])
         return (path, pattern)
     }
 
@@ -56,6 +63,18 @@ struct ToneMapTests {
     func pqAVIFInBT2020IsToneMappedAsTheFormulasSay() async throws {
         let (path, pattern) = try avif(transfer: "pq", primaries: "bt2020", cicp: "9/16/9")
         Self.expectClose(pattern.compared(with: try await rendered(path)), "PQ BT.2020")
+    }
+
+    @Test(
+        .enabled(if: GeneratedMedia.hasAvifenc, GeneratedMedia.avifencSkipReason),
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
+    func pqAVIFWithAlphaIsToneMappedAndKeepsItsAlpha() async throws {
+        let (path, pattern) = try avif(transfer: "pq", primaries: "bt2020", cicp: "9/16/9", alpha: 32768)
+        let pixels = try await rendered(path)
+        #expect(pixels.bands == 4, "the thumbnail keeps the alpha")
+        Self.expectClose(pattern.compared(with: pixels), "PQ BT.2020 with alpha")
+        let alphas = Set(stride(from: 3, to: pixels.bytes.count, by: max(4, pixels.bands)).map { pixels.bytes[$0] })
+        #expect(alphas == [128], "half transparent everywhere: \(alphas.sorted())")
     }
 
     @Test(

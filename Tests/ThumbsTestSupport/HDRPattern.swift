@@ -33,10 +33,15 @@ package struct HDRPattern: Decodable, Sendable {
     package let patches: [Patch]
 
     /// Writes the pattern to `path` as a 16-bit PNG of `transfer` ("pq" or "hlg") code values in
-    /// `primaries` ("bt2020", "p3", "bt709"), and returns what its thumbnail should show.
-    package static func write(to path: String, transfer: String, primaries: String = "bt2020") throws -> HDRPattern {
+    /// `primaries` ("bt2020", "p3", "bt709"), with an alpha channel of `alpha` (0...65535)
+    /// everywhere when given, and returns what its thumbnail's colours should be.
+    package static func write(
+        to path: String, transfer: String, primaries: String = "bt2020", alpha: Int? = nil
+    ) throws -> HDRPattern {
         let printed = try GeneratedMedia.script(
-            "make-test-hdr.py", ["pattern", path, "--transfer", transfer, "--primaries", primaries])
+            "make-test-hdr.py",
+            ["pattern", path, "--transfer", transfer, "--primaries", primaries]
+                + (alpha.map { ["--alpha", String($0)] } ?? []))
         return try JSONDecoder().decode(HDRPattern.self, from: Data(printed.utf8))
     }
 

@@ -33,10 +33,14 @@ const char *thumbs_heif_av1_decoder_name(void);
  * (CToneMap), where libvips' loader would show its code values as sRGB. An SDR picture's
  * stored thumbnail stands in for it when large enough (THUMBS_HEIF_THUMBNAIL_RESIZE). */
 typedef struct {
-    /* 8-bit RGB, rows packed, as stored (not yet turned upright); from malloc, the caller's. */
+    /* 8-bit RGB, or RGBA (`bands`), rows packed, as stored (not yet turned upright); from
+     * malloc, the caller's. */
     unsigned char *pixels;
     int width;
     int height;
+    /* 3, or 4 for an HDR picture with alpha (not premultiplied): an SDR one with alpha is left to
+     * libvips' loader. */
+    int bands;
     /* The EXIF orientation (1...8) that turns it upright: the file's rotation and mirroring;
      * 1 for a stored thumbnail, which libheif turns. */
     int orientation;

@@ -11,13 +11,13 @@ import ThumbsRendering
 /// nor, rendering one file, FFmpeg (``HeifRuntime``).
 ///
 /// Whatever this path does not take goes to the engine, which decodes the file again: WebP
-/// output, upscaling, what `thumbs_heif_decode` leaves to libvips' loader (alpha, SDR pictures
-/// of more than 8 bits, a crop), a file libheif fails on (the engine reports its damage), a
+/// output, upscaling, what `thumbs_heif_decode` leaves to libvips' loader (SDR pictures with
+/// alpha or of more than 8 bits, a crop), a file libheif fails on (the engine reports its damage), a
 /// profile lcms cannot read.
 extension HEIFHandler: PixelRenderingHandler {
     /// libheif alone for a still whose boxes say the direct path takes it: an HEVC, AV1 or grid
     /// primary picture, uncropped, without alpha, of 8 bits (or PQ or HLG, tone-mapped whatever
-    /// its depth), whose boxes reach the end of the file (a truncated file is the engine's to
+    /// its depth and alpha), whose boxes reach the end of the file (a truncated file is the engine's to
     /// report). Else libvips and libheif. The boxes are read in Swift: what the renderer's own
     /// process may read of a file before a confined one decodes it.
     func libraries(for source: ImageSource) -> Set<DecodingLibrary> {
@@ -37,9 +37,9 @@ extension HEIFHandler: PixelRenderingHandler {
     /// Whether the boxes describe a picture `thumbs_heif_decode` decodes itself.
     static func takesWithoutLibvips(_ meta: HEIFMetaBox) -> Bool {
         let isHDR = [16, 18].contains(meta.primaryTransferCharacteristics)
+        let hasAlpha = meta.auxiliaryTypes.contains { $0.hasSuffix(":auxid:1") || $0.hasSuffix(":auxiliary:alpha") }
         return ["hvc1", "av01", "grid"].contains(meta.primaryItemType) && meta.primaryUprightSize != nil
-            && (isHDR || meta.largestBitDepth <= 8)
-            && !meta.auxiliaryTypes.contains(where: { $0.hasSuffix(":auxid:1") || $0.hasSuffix(":auxiliary:alpha") })
+            && (isHDR || (meta.largestBitDepth <= 8 && !hasAlpha))
     }
 
     /// What the header says, read by libheif (`thumbs_heif_read_header`) as libvips' loader
