@@ -53,6 +53,28 @@ import ThumbsSamples
         }
     }
 
+    /// The four orientations that turn a picture a quarter, written into the codestream by
+    /// libjxl's own encoder (`cjxl` takes them from a JPEG's EXIF, whose pixels are stored turned
+    /// for it): each JPEG XL renders upright, as the picture was before it was turned.
+    @Test(.enabled(if: GeneratedMedia.hasCjxl, GeneratedMedia.cjxlSkipReason))
+    func orientationsFiveToEightFromLibjxlAreApplied() throws {
+        let renderer = VipsRenderer(), picture = SyntheticImage(width: 300, height: 140)
+        try folder.write(picture.encoded(as: .jpeg), to: "upright.jpg")
+        let upright = try DecodedPixels(renderer.render(folder.path + "/upright.jpg", spec: Self.grid))
+        // A picture that mirroring changes, so that a wrong turn would show.
+        #expect(upright.meanAbsoluteDifference(to: upright.mirrored(across: true)) > 10)
+        #expect(upright.meanAbsoluteDifference(to: upright.mirrored(across: false)) > 10)
+        for orientation in 5...8 {
+            let jpeg = folder.path + "/turned-\(orientation).jpg", jxl = folder.path + "/turned-\(orientation).jxl"
+            try folder.write(picture.encoded(as: .jpeg, orientation: orientation), to: "turned-\(orientation).jpg")
+            try GeneratedMedia.jpegXL(at: jxl, fromJPEG: jpeg)
+            #expect(try renderer.probe(jxl).pixelSize == PixelSize(width: 300, height: 140), "\(orientation)")
+            let thumbnail = try DecodedPixels(renderer.render(jxl, spec: Self.grid))
+            #expect(thumbnail.size == upright.size, "orientation \(orientation)")
+            #expect(thumbnail.meanAbsoluteDifference(to: upright) < 3, "orientation \(orientation)")
+        }
+    }
+
     /// libjxl decodes the whole frame whatever the thumbnail's size: the estimate holds it, with
     /// libjxl's own buffers, beside the lines libvips' shrink keeps.
     @Test(.enabled(if: GeneratedMedia.hasVips, GeneratedMedia.vipsSkipReason))

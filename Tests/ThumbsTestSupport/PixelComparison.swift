@@ -31,6 +31,23 @@ package struct DecodedPixels {
         try self.init(thumbnail.bytes)
     }
 
+    private init(width: Int, height: Int, bands: Int, bytes: [UInt8]) {
+        (self.width, self.height, self.bands, self.bytes) = (width, height, bands, bytes)
+    }
+
+    /// The picture mirrored: left to right when `across`, else top to bottom.
+    package func mirrored(across: Bool) -> DecodedPixels {
+        var mirrored = [UInt8](repeating: 0, count: bytes.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                let source = across ? y * width + (width - 1 - x) : (height - 1 - y) * width + x
+                let target = (y * width + x) * bands
+                mirrored[target..<(target + bands)] = bytes[(source * bands)..<(source * bands + bands)]
+            }
+        }
+        return DecodedPixels(width: width, height: height, bands: bands, bytes: mirrored)
+    }
+
     /// Mean absolute difference per sample (0...255) over the colour bands both images share.
     package func meanAbsoluteDifference(to other: DecodedPixels) -> Double {
         precondition(width == other.width && height == other.height, "sizes differ")

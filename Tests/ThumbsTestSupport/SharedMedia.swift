@@ -25,7 +25,8 @@ package enum SharedMedia {
 }
 
 /// Media made for a test by the real tools: videos by the `ffmpeg` command, AVIF pictures and
-/// sequences by `avifenc` (Debian's libavif-bin), JPEG XL and GIF by the `vips` command, DNG files by
+/// sequences by `avifenc` (Debian's libavif-bin), JPEG XL and GIF by the `vips` command (and JPEG XL
+/// with an orientation by libjxl's `cjxl`, Debian's libjxl-tools), DNG files by
 /// scripts/make-test-dng.py and HDR test patterns by scripts/make-test-hdr.py (numpy, tifffile,
 /// in the Python `$THUMBS_TEST_PYTHON` names; scripts/test sets these up).
 package enum GeneratedMedia {
@@ -88,6 +89,19 @@ package enum GeneratedMedia {
     package static func jpegXL(at path: String, from image: String) throws {
         let outcome = try ThumbsProcess.run(["copy", image, path + "[lossless]"], executablePath: vips)
         guard outcome.status == 0 else { throw GenerationFailure(tool: "vips", message: outcome.standardError) }
+    }
+
+    package static let cjxlSkipReason: Comment =
+        "the cjxl command (Debian's libjxl-tools) is absent: JPEG XL orientation tests skipped"
+
+    package static let cjxl = "/usr/bin/cjxl"
+    package static var hasCjxl: Bool { FileManager.default.isExecutableFile(atPath: cjxl) }
+
+    /// Writes the pixels of the JPEG `jpeg` as a lossless JPEG XL codestream at `path`, with
+    /// libjxl's `cjxl`, which turns the JPEG's EXIF orientation into the codestream's own.
+    package static func jpegXL(at path: String, fromJPEG jpeg: String) throws {
+        let outcome = try ThumbsProcess.run([jpeg, path, "--lossless_jpeg=0", "-d", "0"], executablePath: cjxl)
+        guard outcome.status == 0 else { throw GenerationFailure(tool: "cjxl", message: outcome.standardError) }
     }
 
     /// Writes a DNG with scripts/make-test-dng.py (`arguments` as its own, after the output).
