@@ -6,8 +6,9 @@ import ThumbsSupport
 
 /// The server's view of the library: the catalog the cache keeps (``/ThumbsLibrary/LibraryCatalog``),
 /// read a page at a time, and the history of what its writes changed, for `/api/changes`. What
-/// it holds in memory does not grow with the library: the albums and days of the current
-/// generation (a few records per folder and per day), and a bounded history.
+/// it holds in memory does not grow with the number of photos: the albums and days of the
+/// current generation (a few records per folder and per day, and a moment's first assets for
+/// the days listed), and a bounded history.
 final class LibraryIndex: Sendable {
     let catalog: LibraryCatalog
     let roots: [String]
@@ -16,6 +17,8 @@ final class LibraryIndex: Sendable {
         var log: ChangeLog
         var albums: Albums?
         var days: [LibraryCatalog.Day]?
+        /// The moments of the days listed so far, as `/api/moments` lists them.
+        var moments: [Day: MomentJSON] = [:]
     }
 
     /// The albums as listed, and by URL id, as of `made`.
@@ -29,12 +32,15 @@ final class LibraryIndex: Sendable {
     private let changeCount = Atomic<Int>(0)
     /// Where ``prepareLists()`` reads: off the cooperative threads, one read at a time.
     private let listReads = BlockingThreadPool(name: "thumbs-lists", threadCount: 1)
+    /// How many days' moments ``prepareLists()`` reads ahead: the first page of `/api/moments`.
+    let momentsReadAhead: Int
     /// How long a list of albums is kept at most: Recently Added moves with the clock.
     static let albumsLifetime: TimeInterval = 60
 
-    init(catalog: LibraryCatalog, roots: [String], historyLimit: Int = 1024) {
+    init(catalog: LibraryCatalog, roots: [String], momentsReadAhead: Int = 200, historyLimit: Int = 1024) {
         self.catalog = catalog
         self.roots = roots
+        self.momentsReadAhead = momentsReadAhead
         state = Mutex(State(log: ChangeLog(limit: historyLimit)))
     }
 
@@ -58,6 +64,7 @@ final class LibraryIndex: Sendable {
                 ChangeLog.Entry(removed: changes.removed, inserted: changes.inserted, changed: changes.changed))
             state.albums = nil
             state.days = nil
+            state.moments = [:]
             // Under the lock: a list read from the catalog before this change is not kept after it.
             changeCount.add(1, ordering: .releasing)
         }
@@ -87,13 +94,35 @@ final class LibraryIndex: Sendable {
         return days
     }
 
-    /// Reads the days and the albums of the current generation before a request asks for them:
-    /// at a million assets, every day's counts take tens of milliseconds to read, which the
-    /// first `/api/moments` after a start or a change would otherwise wait for. A read that fails
-    /// is left to the next request, which answers with its error.
+    /// The moments of `days` as `/api/moments` lists them (count, title, first assets): those
+    /// read before in this generation as they were kept, the others read in one transaction.
+    func moments(of days: ArraySlice<LibraryCatalog.Day>) throws(StoreError) -> [MomentJSON] {
+        let generation = generation
+        var moments = state.withLock { state in days.map { state.moments[$0.day] } }
+        let missing = days.indices.filter { moments[$0 - days.startIndex] == nil }
+        guard !missing.isEmpty else { return moments.compactMap(\.self) }
+        let shown = try catalog.ids(
+            of: missing.map { .day(days[$0].day) }, roots: roots, limit: MomentJSON.assetsShown)
+        for (index, ids) in zip(missing, shown) {
+            let day = days[index]
+            moments[index - days.startIndex] = MomentJSON(day.day, count: day.photos + day.videos, assets: ids)
+        }
+        state.withLock { state in
+            guard self.generation == generation else { return }
+            for index in missing { state.moments[days[index].day] = moments[index - days.startIndex] }
+        }
+        return moments.compactMap(\.self)
+    }
+
+    /// Reads the days, the albums and the first page of moments of the current generation before
+    /// a request asks for them: at a million assets, every day's counts and the first assets of
+    /// 200 days take tens of milliseconds to read, which the first `/api/moments` after a start
+    /// or a change would otherwise wait for. A read that fails is left to the next request,
+    /// which answers with its error.
     func prepareLists() async {
         _ = try? await listReads.run(priority: .batch) { [self] in
-            _ = try days()
+            let days = try days()
+            _ = try moments(of: days.prefix(momentsReadAhead))
             _ = try albums()
         }
     }

@@ -39,7 +39,8 @@ public struct ThumbnailServer: Sendable {
             _ = try await WarmJob(store: store, renderer: library.renderer, renditions: [])
                 .run(forgettingGoneFrom: library)
         }
-        let index = LibraryIndex(catalog: catalog, roots: library.roots)
+        let index = LibraryIndex(
+            catalog: catalog, roots: library.roots, momentsReadAhead: configuration.defaultPageSize)
         let manager = CachingImageManager(renderer: library.renderer, store: store, configuration: pipeline)
         self.manager = manager
         self.configuration = configuration

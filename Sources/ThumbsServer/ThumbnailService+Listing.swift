@@ -59,7 +59,7 @@ extension ThumbnailService {
 
     private func pageSize(_ request: Request) throws -> Int {
         guard let text = request.uri.queryParameters["limit"], !text.isEmpty else {
-            return min(200, configuration.maxPageSize)
+            return configuration.defaultPageSize
         }
         guard let limit = Int(text), (1...configuration.maxPageSize).contains(limit) else {
             throw APIError.badRequest("bad-limit", "limit is 1 to \(configuration.maxPageSize)")
@@ -100,12 +100,8 @@ extension ThumbnailService {
         }
         let page = days[start..<min(days.count, start + limit)]
         let next = page.endIndex < days.count ? page.last?.day.description : nil
-        let shown = try index.catalog.ids(
-            of: page.map { .day($0.day) }, roots: index.roots, limit: MomentJSON.assetsShown)
-        let moments = zip(page, shown).map { day, ids in
-            MomentJSON(day.day, count: day.photos + day.videos, assets: ids)
-        }
-        return try json(MomentPage(moments: moments, nextCursor: next, count: days.count, changeToken: token))
+        return try json(
+            MomentPage(moments: try index.moments(of: page), nextCursor: next, count: days.count, changeToken: token))
     }
 
     /// `GET /api/moments/{day}/assets`: a page of one day's assets, newest first.

@@ -34,6 +34,9 @@ public struct ServeConfiguration: Sendable, Hashable, Codable {
     public var maxBodyBytes = 1 << 20
     /// Most assets one listing page holds. Default: 1000.
     public var maxPageSize = 1000
+    /// What a listing page holds when the request gives no `limit`: 200, or ``maxPageSize``
+    /// when that is smaller.
+    public var defaultPageSize: Int { min(200, maxPageSize) }
     /// Most assets one client may have preheating at once. Default: 10000.
     public var maxPreheatedAssets = 10_000
     /// Most clients (`X-Thumbs-Client` names, else addresses) whose preheating is kept; past

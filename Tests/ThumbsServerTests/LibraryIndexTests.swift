@@ -7,8 +7,8 @@ import ThumbsStore
 
 @testable import ThumbsServer
 
-/// The index keeps the albums and days it read for as long as no change is noted, and reads
-/// them ahead of the first request when asked to.
+/// The index keeps the albums, days and moments it read for as long as no change is noted, and
+/// reads them ahead of the first request when asked to.
 @Suite("LibraryIndex")
 struct LibraryIndexTests {
     let folder = TemporaryFolder()
@@ -39,14 +39,16 @@ struct LibraryIndexTests {
         let index = LibraryIndex(catalog: catalog, roots: ["/library"])
         await index.prepareLists()
 
-        // A write the index has not heard of yet: what was read ahead is what it answers.
-        let changes = try await catalog.keep([Self.photo("b/2.jpg", day: 2)])
+        // Writes the index has not heard of yet: what was read ahead is what it answers.
+        let changes = try await catalog.keep([Self.photo("b/2.jpg", day: 2), Self.photo("a/3.jpg", day: 1)])
         #expect(try index.days().map(\.day.description) == ["2024-05-01"])
         #expect(try Self.folders(index) == ["a"])
+        #expect(try index.moments(of: index.days()[...]).map(\.assets.count) == [1])
 
         index.note(changes)
         await index.prepareLists()
         #expect(try index.days().map(\.day.description) == ["2024-05-02", "2024-05-01"])
         #expect(try Self.folders(index) == ["a", "b"])
+        #expect(try index.moments(of: index.days()[...]).map(\.count) == [1, 2])
     }
 }
