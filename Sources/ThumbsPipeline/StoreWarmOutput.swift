@@ -136,7 +136,7 @@ public actor StoreWarmOutput: WarmOutput {
 
     /// Commits everything given and waits for it.
     private func flushAndWait() async throws {
-        try await flush()
+        try await flush(all: true)
         try await writing?.value
         writing = nil
     }
@@ -148,18 +148,24 @@ public actor StoreWarmOutput: WarmOutput {
         }
     }
 
-    /// Starts writing what is pending, once the write in flight is done.
-    private func flush() async throws {
+    /// Starts writing what is pending, once the write in flight is done. The assets listed for
+    /// the catalog wait until they fill a transaction of their own (`writeBatch` × 8), unless a
+    /// folder's record counts on them or everything is to be committed (`all`): a cold warm
+    /// lists assets much faster than it renders them, and each write of the catalog is a commit
+    /// more, with its fsync.
+    private func flush(all: Bool = false) async throws {
         try await writing?.value
         writing = nil
-        guard !pending.isEmpty || !placeholders.isEmpty || !warmedFolders.isEmpty || !listed.isEmpty else { return }
-        let batch = pending, made = placeholders, folders = warmedFolders, assets = listed
+        let takesListed = all || !warmedFolders.isEmpty || listed.count >= writeBatch * 8
+        let assets = takesListed ? listed : []
+        guard !pending.isEmpty || !placeholders.isEmpty || !warmedFolders.isEmpty || !assets.isEmpty else { return }
+        let batch = pending, made = placeholders, folders = warmedFolders
         let store = store, catalog = catalog, report = catalogChanges
         pending = []
         pendingPhotos = 0
         placeholders = []
         warmedFolders = []
-        listed = []
+        if takesListed { listed = [] }
         // Not cancelled with the warm: what was rendered is committed. Placeholders after the
         // thumbnails they were made from, and a folder's record after everything of its assets.
         writing = Task.detached {
