@@ -76,17 +76,17 @@ int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding
             int x0 = column * shrink, x1 = x0 + shrink < width ? x0 + shrink : width;
             float sum[3] = { 0, 0, 0 }, coverage = 0;
             for (int y = y0; y < y1; y++) {
-                const uint8_t *alpha_line =
-                    found.has_alpha ? found.planes[3] + (size_t) y * (size_t) found.strides[3] : NULL;
+                const uint8_t *lines[4];
+                for (int plane = 0; plane < bands; plane++)
+                    lines[plane] = found.planes[plane] + (size_t) y * (size_t) found.strides[plane];
                 for (int x = x0; x < x1; x++) {
                     /* Premultiplied: a transparent sample's colour does not bleed into the block. */
-                    float weight =
-                        alpha_line ? (float) sample(alpha_line, x, alpha_wide, alpha_largest) / (float) alpha_largest : 1;
+                    float weight = found.has_alpha
+                        ? (float) sample(lines[3], x, alpha_wide, alpha_largest) / (float) alpha_largest
+                        : 1;
                     coverage += weight;
-                    for (int plane = 0; plane < 3; plane++) {
-                        const uint8_t *line = found.planes[plane] + (size_t) y * (size_t) found.strides[plane];
-                        sum[plane] += weight * linear[sample(line, x, wide, largest)];
-                    }
+                    for (int plane = 0; plane < 3; plane++)
+                        sum[plane] += weight * linear[sample(lines[plane], x, wide, largest)];
                 }
             }
             float mean[3];

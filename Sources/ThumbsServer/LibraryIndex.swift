@@ -98,18 +98,20 @@ final class LibraryIndex: Sendable {
     /// read before in this generation as they were kept, the others read in one transaction.
     func moments(of days: ArraySlice<LibraryCatalog.Day>) throws(StoreError) -> [MomentJSON] {
         let generation = generation
+        let days = Array(days)
         var moments = state.withLock { state in days.map { state.moments[$0.day] } }
-        let missing = days.indices.filter { moments[$0 - days.startIndex] == nil }
-        guard !missing.isEmpty else { return moments.compactMap(\.self) }
-        let shown = try catalog.ids(
-            of: missing.map { .day(days[$0].day) }, roots: roots, limit: MomentJSON.assetsShown)
-        for (index, ids) in zip(missing, shown) {
-            let day = days[index]
-            moments[index - days.startIndex] = MomentJSON(day.day, count: day.photos + day.videos, assets: ids)
-        }
-        state.withLock { state in
-            guard self.generation == generation else { return }
-            for index in missing { state.moments[days[index].day] = moments[index - days.startIndex] }
+        let missing = moments.indices.filter { moments[$0] == nil }
+        if !missing.isEmpty {
+            let shown = try catalog.ids(
+                of: missing.map { .day(days[$0].day) }, roots: roots, limit: MomentJSON.assetsShown)
+            for (index, ids) in zip(missing, shown) {
+                moments[index] = MomentJSON(
+                    days[index].day, count: days[index].photos + days[index].videos, assets: ids)
+            }
+            state.withLock { state in
+                guard self.generation == generation else { return }
+                for index in missing { state.moments[days[index].day] = moments[index] }
+            }
         }
         return moments.compactMap(\.self)
     }

@@ -61,19 +61,10 @@ extension FuzzChecks {
             && (1...8).contains(info.exif_orientation) && info.frame_count >= 1
     }
 
-    /// Runs `body` with a descriptor of the scratch file holding `bytes` (rewritten for each
-    /// input, in memory where there is /dev/shm), closed after.
+    /// Runs `body` with a descriptor of the scratch file holding `bytes`, closed after.
     private static func withScratchFile(_ bytes: UnsafeRawBufferPointer, _ body: (Int32) -> Void) {
-        let path = scratch + "/input"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        expect(descriptor >= 0, "cannot open \(path): errno \(errno)")
+        let descriptor = scratchFile(named: "input", holding: bytes)
         defer { close(descriptor) }
-        var written = 0
-        while written < bytes.count {
-            let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-            expect(count > 0, "cannot write \(path): errno \(errno)")
-            written += count
-        }
         body(descriptor)
     }
 }

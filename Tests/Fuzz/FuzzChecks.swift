@@ -287,14 +287,8 @@ enum FuzzChecks {
     // MARK: The cache file
 
     static func lmdbFile(_ bytes: UnsafeRawBufferPointer) {
-        // The check reads data.mdb through a file descriptor, so the input becomes that file:
-        // rewritten in place, as FileManager's atomic writes would cost more than the check.
-        let path = scratch + "/data.mdb"
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        expect(descriptor >= 0, "cannot open \(path)")
-        let written = bytes.isEmpty ? 0 : write(descriptor, bytes.baseAddress, bytes.count)
-        close(descriptor)
-        expect(written == bytes.count, "cannot write \(path)")
+        // The check reads data.mdb through a file descriptor, so the input becomes that file.
+        close(scratchFile(named: "data.mdb", holding: bytes))
         let everyPage = passes(.everyPage)
         let opening = passes(.opening)
         expect(!everyPage || opening, "a file that passes the check of every page fails the check at opening")
@@ -307,6 +301,21 @@ enum FuzzChecks {
         } catch {
             return false
         }
+    }
+
+    /// The file `name` of ``scratch``, holding `bytes`, open for reading and writing: rewritten in
+    /// place for each input, as FileManager's atomic writes would cost more than a check.
+    static func scratchFile(named name: String, holding bytes: UnsafeRawBufferPointer) -> Int32 {
+        let path = scratch + "/" + name
+        let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        expect(descriptor >= 0, "cannot open \(path): errno \(errno)")
+        var written = 0
+        while written < bytes.count {
+            let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            expect(count > 0, "cannot write \(path): errno \(errno)")
+            written += count
+        }
+        return descriptor
     }
 
     /// A folder of this process's own for the inputs read as files, removed at a normal exit: in
