@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import Testing
 import Thumbs
 import ThumbsCoreTestSupport
@@ -9,7 +8,7 @@ import ThumbsTestSupport
 @Suite("MemoryHitHandler: hits answered on the event loop")
 struct MemoryHitHandlerTests {
     /// The id of the fixture's first asset, its grid rendition rendered (so in memory).
-    private static func renderedAsset(_ client: any TestClientProtocol) async throws -> String {
+    private static func renderedAsset(_ client: ServerClient) async throws -> String {
         let id = try #require(try await client.allAssets().first?["id"] as? String)
         #expect(try await client.get("/thumbnails/\(id)/grid").status == .ok)
         return id

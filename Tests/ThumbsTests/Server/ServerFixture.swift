@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOFoundationEssentialsCompat
@@ -97,17 +96,35 @@ struct ServerFixture {
             library: library, store: store, renditions: renditions, serve: serve, logger: logger)
     }
 
-    /// Runs `body` against a live server (a real socket), with the port it listens on.
+    /// Runs `body` against the server listening on a real socket, with a client of it and the
+    /// port it listens on; the server stops when `body` returns or throws.
     func run<Value: Sendable>(
-        _ body: @Sendable (_ client: any TestClientProtocol, _ port: Int) async throws -> Value
+        _ body: @Sendable (_ client: ServerClient, _ port: Int) async throws -> Value
     ) async throws -> Value {
-        try await server().application().test(.live) { client in
-            try await body(client, client.port!)
+        let (addresses, listening) = AsyncStream.makeStream(of: String.self)
+        let application = try await server().application { address in listening.yield(address) }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { listening.finish() }
+                try await application.runService()
+            }
+            defer { group.cancelAll() }
+            var iterator = addresses.makeAsyncIterator()
+            guard let address = await iterator.next() else {
+                try await group.next()  // the server's error, when it stopped before listening
+                throw ServerStoppedBeforeListening()
+            }
+            guard let port = address.split(separator: ":").last.flatMap({ Int($0) }) else {
+                throw ServerStoppedBeforeListening()
+            }
+            return try await body(ServerClient(port: port), port)
         }
     }
 }
 
-extension TestResponse {
+struct ServerStoppedBeforeListening: Error {}
+
+extension ServerResponse {
     var text: String { String(buffer: body) }
 
     func json() throws -> [String: Any] {
@@ -115,11 +132,7 @@ extension TestResponse {
     }
 }
 
-extension TestClientProtocol {
-    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
-        try await execute(uri: uri, method: .get, headers: headers)
-    }
-
+extension ServerClient {
     /// Every asset of the listing, following the cursor `limit` at a time.
     func allAssets(limit: Int = 200, headers: HTTPFields = [:]) async throws -> [[String: Any]] {
         var assets: [[String: Any]] = []

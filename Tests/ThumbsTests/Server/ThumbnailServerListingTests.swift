@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import Testing
 import Thumbs
 import ThumbsCoreTestSupport

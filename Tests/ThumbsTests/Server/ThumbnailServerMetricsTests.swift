@@ -1,5 +1,4 @@
 import HTTPTypes
-import HummingbirdTesting
 import Testing
 import ThumbsCoreTestSupport
 import ThumbsTesting

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import Testing
 import Thumbs
 import ThumbsCoreTestSupport
@@ -10,7 +9,7 @@ import ThumbsTestSupport
 @Suite("ThumbnailServer: lists a page at a time")
 struct ThumbnailServerPagingTests {
     /// Every item of a list, following `nextCursor` `limit` at a time.
-    private func all(_ client: some TestClientProtocol, _ path: String, _ key: String, limit: Int) async throws
+    private func all(_ client: ServerClient, _ path: String, _ key: String, limit: Int) async throws
         -> [[String: Any]]
     {
         var items: [[String: Any]] = []

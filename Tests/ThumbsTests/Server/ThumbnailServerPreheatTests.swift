@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 import Thumbs
@@ -84,8 +83,8 @@ struct ThumbnailServerPreheatTests {
     }
 }
 
-extension TestClientProtocol {
-    func preheat(_ method: HTTPRequest.Method, _ ids: [String], client name: String) async throws -> TestResponse {
+extension ServerClient {
+    func preheat(_ method: HTTPRequest.Method, _ ids: [String], client name: String) async throws -> ServerResponse {
         let body = try JSONSerialization.data(withJSONObject: ["assets": ids, "rendition": "grid"])
         return try await execute(
             uri: "/api/preheat", method: method,

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 import Thumbs
@@ -199,7 +198,7 @@ struct ThumbnailServerSafetyTests {
     }
 }
 
-extension TestClientProtocol {
+extension ServerClient {
     /// Reads `/metrics` until `condition` holds of its text, for at most `bound`; whether it came to hold.
     func waitForMetrics(within bound: Duration, until condition: (MetricsText) -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + bound

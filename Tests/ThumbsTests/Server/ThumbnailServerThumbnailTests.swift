@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 import Thumbs
@@ -210,7 +209,7 @@ struct ThumbnailServerThumbnailTests {
 
 extension MultipartParts {
     /// The images of an answer, multipart or not.
-    static func images(in response: TestResponse) throws -> [[UInt8]] {
+    static func images(in response: ServerResponse) throws -> [[UInt8]] {
         let body = Array(response.body.readableBytesView)
         return response.headers[.contentType]?.hasPrefix("multipart/") == true
             ? try MultipartParts(body).images : [body]

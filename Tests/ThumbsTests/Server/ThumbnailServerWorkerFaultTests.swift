@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 import Thumbs
