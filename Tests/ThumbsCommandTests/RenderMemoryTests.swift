@@ -7,7 +7,7 @@ import ThumbsSamples
 /// `thumbs render` keeps `decodeMemoryBudget`: whatever a file's shape and format, the process's
 /// peak resident memory stays within the budget beyond what rendering a tiny image takes, or the
 /// file fails `too-much-memory` before it is decoded.
-@Suite(.enabled(if: !Sanitizer.isActive, Sanitizer.memorySkipReason))
+@Suite(.voidedBySanitizer(Sanitizer.memoryReason))
 struct RenderMemoryTests {
     struct Fixture: Sendable, CustomStringConvertible {
         let name: String

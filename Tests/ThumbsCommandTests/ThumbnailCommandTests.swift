@@ -56,7 +56,7 @@ import ThumbsSamples
     /// With --verbose the command names what it put its own process under before it decoded the
     /// file, the same measures `thumbs version` says this kernel offers (a failed file included).
     @Test(
-        .disabled(if: Sanitizer.isActive, "under a sanitizer a process takes no seccomp filter, Landlock or limit"),
+        .voidedBySanitizer("a process takes no seccomp filter, Landlock or limit"),
         arguments: [true, false])
     func verboseNamesTheConfinement(readable: Bool) throws {
         let input = try folder.write(
@@ -73,7 +73,7 @@ import ThumbsSamples
     /// `thumbnail` and `render` of one file render in their own process: with no worker program
     /// to start they still succeed, and write what the unconfined renderer (isolation "none")
     /// writes, byte for byte.
-    @Test(.disabled(if: Sanitizer.isActive, "under a sanitizer a process takes no seccomp filter, Landlock or limit"))
+    @Test(.voidedBySanitizer("a process takes no seccomp filter, Landlock or limit"))
     func oneFileNeedsNoRenderWorkerAndRendersTheSame() throws {
         let input = try folder.write(
             try SyntheticImage(width: 1200, height: 800).encoded(as: .jpeg, orientation: 6), to: "in.jpg")

@@ -23,7 +23,7 @@ import ThumbsSamples
 
     /// Both workers of a warm on two threads are under seccomp and no-new-privs, and both were
     /// forked from the warm as it started (their program is `thumbs`, not `thumbs-render-worker`).
-    @Test(.disabled(if: Sanitizer.isActive, "under a sanitizer a worker takes no seccomp filter"))
+    @Test(.voidedBySanitizer("a worker takes no seccomp filter"))
     func theWorkersAreConfinedAndTheFirstWasForked() throws {
         // 16-bit grey with alpha, which libvips decodes: slow enough that both workers start.
         let photo = try SyntheticImage(width: 1600, height: 1200, pixels: .greyAlpha16).encoded(as: .png)

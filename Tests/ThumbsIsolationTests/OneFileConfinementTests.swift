@@ -13,7 +13,7 @@ import ThumbsTestSupport
 /// --one-file` renders one file in its own process through `ConfinedRender`, as `thumbs thumbnail`
 /// does, with the decoder of the worker attacks (WorkerConfinementTests). Each attack ends that
 /// process with its file's line and status 1, and leaves nothing at the output or beside it.
-@Suite(.disabled(if: Sanitizer.isActive, "under a sanitizer the process takes no seccomp filter, Landlock or limit"))
+@Suite(.voidedBySanitizer("the process takes no seccomp filter, Landlock or limit"))
 struct OneFileConfinementTests {
     let folder = TemporaryFolder("thumbs-one-file")
 

@@ -51,7 +51,7 @@ import ThumbsTestSupport
     /// confined, and says so rather than blaming a missing package.
     @Test(
         .enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason),
-        .disabled(if: Sanitizer.isActive, "under a sanitizer a worker takes no Landlock"))
+        .voidedBySanitizer("a worker takes no Landlock"))
     func aLibraryNotOpenedBeforeConfinementFailsItsFiles() throws {
         let folder = TemporaryFolder()
         try GeneratedMedia.ffmpeg([

@@ -10,6 +10,21 @@ package enum Sanitizer {
         return environment["ASAN_OPTIONS"] != nil || environment["TSAN_OPTIONS"] != nil
     }
 
-    package static let memorySkipReason: Comment =
-        "under a sanitizer, peak resident memory is the sanitizer's: memory tests skipped"
+    /// Why the tests of peak resident memory are voided.
+    package static let memoryReason = "peak resident memory is the sanitizer's"
+
+    /// The first words of the reason of every test a sanitizer voids, which `scripts/test` finds
+    /// in the sanitized run's report (scripts/thumbs_tools/sanitizer_skips.py) to run those tests
+    /// again in a plain build.
+    package static let voidedReasonPrefix = "under a sanitizer "
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Off under a sanitizer, which turns off what the test checks (under one, the render workers
+    /// take no seccomp filter, Landlock or address-space limit: the sanitizer's report needs what
+    /// they refuse) or makes it meaningless (peak memory); `why` says which. `scripts/test` runs
+    /// such a test in a plain build after the suite under the sanitizer.
+    package static func voidedBySanitizer(_ why: String) -> Self {
+        .disabled(if: Sanitizer.isActive, Comment(rawValue: Sanitizer.voidedReasonPrefix + why))
+    }
 }
