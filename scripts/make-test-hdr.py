@@ -27,6 +27,11 @@ prints JSON: {"patch": 32, "patches": [{"x": 16, "y": 16, "grey": true, "expecte
 
 reads a picture's code values as ffmpeg writes them (rawvideo, rgb48le) and writes the 8-bit
 sRGB pixels (rawvideo, rgb24) their tone mapping should give: for real HDR videos. Needs numpy.
+
+    scripts/make-test-hdr.py thumbnail primary.avif small.avif out.avif
+
+writes out.avif: primary.avif with the picture of small.avif as its stored thumbnail item, as
+cameras store one (thumbs_tools/heif_thumbnail.py); avifenc writes none.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ import zlib
 from typing import Any, TypeAlias
 
 import numpy
+
+from thumbs_tools.heif_thumbnail import with_thumbnail
 
 # A numpy array: numpy is not typed here (scripts/pyproject.toml's mypy overrides).
 Array: TypeAlias = Any
@@ -202,12 +209,21 @@ def main() -> None:
     frame = commands.add_parser("frame", help="tone map a picture's code values")
     frame.add_argument("codes", help="code values, rawvideo rgb48le")
     frame.add_argument("output", help="8-bit sRGB, rawvideo rgb24")
+    thumbnail = commands.add_parser("thumbnail", help="give a HEIF file a stored thumbnail item")
+    thumbnail.add_argument("primary", help="a HEIF file of one picture")
+    thumbnail.add_argument("small", help="a HEIF file of one picture, the thumbnail")
+    thumbnail.add_argument("output", help="the primary file with the thumbnail item")
     for command in (pattern, frame):
         command.add_argument("--transfer", choices=["pq", "hlg"], required=True)
         command.add_argument("--primaries", choices=sorted(PRIMARIES), default="bt2020")
     arguments = parser.parse_args()
     if arguments.command == "pattern":
         write_pattern(arguments.output, arguments.transfer, arguments.primaries, arguments.alpha)
+    elif arguments.command == "thumbnail":
+        with open(arguments.primary, "rb") as primary, open(arguments.small, "rb") as small:
+            combined = with_thumbnail(primary.read(), small.read())
+        with open(arguments.output, "wb") as output:
+            output.write(combined)
     else:
         write_frame(arguments.codes, arguments.output, arguments.transfer, arguments.primaries)
 

@@ -145,24 +145,47 @@ static void copy_profile(struct heif_image_handle *primary, thumbs_heif_picture 
     }
 }
 
+/* A HEIF file read whole into memory, libheif's context over it and its primary image. */
+typedef struct {
+    uint8_t *file;
+    size_t length;
+    struct heif_context *context;
+    struct heif_image_handle *primary;
+} opened_heif;
+
+/* Opens the file of `descriptor` (with pread); 0 when it is too large or libheif cannot read it,
+ * what was opened then released by close_heif all the same. */
+static int open_heif(int descriptor, opened_heif *opened) {
+    memset(opened, 0, sizeof *opened);
+    opened->file = thumbs_read_whole_file(descriptor, MAX_FILE_BYTES, &opened->length);
+    opened->context = opened->file ? heif_context_alloc() : NULL;
+    return opened->context &&
+        heif_context_read_from_memory_without_copy(opened->context, opened->file, opened->length, NULL).code ==
+        heif_error_Ok &&
+        heif_context_get_primary_image_handle(opened->context, &opened->primary).code == heif_error_Ok;
+}
+
+static void close_heif(opened_heif *opened) {
+    heif_image_handle_release(opened->primary);
+    heif_context_free(opened->context);
+    free(opened->file);
+}
+
 int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int target_width, int target_height,
     thumbs_heif_picture *picture) {
     memset(picture, 0, sizeof *picture);
     int status = THUMBS_HEIF_NOT_HANDLED;
-    size_t length = 0;
-    uint8_t *file = thumbs_read_whole_file(descriptor, MAX_FILE_BYTES, &length);
-    struct heif_context *context = file ? heif_context_alloc() : NULL;
-    struct heif_image_handle *primary = NULL;
+    opened_heif opened;
     struct heif_decoding_options *options = NULL;
     struct heif_image *image = NULL;
-    if (!context || heif_context_read_from_memory_without_copy(context, file, length, NULL).code != heif_error_Ok ||
-        heif_context_get_primary_image_handle(context, &primary).code != heif_error_Ok)
+    if (!open_heif(descriptor, &opened))
         goto finish;
+    struct heif_image_handle *primary = opened.primary;
     /* Left to libvips' loader: pictures whose orientation cannot be read, and SDR pictures with
      * alpha or more than 8 bits. HDR pictures (PQ, HLG) are tone-mapped here whatever their
      * depth and alpha, from the picture itself: libvips' loader would show their code values
      * as sRGB. */
-    picture->orientation = thumbs_heif_orientation(file, length);
+    picture->orientation = thumbs_heif_orientation(opened.file, opened.length);
     if (picture->orientation == THUMBS_HEIF_ORIENTATION_UNKNOWN)
         goto finish;
     thumbs_tone_map hdr;
@@ -207,8 +230,39 @@ int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int targ
 finish:
     heif_image_release(image);
     heif_decoding_options_free(options);
-    heif_image_handle_release(primary);
-    heif_context_free(context);
-    free(file);
+    close_heif(&opened);
+    return status;
+}
+
+int thumbs_heif_hdr_thumbnail(int descriptor, const char *decoder, long long pixel_limit, thumbs_heif_picture *picture) {
+    memset(picture, 0, sizeof *picture);
+    int status = THUMBS_HEIF_NOT_HANDLED;
+    opened_heif opened;
+    struct heif_image_handle *thumbnail = NULL;
+    struct heif_decoding_options *options = NULL;
+    heif_item_id first;
+    thumbs_tone_map hdr;
+    if (!open_heif(descriptor, &opened) ||
+        heif_image_handle_get_list_of_thumbnail_IDs(opened.primary, &first, 1) < 1 ||
+        heif_image_handle_get_thumbnail(opened.primary, first, &thumbnail).code != heif_error_Ok ||
+        !heif_hdr_tone_map(thumbnail, &hdr))
+        goto finish;
+    /* As libvips' loader's thumbnail is kept as a preview: smaller than the picture, within the
+     * pixel limit. */
+    long long pixels = (long long) heif_image_handle_get_width(thumbnail) * heif_image_handle_get_height(thumbnail);
+    long long primary_pixels =
+        (long long) heif_image_handle_get_width(opened.primary) * heif_image_handle_get_height(opened.primary);
+    if (pixels <= 0 || pixels >= primary_pixels || pixels > pixel_limit || !(options = heif_decoding_options_alloc()))
+        goto finish;
+    /* Turned upright by libheif, as libvips' loader's thumbnail is: it is small. */
+    options->decoder_id = decoder;
+    if (heif_hdr_decode(thumbnail, options, &hdr, 1, picture)) {
+        picture->orientation = 1;
+        status = THUMBS_HEIF_DECODED;
+    }
+finish:
+    heif_decoding_options_free(options);
+    heif_image_handle_release(thumbnail);
+    close_heif(&opened);
     return status;
 }

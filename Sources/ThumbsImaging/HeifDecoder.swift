@@ -34,12 +34,28 @@ enum HeifDecoder {
                 file.descriptor, nil, shrink, Int32(clamping: target.width), Int32(clamping: target.height),
                 &picture) == Int32(THUMBS_HEIF_DECODED)
         else { return nil }
-        // The image takes the pixels; the profile is copied.
+        return Picture(image: try adopt(picture, of: file), orientation: picture.orientation)
+    }
+
+    /// `file`'s stored thumbnail when it is HDR (PQ or HLG), tone-mapped as the picture would
+    /// be, upright; nil when there is none, it is SDR (libvips' loader reads those), or it is not
+    /// smaller than the picture or is over `pixelLimit` pixels.
+    static func hdrThumbnail(_ file: ImageFile, pixelLimit: Int) throws(ImagingError) -> VipsImageHandle? {
+        var picture = thumbs_heif_picture()
+        guard thumbs_heif_hdr_thumbnail(file.descriptor, nil, Int64(pixelLimit), &picture) == Int32(THUMBS_HEIF_DECODED)
+        else { return nil }
+        return try adopt(picture, of: file)
+    }
+
+    /// A decoded picture as a libvips image, which takes its pixels; its profile is copied.
+    private static func adopt(_ picture: thumbs_heif_picture, of file: ImageFile) throws(ImagingError)
+        -> VipsImageHandle
+    {
         defer { free(picture.icc) }
         guard
             let image = thumbs_vips_image_adopting(
                 picture.pixels, picture.width, picture.height, picture.bands, picture.icc, picture.icc_length)
         else { throw file.decodeError(VipsError.takeMessage()) }
-        return Picture(image: VipsImageHandle(image), orientation: picture.orientation)
+        return VipsImageHandle(image)
     }
 }

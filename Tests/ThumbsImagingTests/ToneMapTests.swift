@@ -3,6 +3,7 @@ import Testing
 import ThumbsCore
 import ThumbsCoreTestSupport
 import ThumbsImaging
+import ThumbsSupport
 import ThumbsTestSupport
 
 /// HDR pictures and videos (PQ, HLG) as SDR sRGB thumbnails (`CToneMap`): patterns of known code
@@ -107,6 +108,32 @@ struct ToneMapTests {
     func hlgVideoPosterIsToneMappedAsTheFormulasSay() async throws {
         let (path, pattern) = try video(transfer: "arib-std-b67", pattern: "hlg")
         Self.expectClose(pattern.compared(with: try await rendered(path)), "HLG video")
+    }
+
+    /// A PQ file's stored thumbnail, the degraded image of opportunistic delivery, is tone-mapped
+    /// as its picture is: libvips' loader showed its code values. The pattern is the thumbnail
+    /// item (scripts/make-test-hdr.py thumbnail: avifenc writes none) of a picture of it at twice
+    /// the size.
+    @Test(
+        .enabled(if: GeneratedMedia.hasAvifenc, GeneratedMedia.avifencSkipReason),
+        .enabled(if: GeneratedMedia.hasVips, GeneratedMedia.vipsSkipReason),
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
+    func pqThumbnailItemIsToneMappedAsThePictureIs() async throws {
+        let (small, pattern) = try avif(transfer: "pq", primaries: "bt2020", cicp: "9/16/9")
+        let doubled = folder.path + "/doubled.png", large = folder.path + "/doubled.avif"
+        let path = folder.path + "/with-thumbnail.avif"
+        let resized = try ThumbsProcess.run(
+            ["resize", folder.path + "/pq-bt2020.png", doubled, "2", "--kernel", "nearest"],
+            executablePath: GeneratedMedia.vips)
+        try #require(resized.status == 0, "\(resized.standardError)")
+        try GeneratedMedia.avifenc(
+            ["-d", "10", "-y", "444", "--min", "0", "--max", "0", "-s", "8", "--cicp", "9/16/9", doubled, large])
+        _ = try GeneratedMedia.script("make-test-hdr.py", ["thumbnail", large, small, path])
+        let degraded = try #require(
+            try await ThumbnailRenderer().embeddedPreview(path, format: .png, quality: 90, priority: .interactive))
+        let pixels = try DecodedPixels(degraded)
+        #expect(pixels.size == PixelSize(width: 256, height: 128), "the thumbnail item, not the picture")
+        Self.expectClose(pattern.compared(with: pixels), "PQ thumbnail item")
     }
 
     /// The HLG pattern's clip labelled as SDR (BT.709's transfer) has the poster it has

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Whether the suite runs under a sanitizer (`scripts/test --sanitize=...` sets its options for
+/// Whether the suite runs under a sanitizer (`scripts/test` sets its options for
 /// every process it starts): AddressSanitizer's shadow memory and quarantine, or ThreadSanitizer's,
 /// make a process's resident memory say nothing of the program's own.
 package enum Sanitizer {

@@ -74,6 +74,14 @@ enum {
 int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int target_width, int target_height,
     thumbs_heif_picture *picture);
 
+/* The first stored thumbnail of the HEIF file read from `descriptor`, when its own colour
+ * description is PQ or HLG: decoded whole by libheif, upright (orientation 1), and tone-mapped
+ * to SDR sRGB as an HDR picture is, where libvips' loader would show its code values. Only a
+ * thumbnail smaller than the picture and of at most `pixel_limit` pixels, as the loader's is
+ * kept for a preview. THUMBS_HEIF_NOT_HANDLED when there is none, or it is SDR (the loader's
+ * then), or libheif cannot read the file. */
+int thumbs_heif_hdr_thumbnail(int descriptor, const char *decoder, long long pixel_limit, thumbs_heif_picture *picture);
+
 /* What libvips' HEIF loader reads of a file's header, read by libheif alone. */
 typedef struct {
     /* The primary image's size upright (libheif's rotation, mirroring and crop applied). */

@@ -33,8 +33,10 @@ struct HEIFHandler: StillImageHandler {
         }
     }
 
-    /// libheif's thumbnail item, which libheif has turned by the container's rotation.
+    /// libheif's thumbnail item, which libheif has turned by the container's rotation; an HDR
+    /// one (PQ, HLG) tone-mapped as the picture is (``HeifDecoder/hdrThumbnail(_:pixelLimit:)``).
     func embeddedPreviewImage(of file: ImageFile, pixelLimit: Int) throws(ImagingError) -> VipsImageHandle? {
+        if let hdr = try HeifDecoder.hdrThumbnail(file, pixelLimit: pixelLimit) { return hdr }
         let failure = file.decodeError
         let thumbnail = try VipsImageHandle.make(failure) { thumbs_vips_heif_thumbnail(file.descriptor, $0) }
         // libheif hands back the primary image when there is no thumbnail. A "thumbnail" no
