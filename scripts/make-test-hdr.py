@@ -31,7 +31,7 @@ sRGB pixels (rawvideo, rgb24) their tone mapping should give: for real HDR video
     scripts/make-test-hdr.py thumbnail primary.avif small.avif out.avif
 
 writes out.avif: primary.avif with the picture of small.avif as its stored thumbnail item, as
-cameras store one (thumbs_tools/heif_thumbnail.py); avifenc writes none.
+cameras store one (thumbs_tools.heif_items.py); avifenc writes none.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from typing import Any, TypeAlias
 
 import numpy
 
-from thumbs_tools.heif_thumbnail import with_thumbnail
+from thumbs_tools.heif_items import box, with_property, with_thumbnail
 
 # A numpy array: numpy is not typed here (scripts/pyproject.toml's mypy overrides).
 Array: TypeAlias = Any
@@ -135,8 +135,8 @@ def srgb_encode(linear: Array) -> Array:
     return numpy.where(linear <= 0.0031308, 12.92 * linear, 1.055 * numpy.power(linear, 1 / 2.4) - 0.055)
 
 
-def tone_mapped(codes: Array, transfer: str, primaries: str) -> Array:
-    """Rows of code-value triples (0...1) to 8-bit sRGB."""
+def tone_mapped(codes: Array, transfer: str, primaries: str, peak: float = 1000) -> Array:
+    """Rows of code-value triples (0...1) to 8-bit sRGB, a PQ picture's from `peak` cd/m²."""
     to_xyz = rgb_to_xyz(primaries)
     if transfer == "pq":
         display = pq_eotf(codes)
@@ -146,7 +146,8 @@ def tone_mapped(codes: Array, transfer: str, primaries: str) -> Array:
         display = 1000 * numpy.power(luminance, 0.2)[:, None] * scene
     bt709 = numpy.maximum(display @ (numpy.linalg.inv(rgb_to_xyz("bt709")) @ to_xyz).T, 0)
     largest = bt709.max(axis=1)
-    ratio = numpy.divide(eetf(largest), largest * 203, out=numpy.zeros_like(largest), where=largest > 0)
+    source_peak = min(max(peak, 203), 10000) if transfer == "pq" else 1000
+    ratio = numpy.divide(eetf(largest, source_peak), largest * 203, out=numpy.zeros_like(largest), where=largest > 0)
     return numpy.rint(255 * srgb_encode(bt709 * ratio[:, None])).astype(int)
 
 
@@ -164,13 +165,13 @@ def write_png(path: str, pixels: Array) -> None:
         file.write(chunk(b"IEND", b""))
 
 
-def write_pattern(path: str, transfer: str, primaries: str, alpha: int | None) -> None:
+def write_pattern(path: str, transfer: str, primaries: str, alpha: int | None, peak: float) -> None:
     """The pattern as a PNG at `path`, with `alpha` (0...65535) everywhere when given; its patches
     and their expected pixels (the colour, whatever the alpha) as JSON on stdout."""
     greys = [(round(i * LEVELS / 15),) * 3 for i in range(16)]
     patches = greys + COLOURS
     codes = numpy.array(patches, dtype=float) / LEVELS
-    expected = tone_mapped(codes, transfer, primaries)
+    expected = tone_mapped(codes, transfer, primaries, peak)
 
     rows = (len(patches) + ACROSS - 1) // ACROSS
     pixels = numpy.zeros((rows * PATCH, ACROSS * PATCH, 3), dtype=numpy.uint16)
@@ -206,6 +207,7 @@ def main() -> None:
     pattern.add_argument(
         "--alpha", type=int, choices=range(65536), metavar="0-65535", help="an alpha channel of this value"
     )
+    pattern.add_argument("--peak", type=float, default=1000, help="a PQ picture's peak, cd/m² (default 1000)")
     frame = commands.add_parser("frame", help="tone map a picture's code values")
     frame.add_argument("codes", help="code values, rawvideo rgb48le")
     frame.add_argument("output", help="8-bit sRGB, rawvideo rgb24")
@@ -213,17 +215,28 @@ def main() -> None:
     thumbnail.add_argument("primary", help="a HEIF file of one picture")
     thumbnail.add_argument("small", help="a HEIF file of one picture, the thumbnail")
     thumbnail.add_argument("output", help="the primary file with the thumbnail item")
+    light = commands.add_parser("light-level", help="give a HEIF file a content light level (clli)")
+    light.add_argument("input", help="a HEIF file of one picture")
+    light.add_argument("output", help="the file with the property")
+    light.add_argument("--max-cll", type=int, choices=range(65536), metavar="0-65535", required=True)
+    light.add_argument("--max-fall", type=int, choices=range(65536), metavar="0-65535", required=True)
     for command in (pattern, frame):
         command.add_argument("--transfer", choices=["pq", "hlg"], required=True)
         command.add_argument("--primaries", choices=sorted(PRIMARIES), default="bt2020")
     arguments = parser.parse_args()
     if arguments.command == "pattern":
-        write_pattern(arguments.output, arguments.transfer, arguments.primaries, arguments.alpha)
+        write_pattern(arguments.output, arguments.transfer, arguments.primaries, arguments.alpha, arguments.peak)
     elif arguments.command == "thumbnail":
         with open(arguments.primary, "rb") as primary, open(arguments.small, "rb") as small:
             combined = with_thumbnail(primary.read(), small.read())
         with open(arguments.output, "wb") as output:
             output.write(combined)
+    elif arguments.command == "light-level":
+        with open(arguments.input, "rb") as source:
+            level = box(b"clli", struct.pack(">HH", arguments.max_cll, arguments.max_fall))
+            edited = with_property(source.read(), level)
+        with open(arguments.output, "wb") as output:
+            output.write(edited)
     else:
         write_frame(arguments.codes, arguments.output, arguments.transfer, arguments.primaries)
 

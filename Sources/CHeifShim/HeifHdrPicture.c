@@ -67,6 +67,14 @@ int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding
         return 0;
     }
     thumbs_tone_map_linear_table(map, found.bits, linear);
+    /* A PQ picture that states its maximum content light level is mapped from that peak. */
+    thumbs_tone_map stated = *map;
+    if (stated.transfer == THUMBS_TRANSFER_PQ && heif_image_has_content_light_level(image)) {
+        struct heif_content_light_level level;
+        heif_image_get_content_light_level(image, &level);
+        if (level.max_content_light_level > 0)
+            thumbs_tone_map_set_peak(&stated, (float) level.max_content_light_level);
+    }
     int wide = found.bits > 8, largest = (1 << found.bits) - 1;
     int alpha_wide = found.alpha_bits > 8, alpha_largest = (1 << found.alpha_bits) - 1;
     for (int row = 0; row < out_height; row++) {
@@ -92,7 +100,7 @@ int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding
             float mean[3];
             for (int plane = 0; plane < 3; plane++)
                 mean[plane] = coverage > 0 ? sum[plane] / coverage : 0;
-            thumbs_tone_map_pixel(map, mean, out);
+            thumbs_tone_map_pixel(&stated, mean, out);
             if (found.has_alpha) {
                 float opacity = coverage / (float) ((x1 - x0) * (y1 - y0));
                 out[3] = (uint8_t) (opacity * 255 + 0.5f);

@@ -80,6 +80,7 @@
     X(av_fourcc_make_string) \
     X(av_frame_alloc) \
     X(av_frame_free) \
+    X(av_frame_get_side_data) \
     X(av_frame_move_ref) \
     X(av_frame_unref) \
     X(av_free) \
@@ -149,6 +150,7 @@
     X(heif_image_get_bits_per_pixel_range) \
     X(heif_image_get_chroma_format) \
     X(heif_image_get_colorspace) \
+    X(heif_image_get_content_light_level) \
     X(heif_image_get_height) \
     X(heif_image_get_plane) \
     X(heif_image_get_plane_readonly) \
@@ -170,6 +172,7 @@
     X(heif_image_handle_has_alpha_channel) \
     X(heif_image_handle_release) \
     X(heif_image_has_channel) \
+    X(heif_image_has_content_light_level) \
     X(heif_image_release) \
     X(heif_image_set_nclx_color_profile) \
     X(heif_nclx_color_profile_alloc) \

@@ -17,9 +17,9 @@ static const double hlg_a = 0.17883277;
 static const double hlg_b = 0.28466892;
 static const double hlg_c = 0.55991073;
 
-/* The peak the HDR picture is taken to have (HLG's nominal display peak), and the luminance
- * SDR white stands for (BT.2408's HDR reference white), in cd/m². */
-static const float source_peak = 1000.0f;
+/* HLG's nominal display peak, which is also the peak a PQ picture is taken to have when it
+ * states none, and the luminance SDR white stands for (BT.2408's HDR reference white), in cd/m². */
+static const float nominal_peak = 1000.0f;
 static const float sdr_white = 203.0f;
 
 /* PQ's EOTF: a code value to cd/m². */
@@ -52,7 +52,7 @@ static float srgb_encode(float linear) {
 
 /* ---- Tone map (ITU-R BT.2390's EETF) ------------------------------------------------------ */
 
-/* `luminance` (cd/m²) of a source of 0...source_peak on a display of 0...sdr_white, in cd/m²:
+/* `luminance` (cd/m²) of a source of 0...its peak on a display of 0...sdr_white, in cd/m²:
  * BT.2390's EETF with both blacks at 0 (so its black lift is nothing). */
 static float eetf(const thumbs_tone_map *map, float luminance) {
     /* Below the knee the EETF is the identity: most of a picture's pixels skip its four powers. */
@@ -148,11 +148,18 @@ int thumbs_tone_map_init(thumbs_tone_map *map, int transfer_characteristics, int
         }
         map->luminance[row] = (float) source[3 + row];
     }
-    map->source_peak_code = luminance_to_pq(source_peak);
+    map->transfer = transfer_characteristics;
+    thumbs_tone_map_set_peak(map, nominal_peak);
+    return 1;
+}
+
+void thumbs_tone_map_set_peak(thumbs_tone_map *map, float peak) {
+    /* Not below SDR white, where the EETF has nothing to roll off (it is then the identity up to
+     * the peak), nor above PQ's 10000 cd/m²; NaN is taken as the nominal peak. */
+    peak = peak == peak ? fminf(fmaxf(peak, sdr_white), 10000.0f) : nominal_peak;
+    map->source_peak_code = luminance_to_pq(peak);
     map->target_peak = luminance_to_pq(sdr_white) / map->source_peak_code;
     map->knee_luminance = pq_to_luminance((1.5f * map->target_peak - 0.5f) * map->source_peak_code);
-    map->transfer = transfer_characteristics;
-    return 1;
 }
 
 float thumbs_tone_map_linear(const thumbs_tone_map *map, float code) {
@@ -170,7 +177,7 @@ void thumbs_tone_map_pixel(const thumbs_tone_map *map, const float linear[3], un
     if (map->transfer == THUMBS_TRANSFER_HLG) {
         /* BT.2100's OOTF for a 1000 cd/m² display: Fd = Lw · Ys^(γ − 1) · E, γ = 1.2. */
         float scene = map->luminance[0] * linear[0] + map->luminance[1] * linear[1] + map->luminance[2] * linear[2];
-        float gain = scene > 0 ? source_peak * powf(scene, 0.2f) : 0.0f;
+        float gain = scene > 0 ? nominal_peak * powf(scene, 0.2f) : 0.0f;
         for (int c = 0; c < 3; c++)
             display[c] = gain * linear[c];
     }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <libavutil/imgutils.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
@@ -117,13 +118,20 @@ static void video_tone_map(const thumbs_tone_map *map, uint8_t *pixels, size_t c
  * from the frame (swscale would otherwise assume BT.601 limited range for everything); an
  * unlabelled one is taken as BT.709 from 720 lines up, BT.601 below, as players do. An HDR
  * frame (PQ or HLG transfer) is scaled to 16-bit R'G'B' and tone-mapped to sRGB (CToneMap),
- * by its transfer and primaries. */
+ * by its transfer, primaries and, for PQ, its stated peak. */
 thumbs_video_status video_frame_to_rgb(const AVFrame *frame, int target_width,
     int target_height, thumbs_video_frame *out, char *message, size_t size) {
     int full_range = frame->color_range == AVCOL_RANGE_JPEG;
     enum AVPixelFormat format = video_plain_format(frame->format, &full_range);
     thumbs_tone_map hdr;
     int is_hdr = thumbs_tone_map_init(&hdr, (int) frame->color_trc, (int) frame->color_primaries);
+    /* A PQ stream that states its maximum content light level (HEVC's SEI) is mapped from it. */
+    const AVFrameSideData *light = is_hdr && frame->color_trc == AVCOL_TRC_SMPTE2084
+        ? av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL)
+        : NULL;
+    if (light && light->size >= sizeof(AVContentLightMetadata) &&
+        ((const AVContentLightMetadata *) light->data)->MaxCLL > 0)
+        thumbs_tone_map_set_peak(&hdr, (float) ((const AVContentLightMetadata *) light->data)->MaxCLL);
     struct SwsContext *scaler = sws_getContext(frame->width, frame->height, format,
         target_width, target_height, is_hdr ? AV_PIX_FMT_RGB48 : AV_PIX_FMT_RGB24,
         SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);

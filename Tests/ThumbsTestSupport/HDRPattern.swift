@@ -34,13 +34,14 @@ package struct HDRPattern: Decodable, Sendable {
 
     /// Writes the pattern to `path` as a 16-bit PNG of `transfer` ("pq" or "hlg") code values in
     /// `primaries` ("bt2020", "p3", "bt709"), with an alpha channel of `alpha` (0...65535)
-    /// everywhere when given, and returns what its thumbnail's colours should be.
+    /// everywhere when given, and returns what its thumbnail's colours should be: for a PQ
+    /// picture, mapped from `peak` cd/m², the peak it states (1000 when it states none).
     package static func write(
-        to path: String, transfer: String, primaries: String = "bt2020", alpha: Int? = nil
+        to path: String, transfer: String, primaries: String = "bt2020", alpha: Int? = nil, peak: Int = 1000
     ) throws -> HDRPattern {
         let printed = try GeneratedMedia.script(
             "make-test-hdr.py",
-            ["pattern", path, "--transfer", transfer, "--primaries", primaries]
+            ["pattern", path, "--transfer", transfer, "--primaries", primaries, "--peak", String(peak)]
                 + (alpha.map { ["--alpha", String($0)] } ?? []))
         return try JSONDecoder().decode(HDRPattern.self, from: Data(printed.utf8))
     }

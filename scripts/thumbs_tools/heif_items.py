@@ -1,11 +1,14 @@
-"""A HEIF file with a stored thumbnail, made of two single-picture files, as cameras store one:
-the thumbnail's picture becomes item 2 of the primary file, with its own properties, and an
-`iref` box's `thmb` reference from it to the primary item (ISO/IEC 23008-12, 6.4.5 and 6.6.2.3).
-avifenc writes no thumbnail item, and Debian's heif-enc writes no `nclx` colour box for one.
+"""HEIF files edited box by box for tests, from single-picture files as avifenc writes them:
 
-Both files must hold one picture each, item 1, in one `mdat`, as avifenc writes them; the
-result's `iloc` is written anew (version 0, 32-bit offsets and lengths), every other box of the
-primary's `meta` is kept as it was.
+- a stored thumbnail, as cameras store one: the thumbnail's picture becomes item 2 of the
+  primary file, with its own properties, and an `iref` box's `thmb` reference from it to the
+  primary item (ISO/IEC 23008-12, 6.4.5 and 6.6.2.3); avifenc writes no thumbnail item, and
+  Debian's heif-enc writes no `nclx` colour box for one;
+- a property added to the picture, such as a `clli` (content light level, ISO/IEC 23000-22),
+  which Debian's avifenc cannot write.
+
+Each file must hold one picture, item 1, in one `mdat`; the result's `iloc` is written anew
+(version 0, 32-bit offsets and lengths), the primary's `hdlr` and `pitm` are kept as they were.
 """
 
 from __future__ import annotations
@@ -169,37 +172,48 @@ def single_picture(data: bytes) -> Picture:
 
 def with_thumbnail(primary_file: bytes, thumbnail_file: bytes) -> bytes:
     """`primary_file` with the picture of `thumbnail_file` as its stored thumbnail (item 2)."""
-    primary, thumbnail = single_picture(primary_file), single_picture(thumbnail_file)
-    thumbnail_info = full_box(b"infe", 2, 0, struct.pack(">HH", 2, 0) + item_type(thumbnail.item_info) + b"\0")
-    item_info = full_box(b"iinf", 0, 0, struct.pack(">H", 2) + primary.item_info + thumbnail_info)
-    references = full_box(b"iref", 0, 0, box(b"thmb", struct.pack(">HHH", 2, 1, 1)))
-    shift = len(primary.properties)
+    return rebuilt(single_picture(primary_file), single_picture(thumbnail_file))
 
-    def entry(item: int, found: list[tuple[int, bool]], offset: int) -> bytes:
-        values = bytes(int(essential) << 7 | (index + offset + 1) for index, essential in found)
-        return struct.pack(">HB", item, len(found)) + values
 
-    if shift + len(thumbnail.properties) > 127:
+def with_property(file: bytes, added: bytes) -> bytes:
+    """`file` with the property box `added` (a `clli`, say) associated with its picture."""
+    picture = single_picture(file)
+    picture.associations = [*picture.associations, (len(picture.properties), False)]
+    picture.properties = [*picture.properties, added]
+    return rebuilt(picture, None)
+
+
+def rebuilt(primary: Picture, thumbnail: Picture | None) -> bytes:
+    """A file of `primary` as item 1 and, when given, `thumbnail` as item 2, its thumbnail."""
+    pictures = [primary] if thumbnail is None else [primary, thumbnail]
+    infos = [primary.item_info]
+    if thumbnail is not None:
+        infos.append(full_box(b"infe", 2, 0, struct.pack(">HH", 2, 0) + item_type(thumbnail.item_info) + b"\0"))
+    item_info = full_box(b"iinf", 0, 0, struct.pack(">H", len(infos)) + b"".join(infos))
+    references = b"" if thumbnail is None else full_box(b"iref", 0, 0, box(b"thmb", struct.pack(">HHH", 2, 1, 1)))
+    if sum(len(picture.properties) for picture in pictures) > 127:
         raise HeifLayoutError("too many properties for 7-bit indices")
-    ipma = full_box(
-        b"ipma",
-        0,
-        0,
-        struct.pack(">I", 2) + entry(1, primary.associations, 0) + entry(2, thumbnail.associations, shift),
-    )
-    properties = box(b"iprp", box(b"ipco", b"".join(primary.properties + thumbnail.properties)) + ipma)
+    entries, shift = b"", 0
+    for item, picture in enumerate(pictures, start=1):
+        values = bytes(int(essential) << 7 | (index + shift + 1) for index, essential in picture.associations)
+        entries += struct.pack(">HB", item, len(picture.associations)) + values
+        shift += len(picture.properties)
+    ipma = full_box(b"ipma", 0, 0, struct.pack(">I", len(pictures)) + entries)
+    ipco = box(b"ipco", b"".join(box for picture in pictures for box in picture.properties))
+    properties = box(b"iprp", ipco + ipma)
 
     def meta(locations: bytes) -> bytes:
         kept = [box(kind, payload) for kind, payload in primary.other_meta]
         return full_box(b"meta", 0, 0, b"".join([*kept, locations, item_info, references, properties]))
 
     def locations(first: int) -> bytes:
-        items = [(1, first, len(primary.data)), (2, first + len(primary.data), len(thumbnail.data))]
-        payload = struct.pack(">BBH", 0x44, 0x00, len(items))
-        payload += b"".join(struct.pack(">HHHII", item, 0, 1, offset, length) for item, offset, length in items)
+        payload = struct.pack(">BBH", 0x44, 0x00, len(pictures))
+        for item, picture in enumerate(pictures, start=1):
+            payload += struct.pack(">HHHII", item, 0, 1, first, len(picture.data))
+            first += len(picture.data)
         return full_box(b"iloc", 0, 0, payload)
 
     # The iloc's size does not depend on the offsets it holds: lay out once, then fill them in.
     first = len(primary.file_type) + len(meta(locations(0))) + 8
-    media = box(b"mdat", primary.data + thumbnail.data)
+    media = box(b"mdat", b"".join(picture.data for picture in pictures))
     return primary.file_type + meta(locations(first)) + media

@@ -4,7 +4,7 @@ import struct
 
 import pytest
 
-from thumbs_tools.heif_thumbnail import (
+from thumbs_tools.heif_items import (
     HeifLayoutError,
     associations,
     box,
@@ -12,6 +12,7 @@ from thumbs_tools.heif_thumbnail import (
     children,
     full_box,
     item_extents,
+    with_property,
     with_thumbnail,
 )
 
@@ -65,3 +66,14 @@ def test_a_file_of_two_items_or_a_cut_box_is_refused() -> None:
         with_thumbnail(with_thumbnail(single, single), single)
     with pytest.raises(HeifLayoutError):
         with_thumbnail(single[:-10], single)
+
+
+def test_an_added_property_is_the_pictures_last() -> None:
+    level = box(b"clli", struct.pack(">HH", 4000, 400))
+    edited = with_property(single_picture_file(b"P" * 30, 64), level)
+    meta = children(child(children(edited), b"meta"), 4)
+    ((offset, length),) = item_extents(child(meta, b"iloc"), 1)
+    assert edited[offset : offset + length] == b"P" * 30
+    properties = children(child(meta, b"iprp"))
+    assert children(child(properties, b"ipco"))[-1] == (b"clli", struct.pack(">HH", 4000, 400))
+    assert associations(child(properties, b"ipma"), 1)[-1] == (3, False)
