@@ -31,7 +31,14 @@ sRGB pixels (rawvideo, rgb24) their tone mapping should give: for real HDR video
     scripts/make-test-hdr.py thumbnail primary.avif small.avif out.avif
 
 writes out.avif: primary.avif with the picture of small.avif as its stored thumbnail item, as
-cameras store one (thumbs_tools.heif_items.py); avifenc writes none.
+cameras store one (thumbs_tools/heif_items.py); avifenc writes none.
+
+    scripts/make-test-hdr.py light-level in.avif out.avif --max-cll 4000 --max-fall 400
+    scripts/make-test-hdr.py light-level in.avif out.avif --mastering-peak 4000
+
+writes out.avif: in.avif with a `clli` property (content light level, cd/m²) or an `mdcv` one
+(a BT.2020 mastering display of that peak), which Debian's avifenc cannot write.
+`pattern --peak 4000` computes a PQ pattern's pixels for that peak.
 """
 
 from __future__ import annotations
@@ -215,11 +222,12 @@ def main() -> None:
     thumbnail.add_argument("primary", help="a HEIF file of one picture")
     thumbnail.add_argument("small", help="a HEIF file of one picture, the thumbnail")
     thumbnail.add_argument("output", help="the primary file with the thumbnail item")
-    light = commands.add_parser("light-level", help="give a HEIF file a content light level (clli)")
+    light = commands.add_parser("light-level", help="give a HEIF file a stated peak (clli or mdcv)")
     light.add_argument("input", help="a HEIF file of one picture")
     light.add_argument("output", help="the file with the property")
-    light.add_argument("--max-cll", type=int, choices=range(65536), metavar="0-65535", required=True)
-    light.add_argument("--max-fall", type=int, choices=range(65536), metavar="0-65535", required=True)
+    light.add_argument("--max-cll", type=int, choices=range(65536), metavar="0-65535")
+    light.add_argument("--max-fall", type=int, choices=range(65536), metavar="0-65535", default=0)
+    light.add_argument("--mastering-peak", type=int, choices=range(1, 10001), metavar="1-10000")
     for command in (pattern, frame):
         command.add_argument("--transfer", choices=["pq", "hlg"], required=True)
         command.add_argument("--primaries", choices=sorted(PRIMARIES), default="bt2020")
@@ -232,8 +240,15 @@ def main() -> None:
         with open(arguments.output, "wb") as output:
             output.write(combined)
     elif arguments.command == "light-level":
-        with open(arguments.input, "rb") as source:
+        if (arguments.max_cll is None) == (arguments.mastering_peak is None):
+            parser.error("light-level takes --max-cll or --mastering-peak")
+        if arguments.max_cll is not None:
             level = box(b"clli", struct.pack(">HH", arguments.max_cll, arguments.max_fall))
+        else:
+            # BT.2020's primaries (green, blue, red) and D65, in 0.00002; luminance in 0.0001 cd/m².
+            chromaticities = (8500, 39850, 6550, 2300, 35400, 14600, 15635, 16450)
+            level = box(b"mdcv", struct.pack(">8HII", *chromaticities, arguments.mastering_peak * 10000, 50))
+        with open(arguments.input, "rb") as source:
             edited = with_property(source.read(), level)
         with open(arguments.output, "wb") as output:
             output.write(edited)

@@ -49,6 +49,23 @@ static int read_planes(const struct heif_image *image, hdr_planes *found) {
     return 1;
 }
 
+/* The peak a picture states, in cd/m²: its maximum content light level (`clli`), else its
+ * mastering display's peak (`mdcv`, in units of 0.0001 cd/m²); 0 when it states neither. */
+static float stated_peak(const struct heif_image *image) {
+    if (heif_image_has_content_light_level(image)) {
+        struct heif_content_light_level level;
+        heif_image_get_content_light_level(image, &level);
+        if (level.max_content_light_level > 0)
+            return (float) level.max_content_light_level;
+    }
+    if (heif_image_has_mastering_display_colour_volume(image)) {
+        struct heif_mastering_display_colour_volume volume;
+        heif_image_get_mastering_display_colour_volume(image, &volume);
+        return (float) volume.max_display_mastering_luminance / 10000.0f;
+    }
+    return 0;
+}
+
 int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding_options *options,
     const thumbs_tone_map *map, int shrink, thumbs_heif_picture *picture) {
     struct heif_image *image = NULL;
@@ -67,14 +84,10 @@ int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding
         return 0;
     }
     thumbs_tone_map_linear_table(map, found.bits, linear);
-    /* A PQ picture that states its maximum content light level is mapped from that peak. */
     thumbs_tone_map stated = *map;
-    if (stated.transfer == THUMBS_TRANSFER_PQ && heif_image_has_content_light_level(image)) {
-        struct heif_content_light_level level;
-        heif_image_get_content_light_level(image, &level);
-        if (level.max_content_light_level > 0)
-            thumbs_tone_map_set_peak(&stated, (float) level.max_content_light_level);
-    }
+    float peak = stated.transfer == THUMBS_TRANSFER_PQ ? stated_peak(image) : 0;
+    if (peak > 0)
+        thumbs_tone_map_set_peak(&stated, peak);
     int wide = found.bits > 8, largest = (1 << found.bits) - 1;
     int alpha_wide = found.alpha_bits > 8, alpha_largest = (1 << found.alpha_bits) - 1;
     for (int row = 0; row < out_height; row++) {

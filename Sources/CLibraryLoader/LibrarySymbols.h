@@ -151,6 +151,7 @@
     X(heif_image_get_chroma_format) \
     X(heif_image_get_colorspace) \
     X(heif_image_get_content_light_level) \
+    X(heif_image_get_mastering_display_colour_volume) \
     X(heif_image_get_height) \
     X(heif_image_get_plane) \
     X(heif_image_get_plane_readonly) \
@@ -173,6 +174,7 @@
     X(heif_image_handle_release) \
     X(heif_image_has_channel) \
     X(heif_image_has_content_light_level) \
+    X(heif_image_has_mastering_display_colour_volume) \
     X(heif_image_release) \
     X(heif_image_set_nclx_color_profile) \
     X(heif_nclx_color_profile_alloc) \

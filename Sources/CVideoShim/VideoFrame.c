@@ -114,6 +114,22 @@ static void video_tone_map(const thumbs_tone_map *map, uint8_t *pixels, size_t c
     }
 }
 
+/* The peak a frame states (HEVC's SEI, as FFmpeg attaches it), in cd/m²: its maximum content
+ * light level, else its mastering display's peak; 0 when it states neither. */
+static float video_stated_peak(const AVFrame *frame) {
+    const AVFrameSideData *light = av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL);
+    if (light && light->size >= sizeof(AVContentLightMetadata) &&
+        ((const AVContentLightMetadata *) light->data)->MaxCLL > 0)
+        return (float) ((const AVContentLightMetadata *) light->data)->MaxCLL;
+    const AVFrameSideData *mastering = av_frame_get_side_data(frame, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA);
+    if (mastering && mastering->size >= sizeof(AVMasteringDisplayMetadata)) {
+        const AVMasteringDisplayMetadata *display = (const AVMasteringDisplayMetadata *) mastering->data;
+        if (display->has_luminance && display->max_luminance.den > 0 && display->max_luminance.num > 0)
+            return (float) ((double) display->max_luminance.num / (double) display->max_luminance.den);
+    }
+    return 0;
+}
+
 /* The frame to packed RGB24 at target_width x target_height. The YUV matrix and range come
  * from the frame (swscale would otherwise assume BT.601 limited range for everything); an
  * unlabelled one is taken as BT.709 from 720 lines up, BT.601 below, as players do. An HDR
@@ -125,13 +141,9 @@ thumbs_video_status video_frame_to_rgb(const AVFrame *frame, int target_width,
     enum AVPixelFormat format = video_plain_format(frame->format, &full_range);
     thumbs_tone_map hdr;
     int is_hdr = thumbs_tone_map_init(&hdr, (int) frame->color_trc, (int) frame->color_primaries);
-    /* A PQ stream that states its maximum content light level (HEVC's SEI) is mapped from it. */
-    const AVFrameSideData *light = is_hdr && frame->color_trc == AVCOL_TRC_SMPTE2084
-        ? av_frame_get_side_data(frame, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL)
-        : NULL;
-    if (light && light->size >= sizeof(AVContentLightMetadata) &&
-        ((const AVContentLightMetadata *) light->data)->MaxCLL > 0)
-        thumbs_tone_map_set_peak(&hdr, (float) ((const AVContentLightMetadata *) light->data)->MaxCLL);
+    float peak = is_hdr && frame->color_trc == AVCOL_TRC_SMPTE2084 ? video_stated_peak(frame) : 0;
+    if (peak > 0)
+        thumbs_tone_map_set_peak(&hdr, peak);
     struct SwsContext *scaler = sws_getContext(frame->width, frame->height, format,
         target_width, target_height, is_hdr ? AV_PIX_FMT_RGB48 : AV_PIX_FMT_RGB24,
         SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);

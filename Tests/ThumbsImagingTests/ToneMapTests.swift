@@ -40,19 +40,19 @@ struct ToneMapTests {
     }
 
     /// The `pattern` ("pq" or "hlg") as a 2-second 10-bit HEVC clip in BT.2020, labelled with
-    /// `transfer` (ffmpeg's name; none when nil), losslessly coded; with `maxCLL`, its SEI
-    /// states that maximum content light level.
-    private func video(transfer: String?, pattern name: String, file: String? = nil, maxCLL: Int? = nil) throws
-        -> (String, HDRPattern)
-    {
+    /// `transfer` (ffmpeg's name; none when nil), losslessly coded; with `peak`, its SEI states
+    /// that peak in cd/m², by the x265 parameter given.
+    private func video(
+        transfer: String?, pattern name: String, file: String? = nil, peak: (Int, String)? = nil
+    ) throws -> (String, HDRPattern) {
         let png = folder.path + "/\(name).png", path = folder.path + "/\(file ?? name).mp4"
-        let pattern = try HDRPattern.write(to: png, transfer: name, peak: maxCLL ?? 1000)
+        let pattern = try HDRPattern.write(to: png, transfer: name, peak: peak?.0 ?? 1000)
         try GeneratedMedia.ffmpeg(
             [
                 "-loop", "1", "-i", png, "-t", "2", "-r", "25",
                 "-vf", "scale=out_color_matrix=bt2020:out_range=tv,format=yuv444p10le",
                 "-c:v", "libx265", "-x265-params",
-                "lossless=1:log-level=error" + (maxCLL.map { ":max-cll=\($0),\($0 / 10)" } ?? ""),
+                "lossless=1:log-level=error" + (peak.map { ":\($0.1)" } ?? ""),
             ] + (transfer.map { ["-color_trc", $0] } ?? [])
                 + ["-color_primaries", "bt2020", "-colorspace", "bt2020nc", "-color_range", "tv", path])
         return (path, pattern)
@@ -114,26 +114,31 @@ struct ToneMapTests {
         Self.expectClose(pattern.compared(with: try await rendered(path)), "HLG video")
     }
 
-    /// A PQ picture that states its maximum content light level (a `clli` of 4000 cd/m²) is
-    /// mapped from that peak, not from 1000 cd/m²: its highlights roll off later.
+    /// A PQ picture that states its peak, as a maximum content light level (`clli`) or as its
+    /// mastering display's (`mdcv`), of 4000 cd/m², is mapped from it, not from 1000 cd/m²: its
+    /// highlights roll off later.
     @Test(
         .enabled(if: GeneratedMedia.hasAvifenc, GeneratedMedia.avifencSkipReason),
-        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
-    func pqAVIFStatingItsPeakIsMappedFromIt() async throws {
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason),
+        arguments: [["--max-cll", "4000", "--max-fall", "400"], ["--mastering-peak", "4000"]])
+    func pqAVIFStatingItsPeakIsMappedFromIt(stated: [String]) async throws {
         let (plain, _) = try avif(transfer: "pq", primaries: "bt2020", cicp: "9/16/9")
         let pattern = try HDRPattern.write(to: folder.path + "/peak.png", transfer: "pq", peak: 4000)
-        let path = folder.path + "/clli.avif"
-        _ = try GeneratedMedia.script(
-            "make-test-hdr.py", ["light-level", plain, path, "--max-cll", "4000", "--max-fall", "400"])
-        Self.expectClose(pattern.compared(with: try await rendered(path)), "PQ from 4000 cd/m²")
+        let path = folder.path + "/stated.avif"
+        _ = try GeneratedMedia.script("make-test-hdr.py", ["light-level", plain, path] + stated)
+        Self.expectClose(pattern.compared(with: try await rendered(path)), "PQ from 4000 cd/m², \(stated)")
     }
 
+    /// The same for a clip whose HEVC SEI states it (x265's `max-cll`, or its `master-display`).
     @Test(
         .enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason),
-        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
-    func pqVideoStatingItsPeakIsMappedFromIt() async throws {
-        let (path, pattern) = try video(transfer: "smpte2084", pattern: "pq", file: "pq-4000", maxCLL: 4000)
-        Self.expectClose(pattern.compared(with: try await rendered(path)), "PQ video from 4000 cd/m²")
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason),
+        arguments: [
+            "max-cll=4000,400", "master-display=G(8500,39850)B(6550,2300)R(35400,14600)WP(15635,16450)L(40000000,50)",
+        ])
+    func pqVideoStatingItsPeakIsMappedFromIt(stated: String) async throws {
+        let (path, pattern) = try video(transfer: "smpte2084", pattern: "pq", file: "pq-4000", peak: (4000, stated))
+        Self.expectClose(pattern.compared(with: try await rendered(path)), "PQ video from 4000 cd/m², \(stated)")
     }
 
     /// A PQ file's stored thumbnail, the degraded image of opportunistic delivery, is tone-mapped

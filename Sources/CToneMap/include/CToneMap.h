@@ -22,10 +22,10 @@
  *   mid-tones and the reference white (near 190 of 255) included: the flat look this is meant
  *   to undo. It is applied to the largest of the three
  *   components, and the pixel scaled by the ratio, which keeps hue and keeps every component
- *   within white. The source peak is HLG's nominal 1000 cd/m²; for PQ, the picture's stated
- *   maximum content light level (a HEIF `clli`, a video's side data) where it gives one
- *   (thumbs_tone_map_set_peak), else 1000 cd/m² too, that of most HDR10 mastering; brighter
- *   pixels are white.
+ *   within white. The source peak is HLG's nominal 1000 cd/m²; for PQ, the peak the picture
+ *   states, its maximum content light level or else its mastering display's (HEIF `clli` and
+ *   `mdcv`, a video's side data; thumbs_tone_map_set_peak), else 1000 cd/m² too, that of most
+ *   HDR10 mastering; brighter pixels are white.
  * - sRGB: IEC 61966-2-1's encoding, rounded to 8 bits.
  *
  * SDR pictures never come here: thumbs_tone_map_init refuses every other transfer. */
@@ -56,7 +56,7 @@ typedef struct {
  * BT.2100's own. */
 int thumbs_tone_map_init(thumbs_tone_map *map, int transfer_characteristics, int colour_primaries);
 
-/* Maps a PQ picture from `peak` cd/m² (its maximum content light level), kept within
+/* Maps a PQ picture from `peak` cd/m² (the peak it states), kept within
  * [203, 10000], instead of 1000. An HLG picture's map is left for a 1000 cd/m² display, as BT.2100
  * defines its OOTF: call this for PQ only. */
 void thumbs_tone_map_set_peak(thumbs_tone_map *map, float peak);
