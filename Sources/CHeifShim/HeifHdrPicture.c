@@ -85,9 +85,7 @@ int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding
     }
     thumbs_tone_map_linear_table(map, found.bits, linear);
     thumbs_tone_map stated = *map;
-    float peak = stated.transfer == THUMBS_TRANSFER_PQ ? stated_peak(image) : 0;
-    if (peak > 0)
-        thumbs_tone_map_set_peak(&stated, peak);
+    thumbs_tone_map_set_peak(&stated, stated_peak(image));
     int wide = found.bits > 8, largest = (1 << found.bits) - 1;
     int alpha_wide = found.alpha_bits > 8, alpha_largest = (1 << found.alpha_bits) - 1;
     for (int row = 0; row < out_height; row++) {

@@ -154,9 +154,13 @@ int thumbs_tone_map_init(thumbs_tone_map *map, int transfer_characteristics, int
 }
 
 void thumbs_tone_map_set_peak(thumbs_tone_map *map, float peak) {
+    /* HLG's map stays for its nominal display; a peak not stated (0, or not a number) leaves the
+     * nominal one. */
+    if (map->transfer != THUMBS_TRANSFER_PQ || !(peak > 0))
+        peak = nominal_peak;
     /* Not below SDR white, where the EETF has nothing to roll off (it is then the identity up to
-     * the peak), nor above PQ's 10000 cd/m²; NaN is taken as the nominal peak. */
-    peak = peak == peak ? fminf(fmaxf(peak, sdr_white), 10000.0f) : nominal_peak;
+     * the peak), nor above PQ's 10000 cd/m². */
+    peak = fminf(fmaxf(peak, sdr_white), 10000.0f);
     map->source_peak_code = luminance_to_pq(peak);
     map->target_peak = luminance_to_pq(sdr_white) / map->source_peak_code;
     map->knee_luminance = pq_to_luminance((1.5f * map->target_peak - 0.5f) * map->source_peak_code);

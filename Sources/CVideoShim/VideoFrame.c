@@ -141,9 +141,8 @@ thumbs_video_status video_frame_to_rgb(const AVFrame *frame, int target_width,
     enum AVPixelFormat format = video_plain_format(frame->format, &full_range);
     thumbs_tone_map hdr;
     int is_hdr = thumbs_tone_map_init(&hdr, (int) frame->color_trc, (int) frame->color_primaries);
-    float peak = is_hdr && frame->color_trc == AVCOL_TRC_SMPTE2084 ? video_stated_peak(frame) : 0;
-    if (peak > 0)
-        thumbs_tone_map_set_peak(&hdr, peak);
+    if (is_hdr)
+        thumbs_tone_map_set_peak(&hdr, video_stated_peak(frame));
     struct SwsContext *scaler = sws_getContext(frame->width, frame->height, format,
         target_width, target_height, is_hdr ? AV_PIX_FMT_RGB48 : AV_PIX_FMT_RGB24,
         SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);

@@ -31,12 +31,17 @@ struct ToneMapTests {
         let name = "\(transfer)-\(primaries)" + (alpha.map { "-alpha\($0)" } ?? "")
         let png = folder.path + "/\(name).png", path = folder.path + "/\(name).avif"
         let pattern = try HDRPattern.write(to: png, transfer: transfer, primaries: primaries, alpha: alpha)
+        try Self.encodeAVIF(png, to: path, cicp: cicp)
+        return (path, pattern)
+    }
+
+    /// The 16-bit PNG `png` as a lossless 10-bit 4:4:4 AVIF at `path`, labelled with `cicp`.
+    private static func encodeAVIF(_ png: String, to path: String, cicp: String) throws {
         try GeneratedMedia.avifenc(
             [
                 "-d", "10", "-y", "444", "--min", "0", "--max", "0", "--minalpha", "0", "--maxalpha", "0", "-s", "8",
                 "--cicp", cicp, png, path,
             ])
-        return (path, pattern)
     }
 
     /// The `pattern` ("pq" or "hlg") as a 2-second 10-bit HEVC clip in BT.2020, labelled with
@@ -150,15 +155,15 @@ struct ToneMapTests {
         .enabled(if: GeneratedMedia.hasVips, GeneratedMedia.vipsSkipReason),
         .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
     func pqThumbnailItemIsToneMappedAsThePictureIs() async throws {
-        let (small, pattern) = try avif(transfer: "pq", primaries: "bt2020", cicp: "9/16/9")
+        let png = folder.path + "/small.png", small = folder.path + "/small.avif"
+        let pattern = try HDRPattern.write(to: png, transfer: "pq")
+        try Self.encodeAVIF(png, to: small, cicp: "9/16/9")
         let doubled = folder.path + "/doubled.png", large = folder.path + "/doubled.avif"
         let path = folder.path + "/with-thumbnail.avif"
         let resized = try ThumbsProcess.run(
-            ["resize", folder.path + "/pq-bt2020.png", doubled, "2", "--kernel", "nearest"],
-            executablePath: GeneratedMedia.vips)
+            ["resize", png, doubled, "2", "--kernel", "nearest"], executablePath: GeneratedMedia.vips)
         try #require(resized.status == 0, "\(resized.standardError)")
-        try GeneratedMedia.avifenc(
-            ["-d", "10", "-y", "444", "--min", "0", "--max", "0", "-s", "8", "--cicp", "9/16/9", doubled, large])
+        try Self.encodeAVIF(doubled, to: large, cicp: "9/16/9")
         _ = try GeneratedMedia.script("make-test-hdr.py", ["thumbnail", large, small, path])
         let degraded = try #require(
             try await ThumbnailRenderer().embeddedPreview(path, format: .png, quality: 90, priority: .interactive))

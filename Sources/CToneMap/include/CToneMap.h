@@ -56,9 +56,9 @@ typedef struct {
  * BT.2100's own. */
 int thumbs_tone_map_init(thumbs_tone_map *map, int transfer_characteristics, int colour_primaries);
 
-/* Maps a PQ picture from `peak` cd/m² (the peak it states), kept within
- * [203, 10000], instead of 1000. An HLG picture's map is left for a 1000 cd/m² display, as BT.2100
- * defines its OOTF: call this for PQ only. */
+/* Maps a PQ picture from `peak` cd/m² (the peak it states), kept within [203, 10000], instead of
+ * 1000; 0 (no peak stated) keeps 1000. An HLG picture's map stays for a 1000 cd/m² display, as
+ * BT.2100 defines its OOTF, whatever `peak` says. */
 void thumbs_tone_map_set_peak(thumbs_tone_map *map, float peak);
 
 /* A code value (0...1, full range) as linear light, per component: PQ in cd/m², HLG as scene
