@@ -67,7 +67,7 @@ static float stated_peak(const struct heif_image *image) {
 }
 
 int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding_options *options,
-    const thumbs_tone_map *map, int shrink, thumbs_heif_picture *picture) {
+    const thumbs_tone_map *map, int shrink, thumbs_heif_picture *picture, thumbs_light_plane *light) {
     struct heif_image *image = NULL;
     if (heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_444, options).code != heif_error_Ok)
         return 0;
@@ -75,11 +75,15 @@ int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding
     int ok = read_planes(image, &found);
     int width = found.width, height = found.height, bands = found.has_alpha ? 4 : 3;
     int out_width = ok ? (width + shrink - 1) / shrink : 0, out_height = ok ? (height + shrink - 1) / shrink : 0;
+    size_t count = (size_t) out_width * (size_t) out_height;
     /* Linear light of every code value: the transfer's curve once per value, not per sample. */
     float *linear = ok ? malloc(sizeof(float) << found.bits) : NULL;
-    uint8_t *pixels = linear ? malloc((size_t) out_width * (size_t) out_height * (size_t) bands) : NULL;
-    if (!pixels) {
+    uint8_t *pixels = linear && picture ? malloc(count * (size_t) bands) : NULL;
+    float *luminance = linear && light ? malloc(count * sizeof(float)) : NULL;
+    if (!linear || (picture && !pixels) || (light && !luminance)) {
         free(linear);
+        free(pixels);
+        free(luminance);
         heif_image_release(image);
         return 0;
     }
@@ -90,8 +94,8 @@ int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding
     int alpha_wide = found.alpha_bits > 8, alpha_largest = (1 << found.alpha_bits) - 1;
     for (int row = 0; row < out_height; row++) {
         int y0 = row * shrink, y1 = y0 + shrink < height ? y0 + shrink : height;
-        uint8_t *out = pixels + (size_t) row * (size_t) out_width * (size_t) bands;
-        for (int column = 0; column < out_width; column++, out += bands) {
+        size_t first = (size_t) row * (size_t) out_width;
+        for (int column = 0; column < out_width; column++) {
             int x0 = column * shrink, x1 = x0 + shrink < width ? x0 + shrink : width;
             float sum[3] = { 0, 0, 0 }, coverage = 0;
             for (int y = y0; y < y1; y++) {
@@ -111,6 +115,11 @@ int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding
             float mean[3];
             for (int plane = 0; plane < 3; plane++)
                 mean[plane] = coverage > 0 ? sum[plane] / coverage : 0;
+            if (luminance)
+                luminance[first + (size_t) column] = thumbs_tone_map_relative_luminance(&stated, mean);
+            if (!pixels)
+                continue;
+            uint8_t *out = pixels + (first + (size_t) column) * (size_t) bands;
             thumbs_tone_map_pixel(&stated, mean, out);
             if (found.has_alpha) {
                 float opacity = coverage / (float) ((x1 - x0) * (y1 - y0));
@@ -120,9 +129,16 @@ int heif_hdr_decode(struct heif_image_handle *handle, const struct heif_decoding
     }
     free(linear);
     heif_image_release(image);
-    picture->pixels = pixels;
-    picture->width = out_width;
-    picture->height = out_height;
-    picture->bands = bands;
+    if (picture) {
+        picture->pixels = pixels;
+        picture->width = out_width;
+        picture->height = out_height;
+        picture->bands = bands;
+    }
+    if (light) {
+        light->luminance = luminance;
+        light->width = out_width;
+        light->height = out_height;
+    }
     return 1;
 }

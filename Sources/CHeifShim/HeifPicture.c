@@ -1,6 +1,6 @@
 #include "CHeifShim.h"
 
-#include "CFileAccess.h"
+#include "HeifFile.h"
 #include "HeifHdrPicture.h"
 #include "HeifOrientation.h"
 
@@ -9,10 +9,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Files larger than this are left to libvips' loader, which reads them through libheif's
- * reader rather than whole into memory: a photo's HEIF is a few megabytes. */
-#define MAX_FILE_BYTES ((size_t) 256 << 20)
 
 /* Whether a picture of width x height has the primary picture's shape, as libvips' loader
  * checks a thumbnail's: some files store one of another shape (a square of a 3:2 photo). */
@@ -145,32 +141,6 @@ static void copy_profile(struct heif_image_handle *primary, thumbs_heif_picture 
     }
 }
 
-/* A HEIF file read whole into memory, libheif's context over it and its primary image. */
-typedef struct {
-    uint8_t *file;
-    size_t length;
-    struct heif_context *context;
-    struct heif_image_handle *primary;
-} opened_heif;
-
-/* Opens the file of `descriptor` (with pread); 0 when it is too large or libheif cannot read it,
- * what was opened then released by close_heif all the same. */
-static int open_heif(int descriptor, opened_heif *opened) {
-    memset(opened, 0, sizeof *opened);
-    opened->file = thumbs_read_whole_file(descriptor, MAX_FILE_BYTES, &opened->length);
-    opened->context = opened->file ? heif_context_alloc() : NULL;
-    return opened->context &&
-        heif_context_read_from_memory_without_copy(opened->context, opened->file, opened->length, NULL).code ==
-        heif_error_Ok &&
-        heif_context_get_primary_image_handle(opened->context, &opened->primary).code == heif_error_Ok;
-}
-
-static void close_heif(opened_heif *opened) {
-    heif_image_handle_release(opened->primary);
-    heif_context_free(opened->context);
-    free(opened->file);
-}
-
 int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int target_width, int target_height,
     thumbs_heif_picture *picture) {
     memset(picture, 0, sizeof *picture);
@@ -211,7 +181,7 @@ int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int targ
     options->ignore_transformations = 1;
     options->decoder_id = decoder;
     if (is_hdr) {
-        if (heif_hdr_decode(primary, options, &hdr, shrink, picture))
+        if (heif_hdr_decode(primary, options, &hdr, shrink, picture, NULL))
             status = THUMBS_HEIF_DECODED;
         goto finish;
     }
@@ -256,7 +226,7 @@ int thumbs_heif_hdr_thumbnail(int descriptor, const char *decoder, long long pix
         goto finish;
     /* Turned upright by libheif, as libvips' loader's thumbnail is: it is small. */
     options->decoder_id = decoder;
-    if (heif_hdr_decode(thumbnail, options, &hdr, 1, picture)) {
+    if (heif_hdr_decode(thumbnail, options, &hdr, 1, picture, NULL)) {
         picture->orientation = 1;
         status = THUMBS_HEIF_DECODED;
     }

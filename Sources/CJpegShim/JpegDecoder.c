@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <setjmp.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,8 +196,10 @@ static void set_output(j_decompress_ptr info, int scale_denominator) {
     info->scale_denom = (unsigned int) scale_denominator;
 }
 
-int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_scans, int past_damage,
-    thumbs_jpeg_picture *picture) {
+/* A decode from `descriptor`, or from `bytes` in memory when they are given (the descriptor is
+ * then unused, and no scan is skipped). */
+static int decode(int descriptor, const unsigned char *bytes, size_t length, int scale_denominator,
+    int skip_unneeded_scans, int past_damage, thumbs_jpeg_picture *picture) {
     memset(picture, 0, sizeof *picture);
     decoder *state = calloc(1, sizeof *state);
     if (!state) {
@@ -225,13 +228,18 @@ int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_
 
     jpeg_create_decompress(info);
     state->created = 1;
-    state->source.descriptor = descriptor;
-    state->source.manager.init_source = source_start;
-    state->source.manager.fill_input_buffer = source_fill;
-    state->source.manager.skip_input_data = source_skip;
-    state->source.manager.resync_to_restart = jpeg_resync_to_restart;
-    state->source.manager.term_source = source_end;
-    info->src = &state->source.manager;
+    if (bytes) {
+        jpeg_mem_src(info, bytes, (unsigned long) length);
+        skip_unneeded_scans = 0;
+    } else {
+        state->source.descriptor = descriptor;
+        state->source.manager.init_source = source_start;
+        state->source.manager.fill_input_buffer = source_fill;
+        state->source.manager.skip_input_data = source_skip;
+        state->source.manager.resync_to_restart = jpeg_resync_to_restart;
+        state->source.manager.term_source = source_end;
+        info->src = &state->source.manager;
+    }
     jpeg_save_markers(info, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(info, TRUE);
 
@@ -311,6 +319,21 @@ finish:
         memcpy(picture->message, message, sizeof message);
     }
     return result;
+}
+
+int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_scans, int past_damage,
+    thumbs_jpeg_picture *picture) {
+    return decode(descriptor, NULL, 0, scale_denominator, skip_unneeded_scans, past_damage, picture);
+}
+
+int thumbs_jpeg_decode_bytes(const unsigned char *bytes, size_t length, int scale_denominator,
+    thumbs_jpeg_picture *picture) {
+    if (!bytes || length == 0 || length > ULONG_MAX) {
+        memset(picture, 0, sizeof *picture);
+        snprintf(picture->message, sizeof picture->message, "no JPEG bytes");
+        return THUMBS_JPEG_FAILED;
+    }
+    return decode(-1, bytes, length, scale_denominator, 0, 0, picture);
 }
 
 void thumbs_jpeg_free(thumbs_jpeg_picture *picture) {

@@ -156,9 +156,13 @@
     X(heif_image_get_plane) \
     X(heif_image_get_plane_readonly) \
     X(heif_image_get_width) \
+    X(heif_image_handle_free_auxiliary_types) \
+    X(heif_image_handle_get_auxiliary_image_handle) \
+    X(heif_image_handle_get_auxiliary_type) \
     X(heif_image_handle_get_chroma_bits_per_pixel) \
     X(heif_image_handle_get_color_profile_type) \
     X(heif_image_handle_get_height) \
+    X(heif_image_handle_get_list_of_auxiliary_image_IDs) \
     X(heif_image_handle_get_list_of_metadata_block_IDs) \
     X(heif_image_handle_get_list_of_thumbnail_IDs) \
     X(heif_image_handle_get_luma_bits_per_pixel) \
@@ -166,6 +170,7 @@
     X(heif_image_handle_get_metadata_size) \
     X(heif_image_handle_get_metadata_type) \
     X(heif_image_handle_get_nclx_color_profile) \
+    X(heif_image_handle_get_number_of_auxiliary_images) \
     X(heif_image_handle_get_raw_color_profile) \
     X(heif_image_handle_get_raw_color_profile_size) \
     X(heif_image_handle_get_thumbnail) \

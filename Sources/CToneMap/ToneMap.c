@@ -176,7 +176,8 @@ void thumbs_tone_map_linear_table(const thumbs_tone_map *map, int bits, float *t
         table[i] = thumbs_tone_map_linear(map, (float) i / (float) (count - 1));
 }
 
-void thumbs_tone_map_pixel(const thumbs_tone_map *map, const float linear[3], unsigned char srgb[3]) {
+/* A pixel's display light in BT.709 primaries, in cd/m², negative components clipped. */
+static void display_bt709(const thumbs_tone_map *map, const float linear[3], float rgb[3]) {
     float display[3] = { linear[0], linear[1], linear[2] };
     if (map->transfer == THUMBS_TRANSFER_HLG) {
         /* BT.2100's OOTF for a 1000 cd/m² display: Fd = Lw · Ys^(γ − 1) · E, γ = 1.2. */
@@ -185,15 +186,25 @@ void thumbs_tone_map_pixel(const thumbs_tone_map *map, const float linear[3], un
         for (int c = 0; c < 3; c++)
             display[c] = gain * linear[c];
     }
-    float rgb[3];
     for (int row = 0; row < 3; row++) {
         const float *m = map->to_bt709 + 3 * row;
         rgb[row] = fmaxf(m[0] * display[0] + m[1] * display[1] + m[2] * display[2], 0.0f);
     }
+}
+
+void thumbs_tone_map_pixel(const thumbs_tone_map *map, const float linear[3], unsigned char srgb[3]) {
+    float rgb[3];
+    display_bt709(map, linear, rgb);
     float largest = fmaxf(rgb[0], fmaxf(rgb[1], rgb[2]));
     float scale = largest > 0 ? eetf(map, largest) / (largest * sdr_white) : 0.0f;
     for (int c = 0; c < 3; c++) {
         float encoded = srgb_encode(fminf(rgb[c] * scale, 1.0f));
         srgb[c] = (unsigned char) lrintf(encoded * 255.0f);
     }
+}
+
+float thumbs_tone_map_relative_luminance(const thumbs_tone_map *map, const float linear[3]) {
+    float rgb[3];
+    display_bt709(map, linear, rgb);
+    return (0.2126f * rgb[0] + 0.7152f * rgb[1] + 0.0722f * rgb[2]) / sdr_white;
 }

@@ -16,6 +16,9 @@ public struct RenditionSpec: Sendable, Hashable, Codable, CustomStringConvertibl
     /// Whether an image smaller than the box is enlarged. Off by default: a thumbnail never
     /// invents pixels the original does not have.
     public var allowsUpscaling: Bool
+    /// How an HDR source is shown: tone-mapped (``HDRRendering/sdr``, the default) or with a
+    /// gain map (a JPEG rendition only).
+    public var hdr: HDRRendering
 
     /// Largest box side accepted; larger ones are clamped to it. A thumbnail is far smaller, and
     /// the bound keeps every size well inside libvips' coordinate range.
@@ -25,7 +28,8 @@ public struct RenditionSpec: Sendable, Hashable, Codable, CustomStringConvertibl
 
     public init(
         size: PixelSize, contentMode: ContentMode = .aspectFit,
-        format: ThumbnailFormat = .jpeg, quality: Int = defaultQuality, allowsUpscaling: Bool = false
+        format: ThumbnailFormat = .jpeg, quality: Int = defaultQuality, allowsUpscaling: Bool = false,
+        hdr: HDRRendering = .sdr
     ) {
         self.size = PixelSize(
             width: min(max(1, size.width), Self.maximumDimension),
@@ -34,10 +38,16 @@ public struct RenditionSpec: Sendable, Hashable, Codable, CustomStringConvertibl
         self.format = format
         self.quality = min(100, max(1, quality))
         self.allowsUpscaling = allowsUpscaling
+        self.hdr = hdr
     }
 
-    /// "256x256-fill-q82.jpeg", stable: it is part of cache keys.
+    /// Whether an HDR source's rendition carries a gain map: asked for, and a JPEG.
+    public var carriesGainMap: Bool { hdr == .gainMap && format == .jpeg }
+
+    /// "256x256-fill-q82.jpeg" ("…-q82-gainmap.jpeg" with a gain map), stable: it is part of
+    /// cache keys.
     public var description: String {
-        "\(size)-\(contentMode.rawValue)-q\(quality)\(allowsUpscaling ? "-up" : "").\(format.rawValue)"
+        let hdr = hdr == .sdr ? "" : "-\(hdr.rawValue)"
+        return "\(size)-\(contentMode.rawValue)-q\(quality)\(allowsUpscaling ? "-up" : "")\(hdr).\(format.rawValue)"
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The MakerNote Apple's cameras write into EXIF: "Apple iOS\0", a 16-bit version, "MM", then
 /// one big-endian TIFF directory at byte 14 whose value offsets count from the MakerNote's own
 /// start. Its tags are read by number (exiftool's names: 0x0011 ContentIdentifier, 0x000B
@@ -35,6 +37,21 @@ package struct AppleMakerNote: Sendable {
     /// Tag `tag`'s first integer, when it is of an integer type.
     package func integer(_ tag: UInt16) -> Int? {
         directory[tag]?.integer
+    }
+
+    /// The ratio of its HDR picture's light to its SDR one's where an Apple HDR gain map is
+    /// whole (at least 1): from tags 0x0021 and 0x0030 (exiftool's HDRHeadroom and HDRGain) by
+    /// Apple's published formula ("Applying Apple HDR effect to your photos"); nil when either
+    /// is missing or not a number.
+    package var gainMapHeadroom: Double? {
+        guard let headroom = directory[0x0021]?.number, let gain = directory[0x0030]?.number,
+            headroom.isFinite, gain.isFinite
+        else { return nil }
+        let stops =
+            headroom < 1
+            ? (gain <= 0.01 ? -20 * gain + 1.8 : -0.101 * gain + 1.601)
+            : (gain <= 0.01 ? -70 * gain + 3 : -0.303 * gain + 2.303)
+        return pow(2, min(max(stops, 0), 16))
     }
 
     package var contentIdentifier: String? {

@@ -27,6 +27,28 @@ package struct TIFFDirectory: Sendable {
             default: nil
             }
         }
+
+        /// The first value of a rational type (RATIONAL, SRATIONAL), or of a FLOAT or DOUBLE; nil
+        /// for other types, and for a rational over 0.
+        package var number: Double? {
+            switch type {
+            case 5:
+                guard let numerator = value.uint32(at: 0), let denominator = value.uint32(at: 4), denominator != 0
+                else { return nil }
+                return Double(numerator) / Double(denominator)
+            case 10:
+                guard let numerator = value.uint32(at: 0), let denominator = value.uint32(at: 4), denominator != 0
+                else { return nil }
+                return Double(Int32(bitPattern: numerator)) / Double(Int32(bitPattern: denominator))
+            case 11: return value.uint32(at: 0).map { Double(Float(bitPattern: $0)) }
+            case 12:
+                guard let high = value.uint32(at: value.bigEndian ? 0 : 4),
+                    let low = value.uint32(at: value.bigEndian ? 4 : 0)
+                else { return nil }
+                return Double(bitPattern: UInt64(high) << 32 | UInt64(low))
+            default: return nil
+            }
+        }
     }
 
     package let entries: [UInt16: Entry]

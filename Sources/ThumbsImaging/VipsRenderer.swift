@@ -69,9 +69,24 @@ package struct VipsRenderer: Sendable {
     }
 
     /// As ``render(_:specs:)-(ImageLocation,_)``, of a file already opened and found an asset.
+    /// A JPEG rendition whose spec asks for a gain map is an Ultra HDR JPEG when the file is
+    /// HDR (``UltraHDRRendition``).
     package func render(_ source: ImageSource, specs: [RenditionSpec]) throws(ImagingError) -> [Thumbnail] {
         guard !specs.isEmpty else { return [] }
-        return try formats.handler(for: source).render(source, specs: specs, engine: self)
+        let handler = try formats.handler(for: source)
+        let thumbnails = try handler.render(source, specs: specs, engine: self)
+        let largest = zip(specs, thumbnails).filter { $0.0.carriesGainMap }
+            .max { $0.1.pixelSize.pixelCount < $1.1.pixelSize.pixelCount }
+        guard let (spec, thumbnail) = largest,
+            let gainMap = try handler.gainMapSource(
+                source, size: UltraHDRRendition.gainMapSize(of: thumbnail.pixelSize),
+                fill: spec.contentMode == .aspectFill, engine: self)
+        else { return thumbnails }
+        return try zip(specs, thumbnails).map { spec, thumbnail throws(ImagingError) in
+            guard spec.carriesGainMap else { return thumbnail }
+            return try UltraHDRRendition.make(
+                thumbnail, source: gainMap, fill: spec.contentMode == .aspectFill, quality: spec.quality)
+        }
     }
 
     /// ``embeddedPreview(_:format:quality:)-(ImageLocation,_,_)`` of a file named on its own.

@@ -11,6 +11,7 @@ extension WireWriter {
         u8(UInt8(ThumbnailFormat.allCases.firstIndex(of: spec.format)!))
         count(spec.quality)
         bool(spec.allowsUpscaling)
+        u8(UInt8(HDRRendering.allCases.firstIndex(of: spec.hdr)!))
     }
 
     mutating func thumbnail(_ thumbnail: Thumbnail) {
@@ -49,7 +50,7 @@ extension WireReader {
             height: try count(atMost: RenditionSpec.maximumDimension))
         return RenditionSpec(
             size: size, contentMode: try oneOf(ContentMode.allCases), format: try oneOf(ThumbnailFormat.allCases),
-            quality: try count(atMost: 100), allowsUpscaling: try bool())
+            quality: try count(atMost: 100), allowsUpscaling: try bool(), hdr: try oneOf(HDRRendering.allCases))
     }
 
     /// The largest encoded thumbnail accepted: a 16,384-pixel-square PNG of noise, compressed

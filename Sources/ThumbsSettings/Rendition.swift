@@ -6,7 +6,7 @@ import ThumbsStore
 /// A named rung of the rendition ladder in `config.json`.
 ///
 /// ```json
-/// { "name": "grid", "size": "256x256", "mode": "fill", "format": "jpeg", "quality": 80 }
+/// { "name": "grid", "size": "256x256", "mode": "fill", "format": "jpeg", "quality": 80, "hdr": "gainmap" }
 /// ```
 public struct Rendition: Sendable, Hashable, Codable {
     public var name: String
@@ -31,7 +31,7 @@ public struct Rendition: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, KnownKeys {
-        case name, size, mode, format, quality, upscale
+        case name, size, mode, format, quality, upscale, hdr
     }
 
     public init(from decoder: any Decoder) throws {
@@ -60,6 +60,14 @@ public struct Rendition: Sendable, Hashable, Codable {
         spec.format = try container.decodeIfPresent(ThumbnailFormat.self, forKey: .format) ?? spec.format
         spec.quality = try container.decodeInteger(.quality, in: 1...100) ?? spec.quality
         spec.allowsUpscaling = try container.decodeIfPresent(Bool.self, forKey: .upscale) ?? spec.allowsUpscaling
+        spec.hdr = try container.decodeIfPresent(HDRRendering.self, forKey: .hdr) ?? spec.hdr
+        // A gain map rides in a JPEG's own containers: a WebP or PNG has none to carry it.
+        guard spec.hdr == .sdr || spec.format == .jpeg else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .hdr, in: container,
+                debugDescription:
+                    "\"hdr\": \"\(spec.hdr.rawValue)\" needs \"format\": \"jpeg\", found \"\(spec.format.rawValue)\"")
+        }
         self.spec = spec
     }
 
@@ -71,5 +79,6 @@ public struct Rendition: Sendable, Hashable, Codable {
         try container.encode(spec.format, forKey: .format)
         try container.encode(spec.quality, forKey: .quality)
         try container.encode(spec.allowsUpscaling, forKey: .upscale)
+        try container.encode(spec.hdr, forKey: .hdr)
     }
 }

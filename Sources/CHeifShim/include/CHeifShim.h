@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include <CToneMap.h>
+
 /* Makes FFmpeg's HEVC decoder (libavcodec) the one libheif uses for HEIC pictures, in this whole
  * process: libvips' HEIF loader included, since libheif keeps one list of decoders. libheif still
  * reads the container (grid, rotation, colour, alpha); only the HEVC bitstreams go to FFmpeg,
@@ -81,6 +83,30 @@ int thumbs_heif_decode(int descriptor, const char *decoder, int shrink, int targ
  * kept for a preview. THUMBS_HEIF_NOT_HANDLED when there is none, or it is SDR (the loader's
  * then), or libheif cannot read the file. */
 int thumbs_heif_hdr_thumbnail(int descriptor, const char *decoder, long long pixel_limit, thumbs_heif_picture *picture);
+
+/* The light of the HEIF file read from `descriptor` when its primary picture is PQ or HLG: at
+ * 1/`shrink`, each value the mean of a block in linear light as thumbs_heif_decode averages the
+ * picture it tone-maps, as the luminance relative to SDR white of thumbs_tone_map_relative_luminance,
+ * as stored (`light->orientation` turns it upright): the HDR picture a gain map restores.
+ * THUMBS_HEIF_NOT_HANDLED for an SDR picture or a file libheif cannot read. */
+int thumbs_heif_hdr_light(int descriptor, const char *decoder, int shrink, thumbs_light_plane *light);
+
+/* An auxiliary gain map, 8-bit grey, as stored. */
+typedef struct {
+    /* `width` × `height` samples, rows packed; from malloc, the caller's. */
+    unsigned char *pixels;
+    int width;
+    int height;
+    /* The EXIF orientation (1...8) that turns it upright: the primary picture's. */
+    int orientation;
+} thumbs_heif_gain_map;
+
+/* The HDR gain map of an Apple HEIC (the primary picture's auxiliary image of type
+ * `urn:com:apple:photo:2020:aux:hdrgainmap`) read from `descriptor`, decoded as stored (its
+ * values as the file has them; the MakerNote's headroom says what they restore). Only one of
+ * at most `pixel_limit` pixels. THUMBS_HEIF_NOT_HANDLED when the file has none, or libheif
+ * cannot decode it. */
+int thumbs_heif_apple_gain_map(int descriptor, const char *decoder, long long pixel_limit, thumbs_heif_gain_map *map);
 
 /* What libvips' HEIF loader reads of a file's header, read by libheif alone. */
 typedef struct {

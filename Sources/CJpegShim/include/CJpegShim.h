@@ -45,6 +45,11 @@ enum {
 int thumbs_jpeg_decode(int descriptor, int scale_denominator, int skip_unneeded_scans, int past_damage,
     thumbs_jpeg_picture *picture);
 
+/* Decodes the JPEG of `length` bytes at `bytes` (a thumbnail, a gain map) as thumbs_jpeg_decode
+ * does a file, at 1/`scale_denominator`; a warning's damage is let through as there. */
+int thumbs_jpeg_decode_bytes(const unsigned char *bytes, size_t length, int scale_denominator,
+    thumbs_jpeg_picture *picture);
+
 /* Frees what a decode left in `picture` (safe on a failed or empty one). */
 void thumbs_jpeg_free(thumbs_jpeg_picture *picture);
 

@@ -71,4 +71,20 @@ void thumbs_tone_map_linear_table(const thumbs_tone_map *map, int bits, float *t
 /* One pixel from thumbs_tone_map_linear's values (in the picture's primaries) to 8-bit sRGB. */
 void thumbs_tone_map_pixel(const thumbs_tone_map *map, const float linear[3], unsigned char srgb[3]);
 
+/* One pixel's light, from thumbs_tone_map_linear's values, as the BT.709 luminance of its
+ * display light relative to SDR white (203 cd/m² is 1), before the tone map: the HDR picture a
+ * gain map restores from the SDR one. */
+float thumbs_tone_map_relative_luminance(const thumbs_tone_map *map, const float linear[3]);
+
+/* A picture's light as thumbs_tone_map_relative_luminance gives it, one value per pixel. */
+typedef struct {
+    /* `width` × `height` values, rows packed, as stored (not yet turned upright); from malloc,
+     * the caller's. */
+    float *luminance;
+    int width;
+    int height;
+    /* The EXIF orientation (1...8) that turns it upright. */
+    int orientation;
+} thumbs_light_plane;
+
 #endif

@@ -40,8 +40,19 @@ package protocol FormatHandler: Sendable {
     func embeddedPreview(
         _ source: ImageSource, format: ThumbnailFormat, quality: Int, engine: VipsRenderer
     ) throws(ImagingError) -> Thumbnail?
+    /// What an HDR file gives the gain maps of its renditions that carry one
+    /// (``RenditionSpec/carriesGainMap``), the largest of which is `size` (upright; a centred
+    /// crop of the picture when `fill`): its light, or the gain map it stores, at least that
+    /// fine; nil for an SDR file, whose renditions then carry none.
+    func gainMapSource(
+        _ source: ImageSource, size: PixelSize, fill: Bool, engine: VipsRenderer
+    ) throws(ImagingError) -> GainMapSource?
 }
 
 extension FormatHandler {
     func libraries(for source: ImageSource) -> Set<DecodingLibrary> { libraries }
+
+    func gainMapSource(
+        _ source: ImageSource, size: PixelSize, fill: Bool, engine: VipsRenderer
+    ) throws(ImagingError) -> GainMapSource? { nil }
 }

@@ -15,7 +15,7 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
             rendition, mirroring the folder tree. Bad files get one line each and the run goes on.
 
             Without --size, every rendition of config.json is rendered, from one decode per photo;
-            --mode, --format, --quality and --upscale then apply to each of them.
+            --mode, --format, --quality, --upscale and --hdr then apply to each of them.
 
             Exit status: 0 all rendered, 1 some files failed, 2 usage or configuration error.
 
@@ -43,6 +43,13 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
     var upscale = false
 
     @Option(
+        help: """
+            sdr (tone-map HDR pictures) or gainmap (an HDR picture's JPEG thumbnail is an Ultra HDR \
+            JPEG: the SDR picture and a gain map for HDR screens). Default: sdr.
+            """)
+    var hdr: HDRRendering?
+
+    @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
             "Output file (one FILE, one rendition) or folder (default: ./thumbnails).", valueName: "OUT"))
@@ -63,6 +70,9 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
             }
         }
         if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be 1...100") }
+        if hdr == .gainMap, let format, format != .jpeg {
+            throw ValidationError("--hdr gainmap needs --format jpeg: a gain map rides only in a JPEG")
+        }
     }
 
     func renderConfined() throws -> Bool {
@@ -146,13 +156,15 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
     }
 
     /// `--size` makes one rendition from the flags; otherwise the configuration's ladder, with
-    /// any of --mode, --format, --quality, --upscale applied to every rung.
+    /// any of --mode, --format, --quality, --upscale, --hdr applied to every rung (a gain map
+    /// asked of a rung that is not a JPEG leaves it as it is).
     private func renditions(from configuration: ThumbsConfiguration) -> [Rendition] {
         if let box = size.flatMap(PixelSize.init(parsing:)) {
             var spec = RenditionSpec(size: box, allowsUpscaling: upscale)
             spec.contentMode = mode ?? spec.contentMode
             spec.format = format ?? spec.format
             spec.quality = quality ?? spec.quality
+            spec.hdr = hdr ?? spec.hdr
             return [Rendition(name: "\(box)-\(spec.contentMode.rawValue)", spec: spec)]
         }
         return configuration.renditions.map { rendition in
@@ -161,6 +173,7 @@ struct RenderCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
             spec.format = format ?? spec.format
             spec.quality = quality ?? spec.quality
             spec.allowsUpscaling = upscale || spec.allowsUpscaling
+            if let hdr, hdr == .sdr || spec.format == .jpeg { spec.hdr = hdr }
             return Rendition(name: rendition.name, spec: spec)
         }
     }

@@ -38,6 +38,13 @@ struct ThumbnailCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
     @Argument(help: ArgumentHelp("Where the PNG goes.", valueName: "OUTPUT"))
     var output: String
 
+    @Option(
+        help: """
+            sdr (a PNG, tone-mapped; the default) or gainmap: OUTPUT then gets a JPEG, an Ultra HDR one \
+            (the SDR picture and a gain map) for an HDR picture.
+            """)
+    var hdr: HDRRendering = .sdr
+
     @OptionGroup var options: ConfigurationOptions
 
     func validate() throws {
@@ -46,7 +53,15 @@ struct ThumbnailCommand: AsyncParsableCommand, DecodesFiles, RendersOneFile {
         }
     }
 
-    private var spec: RenditionSpec { DesktopThumbnailer.spec(size: size) }
+    /// The desktop's PNG; with a gain map, a JPEG, which is what carries one.
+    private var spec: RenditionSpec {
+        var spec = DesktopThumbnailer.spec(size: size)
+        if hdr == .gainMap {
+            spec.format = .jpeg
+            spec.hdr = .gainMap
+        }
+        return spec
+    }
 
     func renderConfined() throws -> Bool {
         let path = try Self.path(of: input)
