@@ -37,42 +37,47 @@ public enum UltraHDRJPEG {
         return assembled + gainMapFile
     }
 
-    /// Where the gain map JPEG lies in `file`, by its MPF index's second entry; nil when the file
+    /// Where the gain map JPEG lies in a file of `length` bytes that starts with `head` (its
+    /// segments up to its MPF index's end, or more), by the index's second entry; nil when it
     /// has no such index, or the entry does not lie within the file.
-    public static func gainMapRange(in file: [UInt8]) -> Range<Int>? {
-        guard let start = position(ofSegmentWith: mpfSignature, marker: 0xE2, in: file) else { return nil }
-        let payloadEnd = start + 4 + Int(read16(file, start + 2, bigEndian: true) ?? 0) - 2
+    public static func gainMapRange(in head: [UInt8], length: Int) -> Range<Int>? {
+        guard let start = position(ofSegmentWith: mpfSignature, marker: 0xE2, in: head),
+            let segmentLength = read16(head, start + 2, bigEndian: true)
+        else { return nil }
+        let payloadEnd = start + 2 + Int(segmentLength)
         let header = start + 4 + mpfSignature.count
-        guard payloadEnd <= file.count, header + 8 <= payloadEnd else { return nil }
-        let bigEndian = file[header] == 0x4D
-        guard file[header + 1] == file[header], bigEndian || file[header] == 0x49,
-            let ifd = read32(file, header + 4, bigEndian: bigEndian),
-            let count = read16(file, header + Int(ifd), bigEndian: bigEndian)
+        guard payloadEnd <= head.count, header + 8 <= payloadEnd else { return nil }
+        let bigEndian = head[header] == 0x4D
+        guard head[header + 1] == head[header], bigEndian || head[header] == 0x49,
+            let ifd = read32(head, header + 4, bigEndian: bigEndian).map(Int.init),
+            let count = read16(head, header + ifd, bigEndian: bigEndian)
         else { return nil }
         for entry in 0..<Int(count) {
-            let at = header + Int(ifd) + 2 + entry * 12
-            guard at + 12 <= payloadEnd, let tag = read16(file, at, bigEndian: bigEndian) else { return nil }
+            let at = header + ifd + 2 + entry * 12
+            guard at + 12 <= payloadEnd, let tag = read16(head, at, bigEndian: bigEndian) else { return nil }
             guard tag == 0xB002 else { continue }
-            guard let length = read32(file, at + 4, bigEndian: bigEndian), length >= 32,
-                let entries = read32(file, at + 8, bigEndian: bigEndian),
-                header + Int(entries) + 32 <= payloadEnd,
-                let size = read32(file, header + Int(entries) + 16 + 4, bigEndian: bigEndian),
-                let offset = read32(file, header + Int(entries) + 16 + 8, bigEndian: bigEndian),
-                offset > 0, header + Int(offset) + Int(size) <= file.count, size >= 4
+            // The second of the 16-byte entries: attributes, size, offset, dependents.
+            guard let entries = read32(head, at + 8, bigEndian: bigEndian).map(Int.init),
+                (read32(head, at + 4, bigEndian: bigEndian) ?? 0) >= 32, header + entries + 32 <= payloadEnd,
+                let size = read32(head, header + entries + 20, bigEndian: bigEndian).map(Int.init),
+                let offset = read32(head, header + entries + 24, bigEndian: bigEndian).map(Int.init),
+                offset > 0, size >= 4, header + offset + size <= length
             else { return nil }
-            let range = header + Int(offset)..<header + Int(offset) + Int(size)
-            return file[range.lowerBound] == 0xFF && file[range.lowerBound + 1] == 0xD8 ? range : nil
+            return header + offset..<header + offset + size
         }
         return nil
+    }
+
+    /// The XMP packet of a JPEG (its APP1 segment of Adobe's signature), before its first scan.
+    public static func xmpPacket(in jpeg: [UInt8]) -> [UInt8]? {
+        payload(ofSegmentWith: xmpSignature, marker: 0xE1, in: jpeg).map(Array.init)
     }
 
     /// How many stops above SDR white the picture reaches (its gain map's `hdrgm:HDRCapacityMax`),
     /// when `file` is an Ultra HDR JPEG whose gain map states it; nil otherwise.
     public static func headroom(of file: [UInt8]) -> Double? {
-        guard let range = gainMapRange(in: file),
-            let xmp = payload(ofSegmentWith: xmpSignature, marker: 0xE1, in: Array(file[range]))
+        guard let range = gainMapRange(in: file, length: file.count), let text = xmpPacket(in: Array(file[range]))
         else { return nil }
-        let text = Array(xmp)
         for opening in ["hdrgm:HDRCapacityMax=\"", "<hdrgm:HDRCapacityMax>"].map({ Array($0.utf8) }) {
             guard let found = firstIndex(of: opening, in: text) else { continue }
             let value = text[(found + opening.count)...].prefix { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "<") }
