@@ -6,9 +6,10 @@ import Foundation
 package enum RenditionChoice {
     /// Whether a thumbnail made for `candidate` may be served as the final image of a request for
     /// `wanted` (resize mode fast): only a whole picture (fit) in the same format. A fill
-    /// rendition is cropped to another shape and cannot stand for the final image.
+    /// rendition is cropped to another shape and cannot stand for the final image. A rendition
+    /// asked with a gain map takes no stand-in: resizing one would keep its SDR picture alone.
     package static func canServeAsFinal(_ candidate: RenditionSpec, for wanted: RenditionSpec) -> Bool {
-        candidate.contentMode == .aspectFit && candidate.format == wanted.format
+        candidate.contentMode == .aspectFit && candidate.format == wanted.format && !wanted.carriesGainMap
     }
 
     /// The candidate whose size is closest to `target` (by area ratio); with `atLeast`, only

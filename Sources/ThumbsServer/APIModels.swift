@@ -174,6 +174,8 @@ struct RenditionJSON: Encodable, Sendable {
     var height: Int
     var contentMode: String
     var format: String
+    /// `sdr`, or `gainmap`: an HDR picture's JPEG is an Ultra HDR one.
+    var hdr: String
 }
 
 struct RenditionList: Encodable, Sendable {

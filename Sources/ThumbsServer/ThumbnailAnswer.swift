@@ -71,16 +71,18 @@ struct ThumbnailAnswer: Sendable {
         var fields = validators.fields
         fields[.contentType] = format.mimeType
         fields[.contentLength] = String(bytes.count)
+        fields.describeHeadroom(of: bytes, format: format)
         return ThumbnailAnswer(status: .ok, fields: fields, body: ByteBuffer(bytes: bytes), tier: tier)
     }
 
     /// The 200 with a stand-in for the URL's image (`delivery=fast`): a nearby rendition or the
     /// embedded preview. It is not what the ETag names, so it carries none, and is not kept.
     static func standIn(_ bytes: [UInt8], format: ThumbnailFormat) -> ThumbnailAnswer {
-        let fields: HTTPFields = [
+        var fields: HTTPFields = [
             .vary: vary, .cacheControl: "no-store", degradedField: "1", .contentType: format.mimeType,
             .contentLength: String(bytes.count),
         ]
+        fields.describeHeadroom(of: bytes, format: format)
         return ThumbnailAnswer(status: .ok, fields: fields, body: ByteBuffer(bytes: bytes), tier: .degraded)
     }
 
@@ -89,6 +91,10 @@ struct ThumbnailAnswer: Sendable {
 
     /// Header field saying a `fast` answer is a stand-in.
     static let degradedField = HTTPField.Name("X-Thumbs-Degraded")!
+
+    /// Header field giving an Ultra HDR JPEG's headroom: how many stops above SDR white its
+    /// gain map restores at most, for a client that sizes its HDR display by it.
+    static let headroomField = HTTPField.Name("X-Thumbs-HDR-Headroom")!
 
     /// The answer as Hummingbird writes it (a HEAD keeps the fields and drops the body).
     var response: Response {
@@ -102,5 +108,13 @@ struct ThumbnailAnswer: Sendable {
         var text = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n"
         for field in fields { text += "\(field.name.rawName): \(field.value)\r\n" }
         return ByteBuffer(string: text)
+    }
+}
+
+extension HTTPFields {
+    /// ``ThumbnailAnswer/headroomField`` when `bytes` are an Ultra HDR JPEG.
+    fileprivate mutating func describeHeadroom(of bytes: [UInt8], format: ThumbnailFormat) {
+        guard format == .jpeg, let stops = UltraHDRJPEG.headroom(of: bytes) else { return }
+        self[ThumbnailAnswer.headroomField] = String(format: "%.3g", stops)
     }
 }

@@ -148,7 +148,8 @@ extension ThumbnailService {
                 renditions: renditions.map {
                     RenditionJSON(
                         name: $0.name, width: $0.spec.size.width, height: $0.spec.size.height,
-                        contentMode: $0.spec.contentMode.rawValue, format: $0.spec.format.rawValue)
+                        contentMode: $0.spec.contentMode.rawValue, format: $0.spec.format.rawValue,
+                        hdr: $0.spec.hdr.rawValue)
                 }))
     }
 }

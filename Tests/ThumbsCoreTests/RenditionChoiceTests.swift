@@ -18,3 +18,15 @@ import ThumbsCore
         #expect(RenditionChoice.closest([damaged, grid], to: preview, atLeast: true, size: { $0 }) == damaged)
     }
 }
+
+extension RenditionChoiceTests {
+    /// A resize keeps a stand-in's SDR picture alone: a gain map would be lost.
+    @Test func noStandInServesARenditionWithAGainMap() {
+        let fit = RenditionSpec(size: grid)
+        var gainMap = RenditionSpec(size: preview)
+        gainMap.hdr = .gainMap
+        #expect(RenditionChoice.canServeAsFinal(fit, for: RenditionSpec(size: preview)))
+        #expect(!RenditionChoice.canServeAsFinal(fit, for: gainMap))
+        #expect(RenditionChoice.canServeAsFinal(gainMap, for: fit))
+    }
+}

@@ -114,6 +114,21 @@ import ThumbsStore
         #expect(String(decoding: encoded, as: UTF8.self).contains(#""budget":"1 MiB""#))
     }
 
+    /// A rung asks for gain maps by "hdr"; only a JPEG carries one.
+    @Test func aRenditionAsksForGainMapsInAJPEG() throws {
+        let rendition = try load(#"{"renditions": [{"name": "hdr", "size": "512x512", "hdr": "gainmap"}]}"#)
+            .renditions[0]
+        #expect(rendition.spec == RenditionSpec(size: PixelSize(width: 512, height: 512), hdr: .gainMap))
+        let encoded = try JSONEncoder().encode(rendition)
+        #expect(try JSONDecoder().decode(Rendition.self, from: encoded) == rendition)
+        #expect(
+            errorPath(#"{"renditions": [{"name": "a", "size": "8x8", "format": "png", "hdr": "gainmap"}]}"#)
+                == ".renditions[0].hdr")
+        #expect(throws: DecodingError.self) {
+            try load(#"{"renditions": [{"name": "a", "size": "8x8", "hdr": "pq"}]}"#)
+        }
+    }
+
     @Test func badValuesNameTheirField() throws {
         #expect(throws: DecodingError.self) { try load(#"{"cache": {"budget": "lots"}}"#) }
         #expect(throws: DecodingError.self) { try load(#"{"renditions": [{"name": "a", "size": "99999x1"}]}"#) }

@@ -296,10 +296,16 @@ import ThumbsSupport
             RenditionSpec(
                 size: PixelSize(width: 16_384, height: 1), contentMode: .aspectFill,
                 format: .png, quality: 100, allowsUpscaling: true),
+            RenditionSpec(size: PixelSize(width: 512, height: 512), hdr: .gainMap),
         ] {
             let bytes = spec.storageKey
             #expect(bytes.withUnsafeBytes { RenditionSpec(storageKey: $0) } == spec)
+            // An SDR spec keeps the first layout, so that what a cache holds is still found.
+            #expect(bytes.count == (spec.hdr == .sdr ? 13 : 14) && bytes[0] == (spec.hdr == .sdr ? 1 : 2))
         }
+        var sdrInSecondLayout = RenditionSpec(size: PixelSize(width: 512, height: 512), hdr: .gainMap).storageKey
+        sdrInSecondLayout[13] = 0
+        #expect(sdrInSecondLayout.withUnsafeBytes { RenditionSpec(storageKey: $0) } == nil)
         #expect(Array("256x256-fill-q82.jpeg".utf8).withUnsafeBytes { RenditionSpec(storageKey: $0) } == nil)
     }
 

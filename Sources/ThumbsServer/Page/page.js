@@ -189,6 +189,7 @@ function fill(element, asset) {
   element.title = asset.name;
   element.classList.toggle("video", Boolean(asset.isVideo));
   element.classList.toggle("live", Boolean(asset.motion));
+  element.classList.toggle("hdr", (asset.mediaSubtypes ?? []).includes("hdr"));
   element.classList.remove("failed");
   const placeholder = asset.placeholder ? placeholderURL(asset.placeholder) : null;
   element.style.backgroundImage = placeholder ? `url("${placeholder}")` : "";

@@ -50,7 +50,7 @@ struct ServerFixture {
     let store: ThumbnailStore
     let library: PhotoLibrary
     var serve: ServeConfiguration
-    let renditions = [
+    var renditions = [
         Rendition(
             name: "grid", spec: RenditionSpec(size: PixelSize(width: 128, height: 128), contentMode: .aspectFill)),
         Rendition(
