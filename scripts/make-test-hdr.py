@@ -7,7 +7,8 @@ and primaries named. avifenc and ffmpeg encode it as a PQ or HLG AVIF or video; 
 compare the centre of each patch of Thumbs' thumbnail with what this prints.
 
 The expected pixels are computed here from the standards' formulas, apart from Thumbs' C code
-(Sources/CToneMap), in double precision:
+(Sources/CToneMap), in double precision (the first three steps in thumbs_tools/hdr_light.py, which
+scripts/check-gain-map.py shares):
 
 - PQ: ITU-R BT.2100's EOTF, to cd/m².
 - HLG: BT.2100's inverse OETF, then its OOTF for a 1000 cd/m² display (gamma 1.2), with the
@@ -51,78 +52,22 @@ from typing import Any, TypeAlias
 
 import numpy
 
+from thumbs_tools.hdr_light import (
+    ACROSS,
+    GREYS,
+    LEVELS,
+    PATCH,
+    PRIMARIES,
+    display_light,
+    pattern_codes,
+    pq_eotf,
+    pq_inverse_eotf,
+    srgb_encode,
+)
 from thumbs_tools.heif_items import box, with_property, with_thumbnail
 
 # A numpy array: numpy is not typed here (scripts/pyproject.toml's mypy overrides).
 Array: TypeAlias = Any
-
-PATCH = 32
-ACROSS = 8
-# Code values are multiples of 1/1023: what a 10-bit AVIF or video stores, so that the pattern
-# survives its encoding exactly.
-LEVELS = 1023
-
-# ITU-T H.273's chromaticities (red, green, blue), all with the D65 white point.
-PRIMARIES = {
-    "bt709": ((0.640, 0.330), (0.300, 0.600), (0.150, 0.060)),
-    "bt2020": ((0.708, 0.292), (0.170, 0.797), (0.131, 0.046)),
-    "p3": ((0.680, 0.320), (0.265, 0.690), (0.150, 0.060)),
-}
-D65 = (0.3127, 0.3290)
-
-# Colour patches as code values (0...1023): saturated primaries and secondaries at two levels,
-# skin, sky, foliage, a highlight.
-COLOURS = [
-    (700, 0, 0),
-    (0, 700, 0),
-    (0, 0, 700),
-    (500, 0, 0),
-    (0, 500, 0),
-    (0, 0, 500),
-    (600, 600, 0),
-    (0, 600, 600),
-    (600, 0, 600),
-    (560, 470, 420),
-    (420, 480, 590),
-    (380, 470, 300),
-    (750, 720, 650),
-    (300, 310, 330),
-    (640, 540, 200),
-    (200, 260, 450),
-]
-
-
-def pq_eotf(code: Array) -> Array:
-    """BT.2100 PQ: non-linear signal (0...1) to displayed luminance, cd/m²."""
-    m1, m2 = 2610 / 16384, 2523 / 4096 * 128
-    c1, c2, c3 = 3424 / 4096, 2413 / 4096 * 32, 2392 / 4096 * 32
-    power = numpy.power(numpy.clip(code, 0, 1), 1 / m2)
-    return 10000 * numpy.power(numpy.maximum(power - c1, 0) / (c2 - c3 * power), 1 / m1)
-
-
-def pq_inverse_eotf(luminance: Array) -> Array:
-    """BT.2100 PQ: luminance in cd/m² to the non-linear signal."""
-    m1, m2 = 2610 / 16384, 2523 / 4096 * 128
-    c1, c2, c3 = 3424 / 4096, 2413 / 4096 * 32, 2392 / 4096 * 32
-    power = numpy.power(numpy.clip(luminance, 0, 10000) / 10000, m1)
-    return numpy.power((c1 + c2 * power) / (1 + c3 * power), m2)
-
-
-def hlg_inverse_oetf(code: Array) -> Array:
-    """BT.2100 HLG: non-linear signal (0...1) to normalised scene light (0...1)."""
-    a = 0.17883277
-    b = 1 - 4 * a
-    c = 0.5 - a * numpy.log(4 * a)
-    code = numpy.clip(code, 0, 1)
-    high = (numpy.exp((numpy.maximum(code, 0.5) - c) / a) + b) / 12
-    return numpy.where(code <= 0.5, code * code / 3, high)
-
-
-def rgb_to_xyz(name: str) -> Array:
-    """SMPTE RP 177's normalised primary matrix of the named primaries."""
-    columns = numpy.array([[x / y, 1.0, (1 - x - y) / y] for x, y in PRIMARIES[name]]).T
-    white = numpy.array([D65[0] / D65[1], 1.0, (1 - D65[0] - D65[1]) / D65[1]])
-    return columns * numpy.linalg.solve(columns, white)
 
 
 def eetf(luminance: Array, source_peak: float = 1000, target_peak: float = 203) -> Array:
@@ -136,22 +81,9 @@ def eetf(luminance: Array, source_peak: float = 1000, target_peak: float = 203) 
     return pq_eotf(numpy.where(e1 > knee, spline, e1) * source)
 
 
-def srgb_encode(linear: Array) -> Array:
-    """IEC 61966-2-1: linear light (0...1) to the sRGB signal."""
-    linear = numpy.clip(linear, 0, 1)
-    return numpy.where(linear <= 0.0031308, 12.92 * linear, 1.055 * numpy.power(linear, 1 / 2.4) - 0.055)
-
-
 def tone_mapped(codes: Array, transfer: str, primaries: str, peak: float = 1000) -> Array:
     """Rows of code-value triples (0...1) to 8-bit sRGB, a PQ picture's from `peak` cd/m²."""
-    to_xyz = rgb_to_xyz(primaries)
-    if transfer == "pq":
-        display = pq_eotf(codes)
-    else:
-        scene = hlg_inverse_oetf(codes)
-        luminance = scene @ to_xyz[1]
-        display = 1000 * numpy.power(luminance, 0.2)[:, None] * scene
-    bt709 = numpy.maximum(display @ (numpy.linalg.inv(rgb_to_xyz("bt709")) @ to_xyz).T, 0)
+    bt709 = display_light(codes, transfer, primaries)
     largest = bt709.max(axis=1)
     source_peak = min(max(peak, 203), 10000) if transfer == "pq" else 1000
     ratio = numpy.divide(eetf(largest, source_peak), largest * 203, out=numpy.zeros_like(largest), where=largest > 0)
@@ -175,8 +107,7 @@ def write_png(path: str, pixels: Array) -> None:
 def write_pattern(path: str, transfer: str, primaries: str, alpha: int | None, peak: float) -> None:
     """The pattern as a PNG at `path`, with `alpha` (0...65535) everywhere when given; its patches
     and their expected pixels (the colour, whatever the alpha) as JSON on stdout."""
-    greys = [(round(i * LEVELS / 15),) * 3 for i in range(16)]
-    patches = greys + COLOURS
+    patches = pattern_codes()
     codes = numpy.array(patches, dtype=float) / LEVELS
     expected = tone_mapped(codes, transfer, primaries, peak)
 
@@ -190,7 +121,7 @@ def write_pattern(path: str, transfer: str, primaries: str, alpha: int | None, p
             {
                 "x": left + PATCH // 2,
                 "y": top + PATCH // 2,
-                "grey": index < len(greys),
+                "grey": index < GREYS,
                 "expected": [int(value) for value in expected[index]],
             }
         )

@@ -41,7 +41,8 @@ extension HEIFHandler {
     static let appleGainMapType = "urn:com:apple:photo:2020:aux:hdrgainmap"
 
     /// An Apple HEIC's gain map, as Ultra HDR's: Apple's viewer restores HDR = SDR × (1 +
-    /// (headroom − 1) × gain), the gain map's value decoded by sRGB's curve; that ratio's log2,
+    /// (headroom − 1) × gain), the gain map's value made linear by BT.709's transfer undone (as
+    /// Apple's "Applying Apple HDR effect to your photos" says); that ratio's log2,
     /// from 0 to the headroom's, is the Ultra HDR gain map's value, with no offsets. Nil when
     /// the MakerNote states no headroom, or states none above SDR.
     private func appleGainMap(_ source: ImageSource, engine: VipsRenderer) throws(ImagingError) -> GainMapSource? {
@@ -60,7 +61,7 @@ extension HEIFHandler {
         else { return nil }
         let stops = log2(headroom)
         let ratios = (0..<256).map { value -> Float in
-            Float(log2(1 + (headroom - 1) * UltraHDRRendition.srgbToLinear(Double(value) / 255)) / stops)
+            Float(log2(1 + (headroom - 1) * Self.bt709ToLinear(Double(value) / 255)) / stops)
         }
         let count = Int(map.width) * Int(map.height)
         let values = UnsafeBufferPointer(start: pixels, count: count).map { ratios[Int($0)] }
@@ -72,5 +73,10 @@ extension HEIFHandler {
             minimum: [0], maximum: [stops], gamma: [1], offsetSDR: [0], offsetHDR: [0], capacityMinimum: 0,
             capacityMaximum: stops)
         return .stored(plane.upright(orientation: Int(map.orientation)), metadata)
+    }
+
+    /// BT.709's OETF undone: a signal value 0...1 as linear light.
+    static func bt709ToLinear(_ value: Double) -> Double {
+        value < 0.081 ? value / 4.5 : pow((value + 0.099) / 1.099, 1 / 0.45)
     }
 }
