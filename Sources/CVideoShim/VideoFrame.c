@@ -102,15 +102,21 @@ static enum AVPixelFormat video_plain_format(enum AVPixelFormat format, int *ful
     }
 }
 
-/* An HDR frame's pixels, 16-bit R'G'B' code values, tone-mapped into `pixels` (RGB24, the
- * same rows in place: each 6-byte pixel becomes a 3-byte one ahead of it). */
-static void video_tone_map(const thumbs_tone_map *map, uint8_t *pixels, size_t count) {
+/* An HDR frame's pixels, 16-bit R'G'B' code values: tone-mapped into `pixels` (RGB24, the same
+ * rows in place: each 6-byte pixel becomes a 3-byte one ahead of it) when `tone_map`, and their
+ * light (thumbs_tone_map_relative_luminance) into `luminance` when not NULL, from the same
+ * linear values. */
+static void video_tone_map(const thumbs_tone_map *map, uint8_t *pixels, size_t count, int tone_map,
+    float *luminance) {
     const uint16_t *codes = (const uint16_t *) pixels;
     for (size_t i = 0; i < count; i++) {
         float linear[3];
         for (int c = 0; c < 3; c++)
             linear[c] = thumbs_tone_map_linear(map, codes[3 * i + c] / 65535.0f);
-        thumbs_tone_map_pixel(map, linear, pixels + 3 * i);
+        if (luminance)
+            luminance[i] = thumbs_tone_map_relative_luminance(map, linear);
+        if (tone_map)
+            thumbs_tone_map_pixel(map, linear, pixels + 3 * i);
     }
 }
 
@@ -134,15 +140,20 @@ static float video_stated_peak(const AVFrame *frame) {
  * from the frame (swscale would otherwise assume BT.601 limited range for everything); an
  * unlabelled one is taken as BT.709 from 720 lines up, BT.601 below, as players do. An HDR
  * frame (PQ or HLG transfer) is scaled to 16-bit R'G'B' and tone-mapped to sRGB (CToneMap),
- * by its transfer, primaries and, for PQ, its stated peak. */
+ * by its transfer, primaries and, for PQ, its stated peak; `light` gets its light from the same
+ * 16-bit pixels, so that it matches the SDR pixels one for one. */
 thumbs_video_status video_frame_to_rgb(const AVFrame *frame, int target_width,
-    int target_height, thumbs_video_frame *out, char *message, size_t size) {
+    int target_height, thumbs_video_frame *out, thumbs_light_plane *light, char *message,
+    size_t size) {
     int full_range = frame->color_range == AVCOL_RANGE_JPEG;
     enum AVPixelFormat format = video_plain_format(frame->format, &full_range);
     thumbs_tone_map hdr;
     int is_hdr = thumbs_tone_map_init(&hdr, (int) frame->color_trc, (int) frame->color_primaries);
     if (is_hdr)
         thumbs_tone_map_set_peak(&hdr, video_stated_peak(frame));
+    /* An SDR frame has no light beyond what its pixels show. */
+    if (!out && !is_hdr)
+        return THUMBS_VIDEO_OK;
     struct SwsContext *scaler = sws_getContext(frame->width, frame->height, format,
         target_width, target_height, is_hdr ? AV_PIX_FMT_RGB48 : AV_PIX_FMT_RGB24,
         SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
@@ -163,7 +174,11 @@ thumbs_video_status video_frame_to_rgb(const AVFrame *frame, int target_width,
     /* A little slack after the last row: swscale's vector code may store a few bytes past the
      * end of a row it writes. */
     uint8_t *pixels = malloc(stride * (size_t) target_height + 64);
-    if (!pixels) {
+    size_t count = (size_t) target_width * (size_t) target_height;
+    float *luminance = light && is_hdr ? malloc(count * sizeof(float)) : NULL;
+    if (!pixels || (light && is_hdr && !luminance)) {
+        free(pixels);
+        free(luminance);
         sws_freeContext(scaler);
         video_message(message, size, "out of memory");
         return THUMBS_VIDEO_NO_MEMORY;
@@ -175,14 +190,24 @@ thumbs_video_status video_frame_to_rgb(const AVFrame *frame, int target_width,
     sws_freeContext(scaler);
     if (rows != target_height) {
         free(pixels);
+        free(luminance);
         video_message(message, size, "cannot convert %s frames to RGB",
             av_get_pix_fmt_name(frame->format));
         return THUMBS_VIDEO_NO_FRAME;
     }
     if (is_hdr)
-        video_tone_map(&hdr, pixels, (size_t) target_width * (size_t) target_height);
-    out->pixels = pixels;
-    out->width = target_width;
-    out->height = target_height;
+        video_tone_map(&hdr, pixels, count, out != NULL, luminance);
+    if (out) {
+        out->pixels = pixels;
+        out->width = target_width;
+        out->height = target_height;
+    } else {
+        free(pixels);
+    }
+    if (luminance) {
+        light->luminance = luminance;
+        light->width = target_width;
+        light->height = target_height;
+    }
     return THUMBS_VIDEO_OK;
 }

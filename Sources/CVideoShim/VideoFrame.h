@@ -18,8 +18,12 @@ void video_target(double width, double height, int min_width, int min_height,
     int *target_width, int *target_height);
 /* The standard deviation of luma (0...255) over a grid of samples of the frame. */
 double video_luma_deviation(const AVFrame *frame);
-/* The frame as packed RGB24 at target_width x target_height, into out->pixels (malloc'ed). */
+/* The frame at target_width x target_height: as packed RGB24 into out->pixels (malloc'ed) when
+ * `out` is not NULL, and, when `light` is not NULL and the frame is HDR (PQ or HLG), its light
+ * relative to SDR white (thumbs_tone_map_relative_luminance) into light->luminance (malloc'ed),
+ * light->width and light->height; `light` is left alone for an SDR frame. */
 thumbs_video_status video_frame_to_rgb(const AVFrame *frame, int target_width,
-    int target_height, thumbs_video_frame *out, char *message, size_t size);
+    int target_height, thumbs_video_frame *out, thumbs_light_plane *light, char *message,
+    size_t size);
 
 #endif

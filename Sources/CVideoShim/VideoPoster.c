@@ -246,9 +246,12 @@ static void thumbs_seek_to_poster(video_input *input) {
     av_seek_frame(input->format, input->video, target, AVSEEK_FLAG_BACKWARD);
 }
 
-thumbs_video_status thumbs_video_poster(int descriptor, int32_t mode, int32_t min_width,
-    int32_t min_height, double time_limit_seconds, thumbs_video_frame *frame, char *message,
-    size_t message_size) {
+/* thumbs_video_poster, whose frame also gives its light into `light` when that is not NULL
+ * (thumbs_video_poster_light): the frame found, decoded and converted by the same steps, its
+ * SDR pixels then left out. */
+static thumbs_video_status video_poster(int descriptor, int32_t mode, int32_t min_width,
+    int32_t min_height, double time_limit_seconds, thumbs_video_frame *frame,
+    thumbs_light_plane *light, char *message, size_t message_size) {
     memset(frame, 0, sizeof *frame);
     video_message(message, message_size, "%s", "");
     int degraded = mode == 1;
@@ -335,7 +338,8 @@ thumbs_video_status thumbs_video_poster(int descriptor, int32_t mode, int32_t mi
     /* With lowres the frame is already smaller than stored, but still covers the minimum. */
     video_target(square_width, square_height, min_width, min_height, &target_width,
         &target_height);
-    status = video_frame_to_rgb(best, target_width, target_height, frame, message, message_size);
+    status = video_frame_to_rgb(best, target_width, target_height, light ? NULL : frame, light,
+        message, message_size);
     if (status == THUMBS_VIDEO_OK) {
         double base = av_q2d(stream->time_base);
         frame->time = best_time != AV_NOPTS_VALUE ? (double) best_time * base : -1;
@@ -351,6 +355,24 @@ done:
     video_input_close(&input);
     if (status != THUMBS_VIDEO_OK)
         thumbs_video_frame_free(frame);
+    return status;
+}
+
+thumbs_video_status thumbs_video_poster(int descriptor, int32_t mode, int32_t min_width,
+    int32_t min_height, double time_limit_seconds, thumbs_video_frame *frame, char *message,
+    size_t message_size) {
+    return video_poster(descriptor, mode, min_width, min_height, time_limit_seconds, frame, NULL,
+        message, message_size);
+}
+
+thumbs_video_status thumbs_video_poster_light(int descriptor, int32_t min_width,
+    int32_t min_height, double time_limit_seconds, thumbs_light_plane *light, char *message,
+    size_t message_size) {
+    memset(light, 0, sizeof *light);
+    thumbs_video_frame frame;
+    thumbs_video_status status = video_poster(descriptor, 0, min_width, min_height,
+        time_limit_seconds, &frame, light, message, message_size);
+    thumbs_video_frame_free(&frame);
     return status;
 }
 

@@ -95,6 +95,7 @@ static void thumbs_fill_info(const video_input *input, thumbs_video_info *info) 
             video_copy(info->codec, sizeof info->codec, avcodec_get_name(parameters->codec_id));
         }
         info->decodable = avcodec_find_decoder(parameters->codec_id) != NULL;
+        info->transfer = (int32_t) parameters->color_trc;
         info->width = parameters->width;
         info->height = parameters->height;
         AVRational aspect = av_guess_sample_aspect_ratio(format, stream, NULL);

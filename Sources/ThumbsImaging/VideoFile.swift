@@ -14,6 +14,9 @@ struct VideoFile {
     let rotation: Int
     /// Whether the display matrix also mirrors the frame (after the turn, left to right).
     let isMirrored: Bool
+    /// The ITU-T H.273 transfer characteristics the header states for the video stream: 16 (PQ),
+    /// 18 (HLG), 1 (BT.709)...; 2 (unspecified) when it states none.
+    let transferCharacteristics: Int
     let properties: ImageProperties
     private let pixelLimit: Int
     private let timeLimit: Duration
@@ -34,6 +37,7 @@ struct VideoFile {
         let rotation = (Int(info.rotation) % 360 + 360) % 360
         self.rotation = rotation
         isMirrored = info.mirrored != 0
+        transferCharacteristics = Int(info.transfer)
         let upright = rotation % 180 == 0 ? storedSize : storedSize.transposed
         var properties = ImageProperties(
             mediaType: source.mediaType, pixelSize: upright,
@@ -77,6 +81,35 @@ struct VideoFile {
         return DecodedPicture(
             content: .rgb(Array(UnsafeBufferPointer(start: pixels, count: size.pixelCount * 3)), size),
             orientation: Self.exifOrientation(clockwise: rotation, mirrored: isMirrored))
+    }
+
+    /// Whether the poster frame may be HDR: the header states PQ or HLG, or no transfer at all
+    /// (0, 2 and 3 are H.273's reserved and unspecified), which leaves it to the codec's headers
+    /// and so to the decoded frame.
+    var mayBeHDR: Bool { [0, 2, 3, 16, 18].contains(transferCharacteristics) }
+
+    /// The light of the frame ``poster(covering:degraded:)`` gives for `covering` (not degraded):
+    /// the same frame at the same size, found and decoded by the same steps under the same time
+    /// limit, each value its luminance relative to SDR white before the tone map, turned upright
+    /// as the poster is. Nil when the frame is SDR.
+    func posterLight(covering: PixelSize) throws(ImagingError) -> GainPlane? {
+        let minimum = rotation % 180 == 0 ? covering : covering.transposed
+        var light = thumbs_light_plane()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = thumbs_video_poster_light(
+            source.descriptor, Int32(clamping: minimum.width), Int32(clamping: minimum.height), timeLimit.seconds,
+            &light, &message, message.count)
+        defer { free(light.luminance) }
+        guard status == THUMBS_VIDEO_OK else {
+            throw Self.error(status, message: String(cMessage: message), timeLimit: timeLimit)
+        }
+        guard let luminance = light.luminance else { return nil }
+        let size = try PixelSize.decoded(width: light.width, height: light.height, pixelLimit: pixelLimit)
+        guard
+            let plane = GainPlane(
+                size: size, channels: 1, values: Array(UnsafeBufferPointer(start: luminance, count: size.pixelCount)))
+        else { throw .corrupt("no light") }
+        return plane.upright(orientation: Self.exifOrientation(clockwise: rotation, mirrored: isMirrored))
     }
 
     /// The memory a poster of at least `covering` takes: the decoder's frames (YUV, a few

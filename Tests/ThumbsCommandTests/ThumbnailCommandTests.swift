@@ -184,3 +184,20 @@ import ThumbsSamples
         #expect(Set(types).count == types.count, "a type listed twice")
     }
 }
+
+extension ThumbnailCommandTests {
+    /// With `--hdr gainmap`, an HDR photo's thumbnail is an Ultra HDR JPEG; without, the PNG.
+    @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
+    func aGainMapIsAskedForByHDRGainmap() throws {
+        let input = SharedPhotos.root.appendingPathComponent("exports/seine_sdr_gainmap_srgb.jpg").path
+        let output = folder.path + "/hdr.jpg"
+        let outcome = try ThumbsProcess.run(
+            ["thumbnail", "-s", "256", "--hdr", "gainmap", input, output], in: folder.path, environment: environment)
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let bytes = try #require(FileManager.default.contents(atPath: output).map(Array.init))
+        #expect(UltraHDRJPEG.gainMapRange(in: bytes, length: bytes.count) != nil)
+        #expect(try VipsRenderer().probe(output).pixelSize == PixelSize(width: 256, height: 192))
+        #expect(try thumbnail(256, input, folder.path + "/sdr.png").status == 0)
+        #expect(try png(at: folder.path + "/sdr.png") == PixelSize(width: 256, height: 192))
+    }
+}

@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <CToneMap.h>
+
 typedef enum {
     THUMBS_VIDEO_OK = 0,
     /// A read on the descriptor failed (the errno text is in the message).
@@ -63,6 +65,11 @@ typedef struct {
     int32_t has_cover;
     /// 1 when this FFmpeg has a decoder for `codec` (thumbs_video_poster can decode frames).
     int32_t decodable;
+    /// The video stream's ITU-T H.273 transfer characteristics as the header gives them (a
+    /// QuickTime `colr` box, Matroska's Colour element): 16 for PQ, 18 for HLG, 1 for BT.709...;
+    /// 2 (unspecified) when it gives none, though the codec's own headers may state one, which
+    /// the decoded frames then carry and the poster goes by.
+    int32_t transfer;
     /// The "creation_time" tag of the file, else of the video stream, as FFmpeg gives it
     /// (ISO 8601 in UTC for QuickTime/MP4, e.g. "2018-03-07T15:21:21.000000Z"; AVI writes local
     /// time without a zone); "" when there is none.
@@ -141,6 +148,20 @@ thumbs_video_status thumbs_video_probe(int descriptor, double time_limit_seconds
 /// thumbs_video_frame_free; on failure `frame` is zeroed and owns nothing.
 thumbs_video_status thumbs_video_poster(int descriptor, int32_t mode, int32_t min_width,
     int32_t min_height, double time_limit_seconds, thumbs_video_frame *frame, char *message,
+    size_t message_size);
+
+/// The light of the poster frame thumbs_video_poster gives in mode 0 for the same minimum size,
+/// when that frame is HDR (a PQ or HLG transfer): the same frame, found and decoded by the same
+/// steps under the same time limit, scaled to the same size and so value for value the poster's
+/// pixels; each value the BT.709 luminance of its display light relative to SDR white
+/// (thumbs_tone_map_relative_luminance, before the tone map), which is what a gain map
+/// restores. In the stored orientation, as the poster's pixels are: the caller turns it by
+/// info.rotation and info.mirrored (`light->orientation` is left 0).
+///
+/// On THUMBS_VIDEO_OK the caller owns light->luminance and frees it with free(); it is NULL
+/// when the frame is SDR. On failure (the poster's statuses) `light` is zeroed and owns nothing.
+thumbs_video_status thumbs_video_poster_light(int descriptor, int32_t min_width,
+    int32_t min_height, double time_limit_seconds, thumbs_light_plane *light, char *message,
     size_t message_size);
 
 /// Frees the frame's buffers and zeroes it. Safe on a zeroed frame and twice.
