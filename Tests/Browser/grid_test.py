@@ -13,8 +13,15 @@ its final image (the grid rendition's size) while only the rows near the viewpor
 a photo copied into the library appears without a reload; a motion photo is marked LIVE and plays
 its movie (fetched by byte ranges) while the pointer is over it; and a burst is one cell with a
 stack badge and its count, which opens the burst's frames. The screenshot goes to
-$THUMBS_SCREENSHOT (default .build/browser/grid.png). The server is stopped whatever happens, and
-the whole run is bounded in time.
+$THUMBS_SCREENSHOT (default .build/browser/grid.png).
+
+Then, in the same browser, a second server on a library of HDR and SDR photos whose grid
+rendition asks for gain maps (hdr_files.py: a PQ AVIF made here, the HDR photos of ../shared/photos
+where it exists, SDR JPEGs of the samples; warmed while the first phase runs): every cell shows its
+final image, the HDR photos' cells are marked `hdr` and the SDR ones are not, each HDR photo's
+thumbnail is an image/jpeg with a positive X-Thumbs-HDR-Headroom and each SDR one's has none, and
+the page decodes every Ultra HDR thumbnail (img.decode(), createImageBitmap()) at the rendition's
+size. The servers are stopped whatever happens, and the whole run is bounded in time.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from hdr_files import gainmap_config, make_hdr_library
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
@@ -41,6 +49,7 @@ from selenium.webdriver.common.by import By
 from subtype_files import burst_frame, motion_photo
 
 ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"  # ../shared beside the repository: photos/, as the other scripts find it
 PHOTOS, DAYS = 120, 6
 VIEWPORT = (1280, 900)
 DEADLINE = time.monotonic() + 170  # the whole run, so that a hang fails instead of blocking CI
@@ -109,9 +118,11 @@ def get_json(url: str) -> dict[str, Any]:
         return answer
 
 
-def start_server(binary: Path, library: Path, cache: Path, log: IO[str]) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    binary: Path, library: Path, cache: Path, log: IO[str], config: Path = ROOT / "config.json"
+) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    arguments = ["serve", library, "--cache", cache, "--config", ROOT / "config.json", "--listen", f"127.0.0.1:{port}"]
+    arguments = ["serve", library, "--cache", cache, "--config", config, "--listen", f"127.0.0.1:{port}"]
     server = subprocess.Popen([binary, *map(str, arguments)], stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}/"
 
@@ -179,7 +190,8 @@ return [...document.querySelectorAll("#grid .cell")].map((cell) => {
   return { id: cell.dataset.id, painted: cell.dataset.placeholderPainted ?? null,
     placeholderAt: time(cell.dataset.placeholderAt), imageAt: time(cell.dataset.imageAt),
     width: image ? image.naturalWidth : 0, height: image ? image.naturalHeight : 0,
-    failed: cell.classList.contains("failed"), visible: cell.cellTop + cell.cellSize > top && cell.cellTop < bottom };
+    failed: cell.classList.contains("failed"), hdr: cell.classList.contains("hdr"),
+    visible: cell.cellTop + cell.cellSize > top && cell.cellTop < bottom };
 });
 """
 
@@ -217,6 +229,7 @@ class GridCheck:
         self.driver, self.base = driver, base
         self.console: list[dict[str, Any]] = []  # every browser console entry so far
         self.final: set[str] = set()  # ids seen with their final image
+        self.seen: dict[str, Cell] = {}  # every id seen settled, as it was last
         self.colour_errors: dict[str, float] = {}
         self.warmed: set[str] = set()  # ids of the photos warmed before the server started: each has a placeholder
         renditions: list[dict[str, Any]] = get_json(base + "api/renditions")["renditions"]
@@ -271,6 +284,7 @@ class GridCheck:
                 raise CheckError(f"cell {id}: its placeholder could not be compared with its image ({error})")
             self.colour_errors[id] = error
         self.final.update(cell["id"] for cell in cells if self.is_final(cell))
+        self.seen.update((cell["id"], cell) for cell in cells)
         self.collect_console()
         return cells
 
@@ -282,6 +296,22 @@ class GridCheck:
             "requestAnimationFrame(() => requestAnimationFrame(() => done()));",
             offset,
         )
+
+    def scroll_to_end(self, offset: int, view: int) -> int:
+        """From `offset` down to the end, three quarters of a view at a time, settled at each
+        step: every cell is visible at one settled offset or another. Returns the most cells that
+        were in the DOM at once."""
+        most_in_dom = len(self.settle(f"the final images at scroll offset {offset}"))
+        while offset < self.bottom():
+            offset = min(offset + view * 3 // 4, self.bottom())
+            self.scroll_to(offset)
+            most_in_dom = max(most_in_dom, len(self.settle(f"the final images at scroll offset {offset}")))
+        return most_in_dom
+
+    def bottom(self) -> int:
+        """The largest scroll offset, read at every step: it may grow while the listing's pages arrive."""
+        end: int = self.js("const s = document.getElementById('scroller'); return s.scrollHeight - s.clientHeight")
+        return end
 
     def run(self, library: Path, spare: Path, screenshot: Path) -> None:
         # Without placeholders from the API there is nothing for the page to paint: said apart
@@ -318,25 +348,13 @@ class GridCheck:
             5,
         )
 
-        # Down to the end, three quarters of a screen at a time, from here: every cell is visible
-        # at one settled offset or another.
-        offset = view // 2
-        most_in_dom = len(self.settle(f"the final images at scroll offset {offset}"))
-
-        # The grid's height is read at every step: it may grow while the listing's pages arrive.
-        def bottom() -> int:
-            end: int = self.js("const s = document.getElementById('scroller'); return s.scrollHeight - s.clientHeight")
-            return end
-
-        while offset < bottom():
-            offset = min(offset + view * 3 // 4, bottom())
-            self.scroll_to(offset)
-            most_in_dom = max(most_in_dom, len(self.settle(f"the final images at scroll offset {offset}")))
+        # Down to the end from here.
+        most_in_dom = self.scroll_to_end(view // 2, view)
         if len(self.final) != PHOTOS:
             missing = sorted(self.warmed - self.final)
             raise CheckError(
                 f"{PHOTOS - len(self.final)} of {PHOTOS} cells never showed a final image: "
-                f"{missing[:5]}, scrolled to {offset} of {bottom()} (view {view})"
+                f"{missing[:5]}, scrolled to the end, {self.bottom()} (view {view})"
             )
         if most_in_dom >= PHOTOS:
             raise CheckError(f"{most_in_dom} cells were in the DOM at once: the grid is not virtual")
@@ -422,18 +440,146 @@ class GridCheck:
         print(f"screenshot: {screenshot}")
 
 
+# Each URL decoded in the page as an <img> (decode()) and as a fetched blob (createImageBitmap()):
+# [url, [the image's width, height, the bitmap's width, height]] or [url, the error].
+DECODE = """
+const [urls, done] = arguments;
+Promise.all(urls.map(async (url) => {
+  try {
+    const image = new Image(); image.src = url; await image.decode();
+    const bitmap = await createImageBitmap(await (await fetch(url)).blob());
+    return [url, [image.naturalWidth, image.naturalHeight, bitmap.width, bitmap.height]];
+  } catch (error) { return [url, String(error)]; }
+})).then(done, (error) => done(String(error)));
+"""
+
+
+class HdrCheck(GridCheck):
+    """The page on a library of HDR and SDR photos whose grid rendition asks for gain maps."""
+
+    def check(self, hdr: set[str], sdr: set[str]) -> None:
+        if self.rendition["name"] != "grid" or self.rendition.get("hdr") != "gainmap":
+            raise CheckError(f"the server's grid rendition does not ask for gain maps: {self.rendition}")
+        assets: list[dict[str, Any]] = get_json(self.base + "api/assets?limit=100")["assets"]
+        named = {asset["name"]: asset for asset in assets}
+        if set(named) != hdr | sdr:
+            raise CheckError(f"/api/assets lists {sorted(named)}; the library has {sorted(hdr | sdr)}")
+        wrong = sorted(name for name, asset in named.items() if ("hdr" in asset["mediaSubtypes"]) != (name in hdr))
+        if wrong:
+            raise CheckError(
+                f"/api/assets: the mediaSubtypes of {wrong} say HDR where they are not, or not where they are"
+            )
+        name_of = {asset["id"]: name for name, asset in named.items()}
+        self.warmed = set(name_of)
+
+        # The final image of each (no ?delivery=: one part, with its header fields).
+        urls = {
+            name: f"thumbnails/{asset['id']}/{self.rendition['name']}?v={asset['version']}"
+            for name, asset in named.items()
+        }
+        headroom: dict[str, float] = {}
+        for name, url in sorted(urls.items()):
+            with urllib.request.urlopen(self.base + url, timeout=30) as response:
+                kind, stops = response.headers.get_content_type(), response.headers.get("X-Thumbs-HDR-Headroom")
+                response.read()
+            if kind != "image/jpeg":
+                raise CheckError(f"{name}'s thumbnail is {kind}, not image/jpeg")
+            if name in sdr and stops is not None:
+                raise CheckError(f"{name} (SDR): its thumbnail says X-Thumbs-HDR-Headroom: {stops}")
+            if name in hdr:
+                try:
+                    headroom[name] = float(stops or "")
+                except ValueError:
+                    raise CheckError(f"{name} (HDR): its thumbnail's X-Thumbs-HDR-Headroom is {stops!r}") from None
+                if not headroom[name] > 0:
+                    raise CheckError(f"{name} (HDR): its thumbnail's X-Thumbs-HDR-Headroom is {stops}, not positive")
+        print(
+            "HDR: thumbnails image/jpeg; headroom (stops) "
+            + ", ".join(f"{name} {stops:g}" for name, stops in sorted(headroom.items()))
+            + f"; none on {', '.join(sorted(sdr))}"
+        )
+
+        # The page: every cell its final image, the HDR ones marked.
+        started = time.monotonic()
+        self.driver.get(self.base)
+        wait_for("window.thumbsReady", lambda: self.js("return window.thumbsReady === true"), 20)
+        count = self.js("return window.thumbsStats.count")
+        if count != len(named):
+            raise CheckError(f"the page lays out {count} items; the library has {len(named)}")
+        self.scroll_to_end(0, self.js("return document.getElementById('scroller').clientHeight"))
+        if self.final != self.warmed:
+            missing = sorted(name_of[id] for id in self.warmed - self.final)
+            raise CheckError(f"{len(missing)} of {len(named)} cells never showed a final image: {missing}")
+        marked = {name_of[id] for id, cell in self.seen.items() if cell["hdr"]}
+        if marked != hdr:
+            raise CheckError(f"the cells marked hdr are {sorted(marked)}; the HDR photos are {sorted(hdr)}")
+        print(
+            f"HDR: {len(named)} final images in {time.monotonic() - started:.1f} s; "
+            f"the HDR cells ({len(hdr)}) marked hdr, the SDR ones ({len(sdr)}) not"
+        )
+
+        # Every Ultra HDR thumbnail decodes in the page, at the rendition's size.
+        size = [self.rendition["width"], self.rendition["height"]]
+        decoded = self.driver.execute_async_script(DECODE, [urls[name] for name in sorted(hdr)])
+        if isinstance(decoded, str):
+            raise CheckError(f"decoding the Ultra HDR thumbnails failed in the page: {decoded}")
+        for url, sizes in decoded:
+            if isinstance(sizes, str):
+                raise CheckError(f"{url} did not decode in the page: {sizes}")
+            if sizes != size * 2:
+                raise CheckError(f"{url} decoded at {sizes} (img, then bitmap), not {size[0]}×{size[1]}")
+        self.collect_console()
+        print(
+            f"HDR: the Ultra HDR thumbnails ({len(hdr)}) decode in the page (img.decode(), createImageBitmap()), "
+            f"{size[0]}×{size[1]}"
+        )
+
+
+def warm_in_background(binary: Path, library: Path, cache: Path, config: Path, log: Path) -> subprocess.Popen[bytes]:
+    """thumbs warm, its output in `log`, left to run while something else does (finish_warm)."""
+    arguments = ["warm", library, "--cache", cache, "--config", config, "--quiet"]
+    with open(log, "w") as output:
+        return subprocess.Popen([binary, *map(str, arguments)], stdout=output, stderr=subprocess.STDOUT)
+
+
+def finish_warm(warm: subprocess.Popen[bytes], log: Path, timeout: float) -> None:
+    started = time.monotonic()
+    try:
+        warm.wait(timeout=max(1.0, min(timeout, DEADLINE - started)))
+    except subprocess.TimeoutExpired:
+        raise CheckError(f"thumbs warm of the HDR library did not end within {timeout} s") from None
+    if warm.returncode != 0:
+        raise CheckError(f"thumbs warm of the HDR library exited {warm.returncode}:\n{log.read_text()}")
+    print(f"HDR: the library warmed in the background ({time.monotonic() - started:.1f} s waited for it)")
+
+
 def check_grid(binary: Path, screenshot: Path, work: Path, log: IO[str]) -> int:
     """The checks, in `work`, with thumbs serve's output in `log`: 0 when they hold, 1 otherwise."""
-    server: subprocess.Popen[bytes] | None = None
+    processes: list[subprocess.Popen[bytes]] = []  # stopped at the end, whatever happens
     driver: webdriver.Chrome | None = None
     try:
         library, spare = make_library(binary, work)
+        hdr_library, hdr_config, hdr_cache = work / "hdr" / "library", work / "hdr" / "config.json", work / "hdr-cache"
+        hdr, sdr = make_hdr_library(hdr_library, work / "samples", SHARED / "photos")
+        gainmap_config(ROOT / "config.json", hdr_config)
         run_thumbs(
             binary, "warm", library, "--cache", work / "cache", "--config", ROOT / "config.json", "--quiet", timeout=90
         )
+        # The HDR phase's library is warmed while the grid's page is checked, which leaves the
+        # processors time (the warms of both at once take as long as one after the other).
+        warm_log = work / "hdr" / "warm.log"
+        hdr_warm = warm_in_background(binary, hdr_library, hdr_cache, hdr_config, warm_log)
+        processes.append(hdr_warm)
         server, base = start_server(binary, library, work / "cache", log)
+        processes.append(server)
         driver = open_browser()
         GridCheck(driver, base).run(library, spare, screenshot)
+        stop(server)
+
+        finish_warm(hdr_warm, warm_log, 90)
+        server, base = start_server(binary, hdr_library, hdr_cache, log, hdr_config)
+        processes.append(server)
+        HdrCheck(driver, base).check(hdr, sdr)
         print("grid_test: passed")
         return 0
     except (CheckError, WebDriverException, OSError, subprocess.SubprocessError) as error:
@@ -447,8 +593,8 @@ def check_grid(binary: Path, screenshot: Path, work: Path, log: IO[str]) -> int:
     finally:
         if driver is not None:
             driver.quit()
-        if server is not None:
-            stop(server)
+        for process in processes:
+            stop(process)
 
 
 def main() -> int:

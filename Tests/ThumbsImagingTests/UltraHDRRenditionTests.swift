@@ -91,6 +91,21 @@ struct UltraHDRRenditionTests {
         #expect(try DecodedPixels(Array(thumbnail.bytes[range])).size == PixelSize(width: 100, height: 60))
     }
 
+    /// The headroom is the light's peak over SDR white, not the greatest gain, which a colour
+    /// the SDR picture shows dark can push far past it.
+    @Test func theHeadroomIsTheLightsPeakNotTheGreatestGain() throws {
+        let light = try #require(GainPlane(size: PixelSize(width: 3, height: 1), channels: 1, values: [4, 1, 0.5]))
+        let (plane, metadata) = try UltraHDRRendition.computed(light: light, sdr: [1, 0.01, 0.5])
+        #expect(abs(metadata.capacityMaximum - 2) < 1e-6)
+        #expect(metadata.maximum[0] > 5 && metadata.minimum == [0])
+        #expect(plane.values.allSatisfy { (0...1).contains($0) })
+        // Nothing brighter than SDR white: a small headroom still, and a range to encode in.
+        let dim = try UltraHDRRendition.computed(
+            light: try #require(GainPlane(size: PixelSize(width: 1, height: 1), channels: 1, values: [0.5])), sdr: [0.5]
+        ).1
+        #expect(dim.capacityMaximum > 0 && dim.maximum[0] > dim.minimum[0])
+    }
+
     /// An SDR photo's rendition is what it is without a gain map.
     @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
     func anSDRPhotosRenditionCarriesNoGainMap() throws {

@@ -38,8 +38,8 @@ package enum UltraHDRRendition {
 
     /// The gain map of `light` over `sdr` (both the gain map's size, luminance relative to SDR
     /// white): the log2 of their ratio with the format's offsets, scaled to 0...1 between its
-    /// least and greatest, which the metadata states.
-    static func computed(light: GainPlane, sdr: [Float]) throws(ImagingError) -> (GainPlane, GainMapMetadata) {
+    /// least and greatest, which the metadata states, with the light's peak as the headroom.
+    package static func computed(light: GainPlane, sdr: [Float]) throws(ImagingError) -> (GainPlane, GainMapMetadata) {
         let offset = Float(GainMapMetadata.defaultOffset)
         let gains = zip(light.values, sdr).map { hdr, sdr in log2((max(hdr, 0) + offset) / (sdr + offset)) }
         // Never above SDR's own light where the picture is darker than it: a gain map whose
@@ -51,9 +51,14 @@ package enum UltraHDRRendition {
         guard let plane = GainPlane(size: light.size, channels: 1, values: scaled) else {
             throw .encodingFailed("a gain map of \(light.size) does not match its picture")
         }
+        // The headroom a screen needs to show it all is the picture's brightest light over SDR
+        // white, not its greatest gain: a saturated colour the SDR picture shows dark has a
+        // greater one, and a viewer scales the whole map by its headroom over this.
+        let peak = log2(max(light.values.max() ?? 1, 1))
         let metadata = GainMapMetadata(
             minimum: [Double(least)], maximum: [Double(greatest)], gamma: [1], offsetSDR: [Double(offset)],
-            offsetHDR: [Double(offset)], capacityMinimum: 0, capacityMaximum: Double(greatest))
+            offsetHDR: [Double(offset)], capacityMinimum: 0, capacityMaximum: Double(min(max(peak, 1.0 / 16), greatest))
+        )
         return (plane, metadata)
     }
 
