@@ -185,26 +185,7 @@ public struct SyntheticImage: Sendable {
     package static func transform(
         _ pixels: [UInt8], size: PixelSize, bands: Int, orientation: Int
     ) -> ([UInt8], PixelSize) {
-        let (w, h) = (size.width, size.height)
-        let output = orientation >= 5 ? size.transposed : size
-        var result = [UInt8](repeating: 0, count: pixels.count)
-        for y in 0..<output.height {
-            for x in 0..<output.width {
-                let (sx, sy): (Int, Int) =
-                    switch orientation {
-                    case 2: (w - 1 - x, y)
-                    case 3: (w - 1 - x, h - 1 - y)
-                    case 4: (x, h - 1 - y)
-                    case 5: (y, x)
-                    case 6: (y, h - 1 - x)
-                    case 7: (w - 1 - y, h - 1 - x)
-                    case 8: (w - 1 - y, x)
-                    default: (x, y)
-                    }
-                let from = (sy * w + sx) * bands, to = (y * output.width + x) * bands
-                for band in 0..<bands { result[to + band] = pixels[from + band] }
-            }
-        }
-        return (result, output)
+        let turned = ExifOrientation.upright(pixels, size: size, channels: bands, orientation: orientation)
+        return (turned.values, turned.size)
     }
 }

@@ -20,28 +20,8 @@ package struct GainPlane: Sendable {
 
     /// The plane turned upright from `orientation` (EXIF, 1...8), as a picture stored so is.
     package func upright(orientation: Int) -> GainPlane {
-        guard (2...8).contains(orientation) else { return self }
-        let (width, height) = (size.width, size.height)
-        let turned = orientation >= 5 ? size.transposed : size
-        var out = [Float](repeating: 0, count: values.count)
-        for y in 0..<turned.height {
-            for x in 0..<turned.width {
-                // The stored pixel each upright one comes from.
-                let (sx, sy): (Int, Int) =
-                    switch orientation {
-                    case 2: (width - 1 - x, y)
-                    case 3: (width - 1 - x, height - 1 - y)
-                    case 4: (x, height - 1 - y)
-                    case 5: (y, x)
-                    case 6: (y, height - 1 - x)
-                    case 7: (width - 1 - y, height - 1 - x)
-                    default: (width - 1 - y, x)
-                    }
-                let from = (sy * width + sx) * channels, to = (y * turned.width + x) * channels
-                for channel in 0..<channels { out[to + channel] = values[from + channel] }
-            }
-        }
-        return GainPlane(size: turned, channels: channels, values: out)!
+        let turned = ExifOrientation.upright(values, size: size, channels: channels, orientation: orientation)
+        return GainPlane(size: turned.size, channels: channels, values: turned.values)!
     }
 
     /// The plane resized to `output`: the whole of it, or with `fill` its centred part of
