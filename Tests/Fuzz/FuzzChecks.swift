@@ -178,6 +178,9 @@ enum FuzzChecks {
                     "identifier \(identifier)")
             }
             if let burst = note.flatMap(BurstMembership.init(appleMakerNote:)) { expectAcceptable(burst) }
+            if let headroom = note?.gainMapHeadroom {
+                expect(headroom.isFinite && headroom >= 1, "a gain map's headroom of \(headroom)")
+            }
         }
     }
 
@@ -203,6 +206,30 @@ enum FuzzChecks {
             expect(movie.offset <= file.size && movie.length <= file.size - movie.offset, "\(movie) past the file")
             expect(movie.duration.map { $0.isFinite && $0 >= 0 } ?? true, "\(movie): its duration")
         }
+    }
+
+    // MARK: Gain maps
+
+    static func ultraHDR(_ bytes: UnsafeRawBufferPointer) {
+        // A file that starts as a JPEG does, so that the fuzzer reaches the segments.
+        let file = [0xFF, 0xD8] + Array(bytes)
+        if let range = UltraHDRJPEG.gainMapRange(in: file, length: file.count) {
+            expect(range.lowerBound >= 0 && range.upperBound <= file.count && !range.isEmpty, "\(range) past the file")
+            if let packet = UltraHDRJPEG.xmpPacket(in: Array(file[range])) {
+                expect(packet.count <= range.count, "an XMP packet larger than its gain map")
+            }
+        }
+        if let headroom = UltraHDRJPEG.headroom(of: file) { expect(headroom.isFinite, "headroom \(headroom)") }
+        // The gain map's metadata, from the bytes as an XMP packet.
+        guard let metadata = GainMapMetadata(xmp: XMPPacket(Array(bytes))) else { return }
+        let lists = [metadata.minimum, metadata.maximum, metadata.gamma, metadata.offsetSDR, metadata.offsetHDR]
+        expect([1, 3].contains(metadata.channels) && lists.allSatisfy { $0.count == metadata.channels }, "\(metadata)")
+        expect(
+            zip(metadata.minimum, metadata.maximum).allSatisfy { $0 <= $1 } && metadata.gamma.allSatisfy { $0 > 0 }
+                && lists.joined().allSatisfy(\.isFinite) && metadata.capacityMinimum >= 0
+                && metadata.capacityMaximum > metadata.capacityMinimum,
+            "\(metadata)")
+        _ = metadata.xmp
     }
 
     // MARK: Media subtypes

@@ -48,6 +48,9 @@ enum FuzzedParser: UInt8, CaseIterable {
     case pngColour = 19
     /// `thumbs_avif_probe` and `thumbs_avif_first_frame`: an animated AVIF, read by libavif.
     case avifSequence = 20
+    /// `UltraHDRJPEG.gainMapRange(in:length:)`, `headroom(of:)`, `xmpPacket(in:)` and
+    /// `GainMapMetadata(xmp:)`: an Ultra HDR JPEG, its MPF index and its gain map's XMP.
+    case ultraHDR = 21
 
     init(selector: UInt8) {
         self = Self.allCases[Int(selector) % Self.allCases.count]
@@ -78,6 +81,7 @@ enum FuzzedParser: UInt8, CaseIterable {
         case .pngChunks: FuzzChecks.pngChunks(bytes)
         case .pngColour: FuzzChecks.pngColour(bytes)
         case .avifSequence: FuzzChecks.avifSequence(bytes)
+        case .ultraHDR: FuzzChecks.ultraHDR(bytes)
         }
     }
 }

@@ -48,6 +48,7 @@ enum FuzzSeeds {
             (.embeddedMovie, [movie, box("ftyp", Array("heic".utf8)) + box("mpvd", movie)]),
             (.subtypeXMP, subtypePackets.map { Array($0.utf8) }),
             (.heifMetaBox, [heifMeta]),
+            (.ultraHDR, ultraHDR),
             (.jpegSegments, [[0xFF, 0xE2, 0, 30] + Array("urn:iso:std:iso:ts:21496:-1\0".utf8) + [0, 0, 0xFF, 0xDA]]),
             // IHDR of a 2x2 RGB picture, an iCCP chunk, IDAT (the chunks' CRCs are not read).
             (
@@ -66,6 +67,21 @@ enum FuzzSeeds {
             ),
         ]
     }
+
+    /// An Ultra HDR JPEG's layout around the outlines of two JPEGs (SOI, a scan, EOI) and the
+    /// gain map's metadata alone, in one channel and in three (without the selector's JPEG SOI:
+    /// the check adds it).
+    private static let ultraHDR: [[UInt8]] = {
+        let outline: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02, 0x11, 0x22, 0xFF, 0xD9]
+        let one = GainMapMetadata(
+            minimum: [0], maximum: [2.5], gamma: [1], offsetSDR: [1.0 / 64], offsetHDR: [1.0 / 64], capacityMinimum: 0,
+            capacityMaximum: 2.5)
+        var three = one
+        (three.minimum, three.maximum, three.gamma) = ([-0.25, -0.5, 0], [1.25, 1.5, 2], [0.9, 1, 1.1])
+        (three.offsetSDR, three.offsetHDR) = ([0, 0, 0], [0.01, 0.01, 0.01])
+        let file = UltraHDRJPEG.assemble(primary: outline, gainMap: outline, gainMapXMP: one.xmp) ?? outline
+        return [Array(file.dropFirst(2)), Array(one.xmp.utf8), Array(three.xmp.utf8)]
+    }()
 
     /// Big-endian EXIF (IFD0: Make, the Exif IFD; the Exif IFD: the MakerNote), its Apple
     /// MakerNote holding MakerNoteVersion and ContentIdentifier.

@@ -23,7 +23,7 @@ package struct GainMapMetadata: Sendable, Equatable {
     package static let defaultOffset = 1.0 / 64
 
     /// One value per channel: 1 or 3.
-    var channels: Int { minimum.count }
+    package var channels: Int { minimum.count }
 
     /// The metadata of the `hdrgm` namespace in `xmp`, the format's defaults for what it leaves
     /// out; nil when it states no version, a base rendition that is the HDR one (the primary is
