@@ -30,6 +30,13 @@ from . import formats, mutate
 from .judging import Outcome, Problem, Settings, judge, peak_mib, run_process, summary
 from .seeds import Seed, SeedError, Seeds
 
+# The default ladder, its preview with gain maps: a damaged HDR file's gain map (an Ultra HDR
+# JPEG's, an iPhone HEIC's, a PQ or HLG picture's light) is read too.
+RENDITIONS = [
+    {"name": "grid", "size": "256x256", "mode": "fill", "format": "jpeg", "quality": 80},
+    {"name": "preview", "size": "1024x1024", "mode": "fit", "format": "jpeg", "quality": 85, "hdr": "gainmap"},
+]
+
 
 @dataclass(frozen=True)
 class Recipe:
@@ -118,6 +125,7 @@ class Sweep:
             "cache": {"path": str(folder / "cache")},
             "decodeMemoryBudget": f"{self.settings.budget_mib} MiB",
             "decodeTimeLimit": self.settings.time_limit,
+            "renditions": RENDITIONS,
         }
         (folder / "config.json").write_text(json.dumps(configuration))
         return folder, library
@@ -252,7 +260,8 @@ class Sweep:
         """The sweep's settings as a configuration of their own, for replaying a finding."""
         path = self.settings.findings / "config.json"
         budget, limit = self.settings.budget_mib, self.settings.time_limit
-        path.write_text(json.dumps({"decodeMemoryBudget": f"{budget} MiB", "decodeTimeLimit": limit}) + "\n")
+        settings = {"decodeMemoryBudget": f"{budget} MiB", "decodeTimeLimit": limit, "renditions": RENDITIONS}
+        path.write_text(json.dumps(settings) + "\n")
         return path
 
     def batch(self, cases: list[Case], origin: str) -> dict[str, object] | None:
