@@ -154,8 +154,8 @@ let package = Package(
             dependencies: [
                 "ThumbsSupport", "ThumbsCore", "ThumbsRendering", "CVips", "CVipsShim", "CFileAccess", "CVideoShim",
                 "CRawShim",
-                "CJpegShim", "CHeifShim", "CAvifShim", "CPNGEncoder", "CPNGDecoder", "CResample", "CLibraryLoader",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "CJpegShim", "CHeifShim", "CAvifShim", "CToneMap", "CPNGEncoder", "CPNGDecoder", "CResample",
+                "CLibraryLoader", .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The renderer whose decodes run in confined worker processes, and the workers' side.
