@@ -15,7 +15,9 @@ profile). Errors are in stops: |log2(measured / reference)|, over what the refer
     scripts/check-gain-map.py describe THUMB.jpg
 
 prints {"width", "height", "gain_map": {"width", "height", "channels", "version"}, "metadata":
-{"GainMapMin": [...], ...: 1 or 3 values each}, "version", "container", "orientation",
+{"GainMapMin": [...], ...: 1 or 3 values each}, "version", "container", "iso21496" (whether
+the gain map states its metadata in ISO 21496-1's binary form too, which must then agree with
+its XMP), "orientation",
 "defaulted": [fields the XMP left out], "luminance_weights", "warnings": [inconsistencies
 a reader gets over, such as an MPF primary size short of the primary's end]}.
 
@@ -134,6 +136,7 @@ def describe(path: str, lenient: bool) -> dict[str, Any]:
         "metadata": picture.metadata.fields(),
         "version": picture.version,
         "container": picture.container,
+        "iso21496": picture.iso21496,
         "orientation": picture.orientation,
         "defaulted": list(picture.metadata.defaulted),
         "luminance_weights": list(ultra_hdr.luminance_weights(picture.icc)),

@@ -12,18 +12,30 @@ public enum UltraHDRJPEG {
     static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
     /// The MPF index's APP2 signature.
     static let mpfSignature = Array("MPF\0".utf8)
+    /// ISO 21496-1's APP2 signature: gain-map metadata in binary form (the versions alone in
+    /// the primary picture, the whole metadata in the gain map).
+    public static let iso21496Signature = Array("urn:iso:std:iso:ts:21496:-1\0".utf8)
+    /// The versions ISO 21496-1's primary segment holds: the minimum reader version and the
+    /// writer's, both 0.
+    static let iso21496Version: [UInt8] = [0, 0, 0, 0]
 
     /// `primary` and `gainMap` (each a whole JPEG file) as one Ultra HDR JPEG, the gain map's
-    /// metadata in `gainMapXMP` (an XMP packet); nil when either is not a JPEG, or too large for
-    /// the MPF index's 32-bit offsets.
-    public static func assemble(primary: [UInt8], gainMap: [UInt8], gainMapXMP: String) -> [UInt8]? {
-        guard let gainMapFile = inserting([segment(0xE1, xmpSignature + Array(gainMapXMP.utf8))], into: gainMap)
-        else { return nil }
+    /// metadata in `gainMapXMP` (an XMP packet) and in `gainMapISO21496` (ISO 21496-1's binary
+    /// form, after its signature); nil when either is not a JPEG, or too large for the MPF
+    /// index's 32-bit offsets.
+    public static func assemble(
+        primary: [UInt8], gainMap: [UInt8], gainMapXMP: String, gainMapISO21496: [UInt8]
+    ) -> [UInt8]? {
+        let gainMapSegments = [
+            segment(0xE1, xmpSignature + Array(gainMapXMP.utf8)), segment(0xE2, iso21496Signature + gainMapISO21496),
+        ]
+        guard let gainMapFile = inserting(gainMapSegments, into: gainMap) else { return nil }
         let directory = segment(0xE1, xmpSignature + Array(primaryXMP(gainMapLength: gainMapFile.count).utf8))
+        let version = segment(0xE2, iso21496Signature + iso21496Version)
         // The MPF segment's length does not depend on the numbers in it: lay it out once to
         // learn where it lands, then with the offsets.
         let placeholder = segment(0xE2, mpfIndex(primaryLength: 0, gainMapLength: 0, gainMapOffset: 0))
-        guard let laidOut = inserting([directory, placeholder], into: primary),
+        guard let laidOut = inserting([directory, version, placeholder], into: primary),
             let mpfStart = position(ofSegmentWith: mpfSignature, marker: 0xE2, in: laidOut),
             laidOut.count + gainMapFile.count <= Int(UInt32.max)
         else { return nil }
@@ -33,7 +45,7 @@ public enum UltraHDRJPEG {
             0xE2,
             mpfIndex(
                 primaryLength: laidOut.count, gainMapLength: gainMapFile.count, gainMapOffset: laidOut.count - header))
-        guard let assembled = inserting([directory, index], into: primary) else { return nil }
+        guard let assembled = inserting([directory, version, index], into: primary) else { return nil }
         return assembled + gainMapFile
     }
 
@@ -71,6 +83,12 @@ public enum UltraHDRJPEG {
     /// The XMP packet of a JPEG (its APP1 segment of Adobe's signature), before its first scan.
     public static func xmpPacket(in jpeg: [UInt8]) -> [UInt8]? {
         payload(ofSegmentWith: xmpSignature, marker: 0xE1, in: jpeg).map(Array.init)
+    }
+
+    /// A JPEG's ISO 21496-1 payload (its APP2 segment of that signature, after it), before its
+    /// first scan.
+    public static func iso21496Payload(in jpeg: [UInt8]) -> [UInt8]? {
+        payload(ofSegmentWith: iso21496Signature, marker: 0xE2, in: jpeg).map(Array.init)
     }
 
     /// How many stops above SDR white the picture reaches (its gain map's `hdrgm:HDRCapacityMax`),

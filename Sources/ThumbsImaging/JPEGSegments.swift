@@ -1,3 +1,5 @@
+import ThumbsCore
+
 /// The marker segments of a JPEG's header, read from their lengths through the file's
 /// descriptor: each segment's marker and the first bytes of its payload, up to the start of scan
 /// (where entropy-coded data begins). Reading stops at the first segment that does not fit or
@@ -17,9 +19,6 @@ package struct JPEGSegments: Sendable {
     package static let largestCount = 256
     /// How much of each payload is read: enough for any signature.
     package static let prefixLength = 64
-    /// ISO 21496-1's signature: an APP2 payload starting with it holds gain-map metadata (in a
-    /// primary picture, its version), a picture that is the SDR half of a gain-map pair.
-    static let gainMapSignature = Array("urn:iso:std:iso:ts:21496:-1\0".utf8)
 
     package let segments: [Segment]
 
@@ -45,8 +44,9 @@ package struct JPEGSegments: Sendable {
         self.segments = segments
     }
 
-    /// Whether an APP2 segment carries ISO 21496-1 gain-map metadata.
+    /// Whether an APP2 segment carries ISO 21496-1 gain-map metadata (in a primary picture, its
+    /// version): the picture is the SDR half of a gain-map pair.
     package var hasGainMapMetadata: Bool {
-        segments.contains { $0.marker == 0xE2 && $0.prefix.matches(Self.gainMapSignature, at: 0) }
+        segments.contains { $0.marker == 0xE2 && $0.prefix.matches(UltraHDRJPEG.iso21496Signature, at: 0) }
     }
 }

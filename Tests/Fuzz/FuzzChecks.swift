@@ -220,16 +220,19 @@ enum FuzzChecks {
             }
         }
         if let headroom = UltraHDRJPEG.headroom(of: file) { expect(headroom.isFinite, "headroom \(headroom)") }
-        // The gain map's metadata, from the bytes as an XMP packet.
-        guard let metadata = GainMapMetadata(xmp: XMPPacket(Array(bytes))) else { return }
-        let lists = [metadata.minimum, metadata.maximum, metadata.gamma, metadata.offsetSDR, metadata.offsetHDR]
-        expect([1, 3].contains(metadata.channels) && lists.allSatisfy { $0.count == metadata.channels }, "\(metadata)")
-        expect(
-            zip(metadata.minimum, metadata.maximum).allSatisfy { $0 <= $1 } && metadata.gamma.allSatisfy { $0 > 0 }
-                && lists.joined().allSatisfy(\.isFinite) && metadata.capacityMinimum >= 0
-                && metadata.capacityMaximum > metadata.capacityMinimum,
-            "\(metadata)")
-        _ = metadata.xmp
+        // The gain map's metadata, from the bytes as an XMP packet and as ISO 21496-1's form.
+        for metadata in [GainMapMetadata(xmp: XMPPacket(Array(bytes))), GainMapMetadata(iso21496: Array(bytes))] {
+            guard let metadata else { continue }
+            let lists = [metadata.minimum, metadata.maximum, metadata.gamma, metadata.offsetSDR, metadata.offsetHDR]
+            expect(
+                [1, 3].contains(metadata.channels) && lists.allSatisfy { $0.count == metadata.channels }, "\(metadata)")
+            expect(
+                zip(metadata.minimum, metadata.maximum).allSatisfy { $0 <= $1 } && metadata.gamma.allSatisfy { $0 > 0 }
+                    && lists.joined().allSatisfy(\.isFinite) && metadata.capacityMinimum >= 0
+                    && metadata.capacityMaximum > metadata.capacityMinimum,
+                "\(metadata)")
+            _ = (metadata.xmp, metadata.iso21496)
+        }
     }
 
     // MARK: Media subtypes

@@ -48,8 +48,9 @@ enum FuzzedParser: UInt8, CaseIterable {
     case pngColour = 19
     /// `thumbs_avif_probe` and `thumbs_avif_first_frame`: an animated AVIF, read by libavif.
     case avifSequence = 20
-    /// `UltraHDRJPEG.gainMapRange(in:length:)`, `headroom(of:)`, `xmpPacket(in:)` and
-    /// `GainMapMetadata(xmp:)`: an Ultra HDR JPEG, its MPF index and its gain map's XMP.
+    /// `UltraHDRJPEG.gainMapRange(in:length:)`, `headroom(of:)`, `xmpPacket(in:)`,
+    /// `GainMapMetadata(xmp:)` and `(iso21496:)`: an Ultra HDR JPEG, its MPF index and its gain
+    /// map's metadata.
     case ultraHDR = 21
 
     init(selector: UInt8) {

@@ -68,9 +68,9 @@ enum FuzzSeeds {
         ]
     }
 
-    /// An Ultra HDR JPEG's layout around the outlines of two JPEGs (SOI, a scan, EOI) and the
-    /// gain map's metadata alone, in one channel and in three (without the selector's JPEG SOI:
-    /// the check adds it).
+    /// An Ultra HDR JPEG's layout around the outlines of two JPEGs (SOI, a scan, EOI) (without
+    /// its SOI: the check adds it), and the gain map's metadata alone, in one channel and in
+    /// three, as XMP and in ISO 21496-1's binary form.
     private static let ultraHDR: [[UInt8]] = {
         let outline: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x02, 0x11, 0x22, 0xFF, 0xD9]
         let one = GainMapMetadata(
@@ -79,8 +79,11 @@ enum FuzzSeeds {
         var three = one
         (three.minimum, three.maximum, three.gamma) = ([-0.25, -0.5, 0], [1.25, 1.5, 2], [0.9, 1, 1.1])
         (three.offsetSDR, three.offsetHDR) = ([0, 0, 0], [0.01, 0.01, 0.01])
-        let file = UltraHDRJPEG.assemble(primary: outline, gainMap: outline, gainMapXMP: one.xmp) ?? outline
-        return [Array(file.dropFirst(2)), Array(one.xmp.utf8), Array(three.xmp.utf8)]
+        let file =
+            UltraHDRJPEG.assemble(
+                primary: outline, gainMap: outline, gainMapXMP: one.xmp, gainMapISO21496: one.iso21496)
+            ?? outline
+        return [Array(file.dropFirst(2)), Array(one.xmp.utf8), Array(three.xmp.utf8), one.iso21496, three.iso21496]
     }()
 
     /// Big-endian EXIF (IFD0: Make, the Exif IFD; the Exif IFD: the MakerNote), its Apple

@@ -11,16 +11,22 @@ import ThumbsCore
     }
 
     private static let gainMapXMP = #"<x:xmpmeta><rdf:Description hdrgm:HDRCapacityMax="2.5"/></x:xmpmeta>"#
+    private static let iso: [UInt8] = [0, 0, 0, 0, 0x40, 1, 2, 3]
+
+    private static func assemble(_ primary: [UInt8], _ gainMap: [UInt8]) -> [UInt8]? {
+        UltraHDRJPEG.assemble(primary: primary, gainMap: gainMap, gainMapXMP: gainMapXMP, gainMapISO21496: iso)
+    }
 
     @Test func theGainMapIsFoundWhereTheIndexSaysWithItsHeadroom() throws {
         let primary = Self.jpeg(0x11, count: 300), gainMap = Self.jpeg(0x22, count: 40)
-        let file = try #require(UltraHDRJPEG.assemble(primary: primary, gainMap: gainMap, gainMapXMP: Self.gainMapXMP))
+        let file = try #require(Self.assemble(primary, gainMap))
         let range = try #require(UltraHDRJPEG.gainMapRange(in: file, length: file.count))
         #expect(range.upperBound == file.count)
         let found = Array(file[range])
         // The gain map keeps its pixels, its metadata inserted after its JFIF segment.
         #expect(found.suffix(44) == gainMap.suffix(44))
         #expect(UltraHDRJPEG.xmpPacket(in: found).map { String(decoding: $0, as: UTF8.self) } == Self.gainMapXMP)
+        #expect(UltraHDRJPEG.iso21496Payload(in: found) == Self.iso)
         #expect(UltraHDRJPEG.headroom(of: file) == 2.5)
         // The primary is the picture it was, with its XMP directory and MPF index added.
         let primaryPart = Array(file[..<range.lowerBound])
@@ -29,14 +35,15 @@ import ThumbsCore
         let directory = String(decoding: try #require(UltraHDRJPEG.xmpPacket(in: primaryPart)), as: UTF8.self)
         #expect(directory.contains(#"hdrgm:Version="1.0""#))
         #expect(directory.contains(#"Item:Semantic="GainMap" Item:Mime="image/jpeg" Item:Length="\#(range.count)""#))
+        // The primary's ISO 21496-1 segment holds the versions alone.
+        #expect(UltraHDRJPEG.iso21496Payload(in: primaryPart) == [0, 0, 0, 0])
     }
 
     @Test func aFileWithoutAnIndexOrWithAnIndexPastItsEndHasNoGainMap() throws {
         let plain = Self.jpeg(0x11, count: 100)
         #expect(UltraHDRJPEG.gainMapRange(in: plain, length: plain.count) == nil)
         #expect(UltraHDRJPEG.headroom(of: plain) == nil)
-        let file = try #require(
-            UltraHDRJPEG.assemble(primary: plain, gainMap: Self.jpeg(0x22, count: 10), gainMapXMP: Self.gainMapXMP))
+        let file = try #require(Self.assemble(plain, Self.jpeg(0x22, count: 10)))
         // Cut short: the entry points past the end.
         let cut = Array(file.dropLast(5))
         #expect(UltraHDRJPEG.gainMapRange(in: cut, length: cut.count) == nil)
@@ -49,6 +56,6 @@ import ThumbsCore
             damaged[position] ^= 0xA5
             _ = UltraHDRJPEG.headroom(of: damaged)
         }
-        #expect(UltraHDRJPEG.assemble(primary: [1, 2, 3], gainMap: plain, gainMapXMP: "") == nil)
+        #expect(Self.assemble([1, 2, 3], plain) == nil)
     }
 }

@@ -45,3 +45,46 @@ import ThumbsImaging
         }
     }
 }
+
+/// ISO 21496-1's binary form, laid out as Chromium's reader (Skia's `SkGainmapInfo`) reads it.
+@Suite struct GainMapMetadataISO21496Tests {
+    private static let one = GainMapMetadata(
+        minimum: [-0.5], maximum: [2.5], gamma: [1], offsetSDR: [1.0 / 64], offsetHDR: [1.0 / 64], capacityMinimum: 0,
+        capacityMaximum: 2.5)
+
+    /// Big-endian rationals over 2^20: the versions, the flags (one channel, the base picture's
+    /// colour space), the two headrooms, then the channel's five values.
+    @Test func oneChannelIsLaidOutFieldByField() {
+        let denominator: [UInt8] = [0, 0x10, 0, 0]
+        func rational(_ numerator: Int32) -> [UInt8] {
+            let bits = UInt32(bitPattern: numerator)
+            return [UInt8(bits >> 24), UInt8((bits >> 16) & 0xFF), UInt8((bits >> 8) & 0xFF), UInt8(bits & 0xFF)]
+                + denominator
+        }
+        let expected: [UInt8] =
+            [0, 0, 0, 0, 0x40] + rational(0) + rational(5 << 19) + rational(-(1 << 19)) + rational(5 << 19)
+            + rational(1 << 20) + rational(1 << 14) + rational(1 << 14)
+        #expect(Self.one.iso21496 == expected)
+    }
+
+    @Test func whatItWritesReadsBackInOneChannelOrThree() throws {
+        #expect(GainMapMetadata(iso21496: Self.one.iso21496) == Self.one)
+        let three = GainMapMetadata(
+            minimum: [-0.25, -0.5, 0], maximum: [1.25, 1.5, 2], gamma: [0.5, 1, 2], offsetSDR: [0, 0, 0],
+            offsetHDR: [0.25, 0.25, 0.25], capacityMinimum: 0.5, capacityMaximum: 2)
+        #expect(three.iso21496[4] == 0xC0)
+        #expect(GainMapMetadata(iso21496: three.iso21496) == three)
+    }
+
+    @Test func refusesAnotherVersionAnHDRBaseACutAndAZeroDenominator() {
+        let bytes = Self.one.iso21496
+        #expect(GainMapMetadata(iso21496: [0, 1] + bytes.dropFirst(2)) == nil)
+        for length in 0..<bytes.count { #expect(GainMapMetadata(iso21496: Array(bytes.prefix(length))) == nil) }
+        var hdrBase = Self.one
+        hdrBase.capacityMinimum = 3
+        #expect(GainMapMetadata(iso21496: hdrBase.iso21496) == nil)
+        var zero = bytes
+        zero.replaceSubrange(9..<13, with: [0, 0, 0, 0])
+        #expect(GainMapMetadata(iso21496: zero) == nil)
+    }
+}

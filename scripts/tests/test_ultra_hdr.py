@@ -711,3 +711,24 @@ def test_an_iphone_photo_is_compared_through_its_apple_gain_map(python: str, tmp
     assert result["mean_stops"] > 0.3  # a flat grey is no rendition of the photo
     done = check(python, "apple-compare", thumbnail, PIXEL)
     assert done.returncode == 2
+
+
+def _rational(value: float, signed: bool = True) -> bytes:
+    return round(value * (1 << 20)).to_bytes(4, "big", signed=signed) + (1 << 20).to_bytes(4, "big")
+
+
+def test_iso_21496_metadata_is_read_field_by_field() -> None:
+    one = bytes([0, 0, 0, 0, 0x40]) + _rational(0, False) + _rational(2.5, False)
+    one += _rational(-0.5) + _rational(2.5) + _rational(1, False) + _rational(1 / 64) + _rational(1 / 64)
+    base, alternate, fields = ultra_hdr.iso_metadata(one)
+    assert (base, alternate) == (0, 2.5)
+    assert fields == [(-0.5,), (2.5,), (1.0,), (1 / 64,), (1 / 64,)]
+    three = bytes([0, 0, 0, 0, 0xC0]) + _rational(0, False) + _rational(2, False)
+    for channel in range(3):
+        three += _rational(-channel / 4) + _rational(2) + _rational(1, False) + _rational(0) + _rational(0)
+    assert ultra_hdr.iso_metadata(three)[2][0] == (0, -0.25, -0.5)
+    for cut in range(len(one)):
+        with pytest.raises(ultra_hdr.UltraHdrError):
+            ultra_hdr.iso_metadata(one[:cut])
+    with pytest.raises(ultra_hdr.UltraHdrError, match="minimum reader version"):
+        ultra_hdr.iso_metadata(bytes([0, 1]) + one[2:])

@@ -70,6 +70,7 @@ XMP_SIGNATURE = b"http://ns.adobe.com/xap/1.0/\0"
 EXIF_SIGNATURE = b"Exif\0\0"
 ICC_SIGNATURE = b"ICC_PROFILE\0"
 MPF_SIGNATURE = b"MPF\0"
+ISO_SIGNATURE = b"urn:iso:std:iso:ts:21496:-1\0"
 APPLE_GAIN_MAP = "urn:com:apple:photo:2020:aux:hdrgainmap"
 
 BT709_WEIGHTS = (0.2126, 0.7152, 0.0722)
@@ -370,6 +371,63 @@ def gain_map_metadata(root: ElementTree.Element) -> GainMapMetadata:
     )
 
 
+def iso_metadata(payload: bytes) -> tuple[float, float, list[tuple[float, ...]]]:
+    """An ISO 21496-1 gain map segment's payload (after its signature), read as that standard
+    lays it out (big-endian): the minimum reader version (0) and the writer's, a flags byte
+    (0x80: three channels), the base and alternate headrooms (unsigned rationals, in stops),
+    then per channel the gain map's min and max (signed), its gamma (unsigned), the base and
+    alternate offsets (signed); each rational a 32-bit numerator over a 32-bit denominator.
+    Returns (base headroom, alternate headroom, [min, max, gamma, base offset, alternate
+    offset] each as a tuple over the channels)."""
+    position = 0
+
+    def take(count: int) -> bytes:
+        nonlocal position
+        if position + count > len(payload):
+            raise UltraHdrError(f"ISO 21496-1: the metadata ends at byte {len(payload)}, short of its fields")
+        position += count
+        return payload[position - count : position]
+
+    def rational(signed: bool) -> float:
+        numerator = int.from_bytes(take(4), "big", signed=signed)
+        denominator = int.from_bytes(take(4), "big")
+        if denominator == 0:
+            raise UltraHdrError("ISO 21496-1: a denominator of 0")
+        return numerator / denominator
+
+    minimum_version = int.from_bytes(take(2), "big")
+    take(2)
+    if minimum_version != 0:
+        raise UltraHdrError(f"ISO 21496-1: minimum reader version {minimum_version}, not 0")
+    flags = take(1)[0]
+    base, alternate = rational(False), rational(False)
+    signs = (True, True, False, True, True)
+    channels = [[rational(signed) for signed in signs] for _ in range(3 if flags & 0x80 else 1)]
+    return base, alternate, [tuple(channel[field] for channel in channels) for field in range(5)]
+
+
+def _check_iso(gain_segments: list[Segment], metadata: GainMapMetadata) -> bool:
+    """Whether the gain map carries ISO 21496-1 metadata; raises when it says other than its XMP."""
+    found = app_segments(gain_segments, 0xE2, ISO_SIGNATURE)
+    if not found:
+        return False
+    base, alternate, fields = iso_metadata(found[0].payload[len(ISO_SIGNATURE) :])
+    pairs = {
+        "HDRCapacityMin": ([base], metadata.hdr_capacity_min),
+        "HDRCapacityMax": ([alternate], metadata.hdr_capacity_max),
+        "GainMapMin": (fields[0], metadata.gain_map_min),
+        "GainMapMax": (fields[1], metadata.gain_map_max),
+        "Gamma": (fields[2], metadata.gamma),
+        "OffsetSDR": (fields[3], metadata.offset_sdr),
+        "OffsetHDR": (fields[4], metadata.offset_hdr),
+    }
+    for name, (iso, xmp) in pairs.items():
+        spread = [xmp[index if len(xmp) == 3 else 0] for index in range(3)]
+        if any(abs(iso[index if len(iso) == 3 else 0] - spread[index]) > 1e-5 for index in range(3)):
+            raise UltraHdrError(f"ISO 21496-1 says {name} {list(iso)}, the XMP {list(xmp)}")
+    return True
+
+
 # The file.
 
 
@@ -391,6 +449,8 @@ class UltraHdr:
     gain_map_size: tuple[int, int]
     gain_map_channels: int
     warnings: tuple[str, ...] = ()
+    # Whether the gain map carries ISO 21496-1 metadata too (then the same as its XMP's).
+    iso21496: bool = False
 
 
 def read(data: bytes, require_container: bool = True) -> UltraHdr:
@@ -448,6 +508,9 @@ def read(data: bytes, require_container: bool = True) -> UltraHdr:
     if gain_root is None:
         raise UltraHdrError("the gain map has no XMP (APP1 http://ns.adobe.com/xap/1.0/)")
     metadata = gain_map_metadata(gain_root)
+    iso21496 = _check_iso(gain_segments, metadata)
+    if iso21496 and not app_segments(found, 0xE2, ISO_SIGNATURE):
+        warnings.append("the gain map has ISO 21496-1 metadata, the primary no ISO 21496-1 version segment")
     channels = _components(gain_segments)
     if channels not in (1, 3):
         raise UltraHdrError(f"the gain map has {channels} components, not 1 or 3")
@@ -463,6 +526,7 @@ def read(data: bytes, require_container: bool = True) -> UltraHdr:
         gain_map_size=jpeg_size(gain_segments, "the gain map"),
         gain_map_channels=channels,
         warnings=tuple(warnings),
+        iso21496=iso21496,
     )
 
 

@@ -4,9 +4,9 @@ import ThumbsCore
 import ThumbsRendering
 
 /// What an Ultra HDR JPEG gives its renditions' gain maps: the gain map it stores (the second
-/// picture of its MPF index), resized with the picture, its `hdrgm` metadata carried over. A
-/// JPEG whose gain map states its metadata only in ISO 21496-1's binary form, or whose gain
-/// map does not decode, gives none: its renditions are the SDR picture alone.
+/// picture of its MPF index), resized with the picture, its metadata carried over (its `hdrgm`
+/// XMP, else its ISO 21496-1 segment). A JPEG whose gain map states neither, or does not
+/// decode, gives none: its renditions are the SDR picture alone.
 extension JPEGHandler {
     /// The largest gain map read: an Ultra HDR JPEG's is a few hundred kilobytes.
     static let largestGainMap = 64 << 20
@@ -25,8 +25,9 @@ extension JPEGHandler {
             range.count <= Self.largestGainMap
         else { return nil }
         let gainMap = bytes.read(at: UInt64(range.lowerBound), count: range.count).bytes
-        guard gainMap.count == range.count, let xmp = UltraHDRJPEG.xmpPacket(in: gainMap),
-            let metadata = GainMapMetadata(xmp: XMPPacket(xmp))
+        guard gainMap.count == range.count,
+            let metadata = UltraHDRJPEG.xmpPacket(in: gainMap).flatMap({ GainMapMetadata(xmp: XMPPacket($0)) })
+                ?? UltraHDRJPEG.iso21496Payload(in: gainMap).flatMap(GainMapMetadata.init(iso21496:))
         else { return nil }
         return try decoded(gainMap, metadata: metadata, orientation: header.orientation, size: size, fill: fill)
             .map { .stored($0, metadata) }

@@ -54,9 +54,18 @@ package struct GainMapMetadata: Sendable, Equatable {
         self.init(
             minimum: spread(minimum), maximum: spread(maximum), gamma: spread(gamma), offsetSDR: spread(offsetSDR),
             offsetHDR: spread(offsetHDR), capacityMinimum: capacityMinimum[0], capacityMaximum: capacityMaximum[0])
-        guard zip(self.minimum, self.maximum).allSatisfy({ $0 <= $1 }), self.gamma.allSatisfy({ $0 > 0 }),
-            capacityMinimum[0] >= 0, capacityMaximum[0] > capacityMinimum[0]
-        else { return nil }
+        guard isInRange else { return nil }
+    }
+
+    /// Whether the values are ones a viewer can apply: every channel's least at most its
+    /// greatest, gammas above 0, every value finite, and the headroom at which the map applies
+    /// whole above the one where it starts, which is not below SDR's.
+    var isInRange: Bool {
+        let lists = [minimum, maximum, gamma, offsetSDR, offsetHDR]
+        return [1, 3].contains(channels) && lists.allSatisfy { $0.count == channels }
+            && lists.joined().allSatisfy(\.isFinite) && zip(minimum, maximum).allSatisfy { $0 <= $1 }
+            && gamma.allSatisfy { $0 > 0 } && capacityMinimum >= 0 && capacityMaximum.isFinite
+            && capacityMaximum > capacityMinimum
     }
 
     package init(

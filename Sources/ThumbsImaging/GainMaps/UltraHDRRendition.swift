@@ -23,7 +23,9 @@ package enum UltraHDRRendition {
         }
         let gainMap = try encode(plane, quality: quality)
         guard
-            let bytes = UltraHDRJPEG.assemble(primary: rendition.bytes, gainMap: gainMap, gainMapXMP: metadata.xmp)
+            let bytes = UltraHDRJPEG.assemble(
+                primary: rendition.bytes, gainMap: gainMap, gainMapXMP: metadata.xmp,
+                gainMapISO21496: metadata.iso21496)
         else { throw .encodingFailed("the rendition is not a JPEG a gain map can be added to") }
         var made = rendition
         made.bytes = bytes
