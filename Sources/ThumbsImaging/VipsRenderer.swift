@@ -78,14 +78,28 @@ package struct VipsRenderer: Sendable {
         let largest = zip(specs, thumbnails).filter { $0.0.carriesGainMap }
             .max { $0.1.pixelSize.pixelCount < $1.1.pixelSize.pixelCount }
         guard let (spec, thumbnail) = largest,
-            let gainMap = try handler.gainMapSource(
-                source, size: UltraHDRRendition.gainMapSize(of: thumbnail.pixelSize),
-                fill: spec.contentMode == .aspectFill, engine: self)
+            let gainMap = try gainMapSource(
+                of: source, handler: handler, size: UltraHDRRendition.gainMapSize(of: thumbnail.pixelSize),
+                fill: spec.contentMode == .aspectFill)
         else { return thumbnails }
         return try zip(specs, thumbnails).map { spec, thumbnail throws(ImagingError) in
             guard spec.carriesGainMap else { return thumbnail }
             return try UltraHDRRendition.make(
                 thumbnail, source: gainMap, fill: spec.contentMode == .aspectFill, quality: spec.quality)
+        }
+    }
+
+    /// The handler's gain-map source for `source`; nil, the renditions left SDR, when its decode
+    /// would pass the decode budget, which the SDR renditions' did not: they are still the
+    /// picture.
+    private func gainMapSource(
+        of source: ImageSource, handler: any FormatHandler, size: PixelSize, fill: Bool
+    ) throws(ImagingError) -> GainMapSource? {
+        do {
+            return try handler.gainMapSource(source, size: size, fill: fill, engine: self)
+        } catch {
+            guard case .tooMuchMemory = error else { throw error }
+            return nil
         }
     }
 

@@ -106,6 +106,27 @@ struct UltraHDRRenditionTests {
         #expect(dim.capacityMaximum > 0 && dim.maximum[0] > dim.minimum[0])
     }
 
+    /// A gain map whose decode would pass the decode budget, where the SDR rendition's did not,
+    /// is left out: the rendition is still the picture.
+    @Test(.enabled(if: GeneratedMedia.hasAvifenc, GeneratedMedia.avifencSkipReason))
+    func aGainMapOverTheDecodeBudgetIsLeftOut() throws {
+        let png = folder.path + "/large.png", path = folder.path + "/large.avif"
+        try GeneratedMedia.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=2048x1536", "-frames:v", "1", "-pix_fmt", "rgb48be", png,
+        ])
+        try GeneratedMedia.avifenc(["-d", "10", "-y", "444", "-s", "8", "--cicp", "9/16/9", png, path])
+        let small = RenditionSpec(size: PixelSize(width: 64, height: 64), hdr: .gainMap)
+        // The SDR rendition reserves 6 bytes a pixel of the picture, its light 12.
+        let tight = VipsRenderer(decodeMemoryBudget: ByteCount(9 * 2048 * 1536))
+        let left = try tight.render(path, specs: [small])[0]
+        #expect(UltraHDRJPEG.gainMapRange(in: left.bytes, length: left.bytes.count) == nil)
+        var sdr = small
+        sdr.hdr = .sdr
+        #expect(left == (try tight.render(path, specs: [sdr])[0]))
+        let whole = try VipsRenderer().render(path, specs: [small])[0]
+        #expect(UltraHDRJPEG.gainMapRange(in: whole.bytes, length: whole.bytes.count) != nil)
+    }
+
     /// An SDR photo's rendition is what it is without a gain map.
     @Test(.enabled(if: SharedPhotos.isPresent, SharedPhotos.skipReason))
     func anSDRPhotosRenditionCarriesNoGainMap() throws {

@@ -19,11 +19,17 @@ extension HEIFHandler {
         else { return nil }
         try HeifRuntime.startDecoders()
         if meta.auxiliaryTypes.contains(Self.appleGainMapType) {
-            return try appleGainMap(source, engine: engine)
+            // The file read whole, and a gain map of at most the picture's size, decoded to
+            // one plane and copied.
+            let memory = Int(clamping: source.fingerprint.size) + upright.pixelCount * 2
+            return try engine.memory.withReservation(memory) { () throws(ImagingError) -> GainMapSource? in
+                try appleGainMap(source, engine: engine)
+            }
         }
         guard [16, 18].contains(meta.primaryTransferCharacteristics) else { return nil }
-        // libheif decodes the whole picture at its depth, as planar RGB, whatever the shrink.
-        let memory = upright.pixelCount * 3 * 2 * 2
+        // libheif decodes the whole picture at its depth (two bytes a sample), as planar RGB,
+        // whatever the shrink, and converts it once more.
+        let memory = decoderMemory(stored: upright, bands: 3, sampleBytes: 2)
         return try engine.memory.withReservation(memory) { () throws(ImagingError) -> GainMapSource? in
             var light = thumbs_light_plane()
             defer { free(light.luminance) }
