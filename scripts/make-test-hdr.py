@@ -38,7 +38,9 @@ cameras store one (thumbs_tools/heif_items.py); avifenc writes none.
     scripts/make-test-hdr.py light-level in.avif out.avif --mastering-peak 4000
 
 writes out.avif: in.avif with a `clli` property (content light level, cd/m²) or an `mdcv` one
-(a BT.2020 mastering display of that peak), which Debian's avifenc cannot write.
+(a BT.2020 mastering display of that peak), which Debian's avifenc cannot write. Given an MP4
+(ffmpeg's, its media data before its moov box), it adds the box to the video's sample entry
+instead: a container stating the peak of a stream whose SEI does not (thumbs_tools/mp4_boxes.py).
 `pattern --peak 4000` computes a PQ pattern's pixels for that peak.
 """
 
@@ -65,6 +67,7 @@ from thumbs_tools.hdr_light import (
     srgb_encode,
 )
 from thumbs_tools.heif_items import box, with_property, with_thumbnail
+from thumbs_tools.mp4_boxes import is_movie, with_sample_entry_box
 
 # A numpy array: numpy is not typed here (scripts/pyproject.toml's mypy overrides).
 Array: TypeAlias = Any
@@ -153,8 +156,8 @@ def main() -> None:
     thumbnail.add_argument("primary", help="a HEIF file of one picture")
     thumbnail.add_argument("small", help="a HEIF file of one picture, the thumbnail")
     thumbnail.add_argument("output", help="the primary file with the thumbnail item")
-    light = commands.add_parser("light-level", help="give a HEIF file a stated peak (clli or mdcv)")
-    light.add_argument("input", help="a HEIF file of one picture")
+    light = commands.add_parser("light-level", help="give a HEIF file or an MP4 a stated peak (clli or mdcv)")
+    light.add_argument("input", help="a HEIF file of one picture, or an MP4")
     light.add_argument("output", help="the file with the property")
     light.add_argument("--max-cll", type=int, choices=range(65536), metavar="0-65535")
     light.add_argument("--max-fall", type=int, choices=range(65536), metavar="0-65535", default=0)
@@ -180,7 +183,8 @@ def main() -> None:
             chromaticities = (8500, 39850, 6550, 2300, 35400, 14600, 15635, 16450)
             level = box(b"mdcv", struct.pack(">8HII", *chromaticities, arguments.mastering_peak * 10000, 50))
         with open(arguments.input, "rb") as source:
-            edited = with_property(source.read(), level)
+            data = source.read()
+        edited = with_sample_entry_box(data, level) if is_movie(data) else with_property(data, level)
         with open(arguments.output, "wb") as output:
             output.write(edited)
     else:

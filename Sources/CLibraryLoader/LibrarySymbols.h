@@ -82,6 +82,7 @@
     X(av_frame_free) \
     X(av_frame_get_side_data) \
     X(av_frame_move_ref) \
+    X(av_frame_new_side_data) \
     X(av_frame_unref) \
     X(av_free) \
     X(av_freep) \

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <libavutil/imgutils.h>
 #include <libavutil/mastering_display_metadata.h>
@@ -134,6 +135,27 @@ static float video_stated_peak(const AVFrame *frame) {
             return (float) ((double) display->max_luminance.num / (double) display->max_luminance.den);
     }
     return 0;
+}
+
+void video_adopt_stream_light(const AVStream *stream, AVFrame *frame) {
+    static const struct {
+        enum AVPacketSideDataType stream;
+        enum AVFrameSideDataType frame;
+        size_t size;
+    } kinds[] = {
+        { AV_PKT_DATA_CONTENT_LIGHT_LEVEL, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL, sizeof(AVContentLightMetadata) },
+        { AV_PKT_DATA_MASTERING_DISPLAY_METADATA, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA,
+            sizeof(AVMasteringDisplayMetadata) },
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        size_t size = 0;
+        const uint8_t *stated = av_stream_get_side_data(stream, kinds[i].stream, &size);
+        if (!stated || size < kinds[i].size || av_frame_get_side_data(frame, kinds[i].frame))
+            continue;
+        AVFrameSideData *added = av_frame_new_side_data(frame, kinds[i].frame, kinds[i].size);
+        if (added)
+            memcpy(added->data, stated, kinds[i].size);
+    }
 }
 
 /* The frame to packed RGB24 at target_width x target_height. The YUV matrix and range come

@@ -5,6 +5,7 @@
 
 #include "CVideoShim.h"
 
+#include <libavformat/avformat.h>
 #include <libavutil/frame.h>
 #include <libavutil/rational.h>
 
@@ -16,6 +17,11 @@ void video_square(int width, int height, AVRational aspect, double *square_width
  * never more than the square-pixel size. */
 void video_target(double width, double height, int min_width, int min_height,
     int *target_width, int *target_height);
+/* Gives `frame` the content light level and mastering display its stream states (an MP4's or
+ * QuickTime file's `clli` and `mdcv` boxes, which FFmpeg puts in the stream's side data) where
+ * the frame carries none of its own (an HEVC stream's SEI): the peak a PQ picture is mapped
+ * from. Nothing is added when memory runs out; the frame is then mapped from the nominal peak. */
+void video_adopt_stream_light(const AVStream *stream, AVFrame *frame);
 /* The standard deviation of luma (0...255) over a grid of samples of the frame. */
 double video_luma_deviation(const AVFrame *frame);
 /* The frame at target_width x target_height: as packed RGB24 into out->pixels (malloc'ed) when

@@ -338,6 +338,7 @@ static thumbs_video_status video_poster(int descriptor, int32_t mode, int32_t mi
     /* With lowres the frame is already smaller than stored, but still covers the minimum. */
     video_target(square_width, square_height, min_width, min_height, &target_width,
         &target_height);
+    video_adopt_stream_light(stream, best);
     status = video_frame_to_rgb(best, target_width, target_height, light ? NULL : frame, light,
         message, message_size);
     if (status == THUMBS_VIDEO_OK) {

@@ -45,10 +45,11 @@ struct ToneMapTests {
     }
 
     /// The `pattern` ("pq" or "hlg") as a 2-second 10-bit HEVC clip in BT.2020, labelled with
-    /// `transfer` (ffmpeg's name; none when nil), losslessly coded; with `peak`, its SEI states
-    /// that peak in cd/m², by the x265 parameter given.
+    /// `transfer` (ffmpeg's name; none when nil), losslessly coded; with `peak`, its pixels
+    /// expected for that peak in cd/m², which its SEI states by the x265 parameter given (none
+    /// when nil).
     private func video(
-        transfer: String?, pattern name: String, file: String? = nil, peak: (Int, String)? = nil
+        transfer: String?, pattern name: String, file: String? = nil, peak: (Int, String?)? = nil
     ) throws -> (String, HDRPattern) {
         let png = folder.path + "/\(name).png", path = folder.path + "/\(file ?? name).mp4"
         let pattern = try HDRPattern.write(to: png, transfer: name, peak: peak?.0 ?? 1000)
@@ -57,7 +58,7 @@ struct ToneMapTests {
                 "-loop", "1", "-i", png, "-t", "2", "-r", "25",
                 "-vf", "scale=out_color_matrix=bt2020:out_range=tv,format=yuv444p10le",
                 "-c:v", "libx265", "-x265-params",
-                "lossless=1:log-level=error" + (peak.map { ":\($0.1)" } ?? ""),
+                "lossless=1:log-level=error" + (peak?.1.map { ":\($0)" } ?? ""),
             ] + (transfer.map { ["-color_trc", $0] } ?? [])
                 + ["-color_primaries", "bt2020", "-colorspace", "bt2020nc", "-color_range", "tv", path])
         return (path, pattern)
@@ -144,6 +145,18 @@ struct ToneMapTests {
     func pqVideoStatingItsPeakIsMappedFromIt(stated: String) async throws {
         let (path, pattern) = try video(transfer: "smpte2084", pattern: "pq", file: "pq-4000", peak: (4000, stated))
         Self.expectClose(pattern.compared(with: try await rendered(path)), "PQ video from 4000 cd/m², \(stated)")
+    }
+
+    /// The same for a clip whose container states it (a `clli` box in its sample entry, added by
+    /// scripts/make-test-hdr.py light-level) and whose stream does not.
+    @Test(
+        .enabled(if: GeneratedMedia.hasFFmpeg, GeneratedMedia.ffmpegSkipReason),
+        .enabled(if: GeneratedMedia.python != nil, GeneratedMedia.hdrSkipReason))
+    func pqVideoWhoseContainerStatesItsPeakIsMappedFromIt() async throws {
+        let (plain, pattern) = try video(transfer: "smpte2084", pattern: "pq", file: "pq-unstated", peak: (4000, nil))
+        let path = folder.path + "/pq-clli.mp4"
+        _ = try GeneratedMedia.script("make-test-hdr.py", ["light-level", plain, path, "--max-cll", "4000"])
+        Self.expectClose(pattern.compared(with: try await rendered(path)), "PQ video with a clli box of 4000 cd/m²")
     }
 
     /// A PQ file's stored thumbnail, the degraded image of opportunistic delivery, is tone-mapped

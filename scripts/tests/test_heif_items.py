@@ -1,9 +1,11 @@
-"""A HEIF file given a stored thumbnail item, read back box by box."""
+"""A HEIF file given a stored thumbnail item, read back box by box; an MP4 given a box in its
+sample entry."""
 
 import struct
 
 import pytest
 
+from thumbs_tools import mp4_boxes
 from thumbs_tools.heif_items import (
     HeifLayoutError,
     associations,
@@ -77,3 +79,18 @@ def test_an_added_property_is_the_pictures_last() -> None:
     properties = children(child(meta, b"iprp"))
     assert children(child(properties, b"ipco"))[-1] == (b"clli", struct.pack(">HH", 4000, 400))
     assert associations(child(properties, b"ipma"), 1)[-1] == (3, False)
+
+
+def test_a_box_joins_an_mp4s_sample_entry_and_its_holders_grow() -> None:
+    entry = box(b"hvc1", bytes(78) + box(b"hvcC", b"\x01"))
+    stsd = box(b"stsd", bytes(4) + (1).to_bytes(4, "big") + entry)
+    moov = box(b"moov", box(b"trak", box(b"mdia", box(b"minf", box(b"stbl", stsd)))))
+    movie = box(b"ftyp", b"isom") + box(b"mdat", b"frames") + moov
+    added = box(b"clli", (4000).to_bytes(2, "big") + (400).to_bytes(2, "big"))
+    grown = mp4_boxes.with_sample_entry_box(movie, added)
+    assert mp4_boxes.is_movie(movie) and not mp4_boxes.is_movie(box(b"ftyp", b"heic") + box(b"meta", b""))
+    assert len(grown) == len(movie) + len(added)
+    assert grown.endswith(box(b"hvcC", b"\x01") + added)
+    assert grown[: len(movie) - len(moov)] == movie[: len(movie) - len(moov)], "the media data does not move"
+    with pytest.raises(mp4_boxes.Mp4Error, match="media data before"):
+        mp4_boxes.with_sample_entry_box(box(b"ftyp", b"isom") + moov + box(b"mdat", b"frames"), added)
