@@ -1,8 +1,8 @@
 import Foundation
 import ThumbsCore
 
-/// The metadata in ISO 21496-1's binary form, which Chromium, Android and Apple's platforms read
-/// beside (and before) the XMP one: an APP2 segment of the signature
+/// The metadata in ISO 21496-1's binary form, the standard's own, which readers that follow it
+/// (Chromium's among them) read as well as the XMP one: an APP2 segment of the signature
 /// `urn:iso:std:iso:ts:21496:-1` (``UltraHDRJPEG/iso21496Signature``), holding only the
 /// versions in the primary picture and the whole metadata in the gain map. Big-endian: the minimum reader version and the writer's (0,
 /// 0); a flags byte (0x80: three channels; 0x40: the gain map's math in the base picture's
