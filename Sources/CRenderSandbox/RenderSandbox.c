@@ -47,6 +47,11 @@ struct thumbs_ruleset_attr {
     uint64_t scoped;
 };
 
+int thumbs_pidfd_open(pid_t pid) {
+    long descriptor = syscall(SYS_pidfd_open, pid, 0);
+    return descriptor < 0 ? -1 : (int) descriptor;
+}
+
 pid_t thumbs_spawn_worker(const char *executable, char *const argv[], char *const envp[], int socket_fd) {
     /* A close-on-exec copy above 3: the dup2 to 3 then always clears close-on-exec (a dup2 of 3
      * onto itself would not everywhere), /dev/null on 0 cannot replace a socket that was 0,

@@ -14,16 +14,23 @@ package final class RenderWorker: Sendable {
     package let pid: pid_t
     /// The renderer's end of the worker's socket (the worker has the other at descriptor 3).
     private let socket: Int32
+    /// Readable once the worker has exited (`thumbs_pidfd_open`); -1 where the kernel has no
+    /// pidfd, and the socket's closing alone then says so.
+    private let exit: Int32
 
     /// The socket is made non-blocking: a worker that stops reading its requests fills its
     /// buffer, and a send then fails at once instead of holding a render thread for good.
     private init(pid: pid_t, socket: Int32) {
         self.pid = pid
         self.socket = socket
+        exit = thumbs_pidfd_open(pid)
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
     }
 
-    deinit { close(socket) }
+    deinit {
+        close(socket)
+        if exit >= 0 { close(exit) }
+    }
 
     /// Starts `executable`, connected by a new socket pair, and sends it its `settings`.
     package static func start(executable: FilePath, settings: WorkerSettings) throws(ImagingError) -> RenderWorker {
@@ -137,10 +144,22 @@ package final class RenderWorker: Sendable {
         while received < count {
             let left = deadline - SuspendingClock.now
             guard left > .zero else { throw end(.timedOut(limit), reason: "past the time limit") }
-            var poll = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let ready = Glibc.poll(&poll, 1, Int32(clamping: Int((left.seconds * 1000).rounded(.up))))
+            // The socket, and the worker's exit: a copy of the worker's end held by a process
+            // forked meanwhile would keep the socket from closing when the worker dies.
+            var polled = [
+                pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: exit, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = Glibc.poll(&polled, exit >= 0 ? 2 : 1, Int32(clamping: Int((left.seconds * 1000).rounded(.up))))
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { continue }
+            if polled[0].revents == 0 {
+                // Gone, and nothing it sent is left to read.
+                guard polled[1].revents == 0 else {
+                    throw end(fileTaken ? .crashed : nil, reason: "the worker exited")
+                }
+                continue
+            }
             let got = recv(socket, buffer.baseAddress! + received, count - received, 0)
             if got < 0, errno == EINTR || errno == EAGAIN { continue }
             guard got > 0 else { throw end(fileTaken ? .crashed : nil, reason: "the worker's socket closed") }

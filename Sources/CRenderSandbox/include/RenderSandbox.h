@@ -17,6 +17,11 @@
 /// as the caller's, and no other descriptor open. Returns the child's pid or -errno.
 pid_t thumbs_spawn_worker(const char *executable, char *const argv[], char *const envp[], int socket_fd);
 
+/// A descriptor that becomes readable when the child `pid` exits (Linux's pidfd, close-on-exec),
+/// or -1 where the kernel has none: a worker's death is then seen even when another process
+/// (one forked meanwhile, which runs no program) still holds a copy of its socket's end.
+int thumbs_pidfd_open(pid_t pid);
+
 /// Forks the calling process into a render worker: for a process that has one thread only (the
 /// child of a multithreaded one may find a lock held for good). In the child, the socket's other
 /// end is at THUMBS_WORKER_SOCKET_FD, /dev/null on 0, no descriptor above 3 open, and its name
