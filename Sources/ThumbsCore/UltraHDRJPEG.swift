@@ -17,7 +17,7 @@ public enum UltraHDRJPEG {
     public static let iso21496Signature = Array("urn:iso:std:iso:ts:21496:-1\0".utf8)
     /// The versions ISO 21496-1's primary segment holds: the minimum reader version and the
     /// writer's, both 0.
-    static let iso21496Version: [UInt8] = [0, 0, 0, 0]
+    public static let iso21496Version: [UInt8] = [0, 0, 0, 0]
 
     /// `primary` and `gainMap` (each a whole JPEG file) as one Ultra HDR JPEG, the gain map's
     /// metadata in `gainMapXMP` (an XMP packet) and in `gainMapISO21496` (ISO 21496-1's binary

@@ -16,7 +16,7 @@ extension GainMapMetadata {
 
     /// The gain map's payload after the signature.
     package var iso21496: [UInt8] {
-        var bytes: [UInt8] = [0, 0, 0, 0]  // the versions
+        var bytes = UltraHDRJPEG.iso21496Version
         bytes.append((channels == 3 ? Self.threeChannels : 0) | Self.baseColourSpace)
         bytes += Self.rational(capacityMinimum) + Self.rational(capacityMaximum)
         for channel in 0..<channels {
