@@ -370,7 +370,7 @@ let package = Package(
             name: "ThumbsImagingTests",
             dependencies: [
                 "ThumbsImaging", "ThumbsRendering", "ThumbsCore", "ThumbsSupport", "ThumbsSamples", "ThumbsTestSupport",
-                "ThumbsCoreTestSupport", "CVips", "CVipsShim", "CHeif", "CHeifShim", "CResample",
+                "ThumbsCoreTestSupport", "CVips", "CVipsShim", "CHeif", "CHeifShim", "CResample", "CToneMap",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

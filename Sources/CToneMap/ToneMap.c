@@ -1,7 +1,9 @@
 #include "CToneMap.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* ---- Transfer functions (ITU-R BT.2100) --------------------------------------------------- */
 
@@ -48,6 +50,49 @@ static float srgb_encode(float linear) {
     if (linear <= 0.0031308f)
         return 12.92f * linear;
     return 1.055f * powf(linear, 1.0f / 2.4f) - 0.055f;
+}
+
+/* The 8-bit code of the encoding, rounded to nearest. */
+static int srgb_code_by_power(float linear) {
+    return (int) lrintf(srgb_encode(linear) * 255.0f);
+}
+
+/* srgb_boundaries[k]: the least float whose code is above k (the last, past every code, is
+ * infinite); srgb_first_code[i]: the code of i / SRGB_BINS. A pixel's codes are found from them
+ * without the encoding's three powers, the most of a tone map's cost: a bin is narrower than a
+ * code, so a code is its bin's first or the next. They give exactly the codes srgb_code_by_power
+ * gives, the encoding being monotonic. */
+#define SRGB_BINS 4096
+static float srgb_boundaries[256];
+static uint8_t srgb_first_code[SRGB_BINS];
+static pthread_once_t srgb_tables_made = PTHREAD_ONCE_INIT;
+
+static void make_srgb_tables(void) {
+    for (int k = 0; k < 255; k++) {
+        /* Where the encoding is k + 1/2, by its inverse, then moved to the float that is exactly
+         * the boundary of the rounded encoding. */
+        double encoded = (k + 0.5) / 255.0;
+        double linear = encoded <= 0.04045 ? encoded / 12.92 : pow((encoded + 0.055) / 1.055, 2.4);
+        float boundary = (float) linear;
+        while (boundary > 0 && srgb_code_by_power(nextafterf(boundary, 0)) > k)
+            boundary = nextafterf(boundary, 0);
+        while (srgb_code_by_power(boundary) <= k)
+            boundary = nextafterf(boundary, 2);
+        srgb_boundaries[k] = boundary;
+    }
+    srgb_boundaries[255] = INFINITY;
+    for (int i = 0, code = 0; i < SRGB_BINS; i++) {
+        while ((float) i / SRGB_BINS >= srgb_boundaries[code])
+            code++;
+        srgb_first_code[i] = (uint8_t) code;
+    }
+}
+
+/* The 8-bit sRGB code of linear light (0...1). */
+static uint8_t srgb_code(float linear) {
+    int bin = (int) (linear * SRGB_BINS);
+    int code = srgb_first_code[bin < SRGB_BINS ? bin : SRGB_BINS - 1];
+    return (uint8_t) (code + (linear >= srgb_boundaries[code]));
 }
 
 /* ---- Tone map (ITU-R BT.2390's EETF) ------------------------------------------------------ */
@@ -135,6 +180,8 @@ static const primaries *primaries_for(int code) {
 int thumbs_tone_map_init(thumbs_tone_map *map, int transfer_characteristics, int colour_primaries) {
     if (transfer_characteristics != THUMBS_TRANSFER_PQ && transfer_characteristics != THUMBS_TRANSFER_HLG)
         return 0;
+    /* The tables every map's pixels are encoded with. */
+    pthread_once(&srgb_tables_made, make_srgb_tables);
     double source[9], bt709[9], from_xyz[9];
     rgb_to_xyz(primaries_for(colour_primaries), source);
     rgb_to_xyz(primaries_for(1), bt709);
@@ -197,10 +244,8 @@ void thumbs_tone_map_pixel(const thumbs_tone_map *map, const float linear[3], un
     display_bt709(map, linear, rgb);
     float largest = fmaxf(rgb[0], fmaxf(rgb[1], rgb[2]));
     float scale = largest > 0 ? eetf(map, largest) / (largest * sdr_white) : 0.0f;
-    for (int c = 0; c < 3; c++) {
-        float encoded = srgb_encode(fminf(rgb[c] * scale, 1.0f));
-        srgb[c] = (unsigned char) lrintf(encoded * 255.0f);
-    }
+    for (int c = 0; c < 3; c++)
+        srgb[c] = srgb_code(fminf(rgb[c] * scale, 1.0f));
 }
 
 float thumbs_tone_map_relative_luminance(const thumbs_tone_map *map, const float linear[3]) {
