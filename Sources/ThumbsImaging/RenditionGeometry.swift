@@ -35,25 +35,38 @@ enum RenditionGeometry {
     }
 
     /// The size of one decode from which every spec can be derived: the largest scale any of
-    /// them needs, applied to the whole source (never cropped, so any fit or fill can follow),
-    /// its sides rounded, and each at least that of every rendition's whole picture (a fit's
-    /// size, a fill's cover), which rounding can leave a pixel short. The largest rendition is
-    /// then the decode as it is, or its centre crop: never resampled again by a hair, nor
-    /// shifted off the centre.
+    /// them needs (twice it when another is less than twice smaller, ``sharedScale(_:)``),
+    /// applied to the whole source (never cropped, so any fit or fill can follow), its sides
+    /// rounded, and each at least that of every rendition's whole picture (a fit's size, a
+    /// fill's cover), which rounding can leave a pixel short. The largest rendition is then the
+    /// decode as it is, or its centre crop, never resampled again by a hair nor shifted off the
+    /// centre, or a resize of at least a factor of two, as every other rendition is.
     static func sharedDecodeSize(source: PixelSize, specs: [RenditionSpec]) -> PixelSize {
-        let largest =
+        let shared = sharedScale(
             specs.map { spec in
                 scale(
                     source: source, output: outputSize(source: source, spec: spec),
                     contentMode: spec.contentMode)
-            }.max() ?? 1
+            })
         return specs.reduce(
-            PixelSize(width: clamp(Double(source.width) * largest), height: clamp(Double(source.height) * largest))
+            PixelSize(width: clamp(Double(source.width) * shared), height: clamp(Double(source.height) * shared))
         ) { decode, spec in
             let output = outputSize(source: source, spec: spec)
             let whole = spec.contentMode == .aspectFill ? cover(source: source, box: output) : output
             return PixelSize(width: max(decode.width, whole.width), height: max(decode.height, whole.height))
         }
+    }
+
+    /// The scale of the decode renditions of `scales` share: the largest, unless a smaller one is
+    /// within a factor of two of it. That one would be resized from the largest's picture by a
+    /// short step, a second resampling that blurs (`scripts/bench-sharpness`: a 256 fit made
+    /// beside a 256 fill kept 0.85× the fine detail of a Lanczos resize of the photo, 0.93× made
+    /// alone); the decode is then twice the largest (never past the source's own size, nor shrunk to reach it), from
+    /// which each is a resize of at least a factor of two (``VipsRenderer/renditions(from:upright:specs:outputs:_:)``).
+    static func sharedScale(_ scales: [Double]) -> Double {
+        let largest = scales.max() ?? 1
+        guard scales.contains(where: { $0 < largest && 2 * $0 > largest }) else { return largest }
+        return max(largest, min(2 * largest, 1))
     }
 
     /// The size that covers `box` at `source`'s aspect ratio, as libvips' centre crop rounds it

@@ -154,8 +154,10 @@ package struct VipsRenderer: Sendable {
         _ failure: (String) -> ImagingError
     ) throws(ImagingError) -> [Thumbnail] {
         // Largest first, each rendition is made from the smallest whole picture made so far that
-        // still covers it: a 256 grid cell from the 1024 preview resizes a sixteenth of the
-        // pixels it would from the decode.
+        // is its own whole picture (a fill is then its crop) or at least twice it, so that no
+        // rendition is a short resize of one already resampled: a 256 grid cell from the 1024
+        // preview resizes a sixteenth of the pixels it would from the decode. The decode is
+        // large enough for the rest (``RenditionGeometry/sharedScale(_:)``).
         func scale(_ size: PixelSize, _ mode: ContentMode) -> Double {
             RenditionGeometry.scale(source: upright, output: size, contentMode: mode)
         }
@@ -167,7 +169,8 @@ package struct VipsRenderer: Sendable {
         }) {
             let spec = specs[index], output = outputs[index]
             let needed = scale(output, spec.contentMode)
-            let source = wholePictures.last { $0.scale >= needed }?.picture ?? base
+            let source =
+                wholePictures.last { $0.scale == needed || $0.scale >= minimumResize * needed }?.picture ?? base
             let derived = try source.resizedForRendition(to: output, fill: spec.contentMode == .aspectFill, failure)
             if spec.contentMode == .aspectFit {
                 wholePictures.append((derived, scale(derived.size, .aspectFit)))

@@ -74,11 +74,11 @@ import ThumbsSamples
         #expect(tallDecode.height >= 400)
     }
 
-    /// A 4:3 photo's 256 fill, fit and 128 fit share a decode of the fill's cover, 341 × 256,
-    /// from which the fill is its centre crop, as from the photo alone.
+    /// A 4:3 photo's 256 fill and 128 fit share a decode of the fill's cover, 341 × 256, from
+    /// which the fill is its centre crop, as from the photo alone.
     @Test func aFillsSharedDecodeIsItsCover() {
         let photo = PixelSize(width: 400, height: 300)
-        let specs = [spec(128, 128, .aspectFit), spec(256, 256, .aspectFit), spec(256, 256, .aspectFill)]
+        let specs = [spec(128, 128, .aspectFit), spec(256, 256, .aspectFill)]
         let decode = RenditionGeometry.sharedDecodeSize(source: photo, specs: specs)
         #expect(decode == PixelSize(width: 341, height: 256))
         #expect(decode == VipsRenderer.cover(photo, box: PixelSize(width: 256, height: 256)).size)
@@ -87,5 +87,22 @@ import ThumbsSamples
             source: PixelSize(width: 2736, height: 1540),
             specs: [spec(1024, 1024, .aspectFit), spec(256, 256, .aspectFill)])
         #expect(wide == PixelSize(width: 1024, height: 576))
+    }
+
+    /// A 256 fit beside a 256 fill of a 4:3 photo would be a 1.33× resize of the fill's cover:
+    /// the decode is twice the cover, from which each is a resize of at least two.
+    @Test func renditionsWithinTwiceTheLargestShareADecodeTwiceIt() {
+        let photo = PixelSize(width: 4000, height: 3000)
+        let specs = [spec(128, 128, .aspectFit), spec(256, 256, .aspectFit), spec(256, 256, .aspectFill)]
+        #expect(RenditionGeometry.sharedDecodeSize(source: photo, specs: specs) == PixelSize(width: 683, height: 512))
+        // Never past the photo's own size.
+        let small = PixelSize(width: 400, height: 300)
+        #expect(RenditionGeometry.sharedDecodeSize(source: small, specs: specs) == small)
+        // Halves and farther apart keep the largest's size: the desktop's sizes, a grid and a preview.
+        #expect(RenditionGeometry.sharedScale([0.5, 0.25, 0.125]) == 0.5)
+        #expect(RenditionGeometry.sharedScale([0.25, 0.05]) == 0.25)
+        #expect(RenditionGeometry.sharedScale([0.25, 0.2]) == 0.5)
+        #expect(RenditionGeometry.sharedScale([0.7, 0.5]) == 1)
+        #expect(RenditionGeometry.sharedScale([2, 1.5]) == 2)
     }
 }
