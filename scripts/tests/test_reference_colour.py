@@ -20,6 +20,7 @@ from thumbs_tools.bench.reference_colour import (
     colour_and_alpha,
     full_decode,
     heif_nclx,
+    heif_stated_peak,
     hlg_inverse_oetf,
     hlg_ootf,
     png_colour,
@@ -27,6 +28,7 @@ from thumbs_tools.bench.reference_colour import (
     pq_eotf,
     pq_inverse_eotf,
     rgb_to_xyz,
+    source_peak,
     srgb_decoded,
     srgb_encoded,
     to_srgb_primaries,
@@ -71,9 +73,10 @@ def nclx(primaries: int, transfer: int, matrix: int, full_range: bool) -> bytes:
     return box(b"colr", b"nclx" + struct.pack(">3HB", primaries, transfer, matrix, 0x80 if full_range else 0))
 
 
-def heif(associations: bytes, flags: int = 0, primary: int = 1) -> bytes:
-    """An AVIF's boxes with three properties (an SDR nclx, ispe, a PQ nclx) and these associations."""
-    properties = box(b"ipco", nclx(1, 13, 6, True) + box(b"ispe", bytes(12)) + nclx(9, 16, 9, False))
+def heif(associations: bytes, flags: int = 0, primary: int = 1, more: bytes = b"") -> bytes:
+    """An AVIF's boxes with three properties (an SDR nclx, ispe, a PQ nclx), then `more`, and these
+    associations."""
+    properties = box(b"ipco", nclx(1, 13, 6, True) + box(b"ispe", bytes(12)) + nclx(9, 16, 9, False) + more)
     iprp = box(b"iprp", properties + box(b"ipma", associations, version=0, flags=flags))
     meta = box(b"meta", box(b"pitm", struct.pack(">H", primary), version=0) + box(b"hdlr", bytes(24)) + iprp, version=0)
     return box(b"ftyp", b"avif\0\0\0\0mif1") + meta + box(b"mdat", bytes(16))
@@ -126,6 +129,30 @@ def test_no_nclx_is_found_in_what_is_no_heif_or_ends_early() -> None:
     assert heif_nclx(png()) is None
     whole = heif(struct.pack(">IHB", 1, 1, 1) + bytes([3]))
     assert heif_nclx(whole[: len(whole) - 40]) is None
+
+
+def test_the_stated_peak_is_the_content_light_level_else_the_mastering_displays() -> None:
+    clli = struct.pack(">I4s", 12, b"clli") + struct.pack(">HH", 707, 300)
+    mdcv = struct.pack(">I4s", 32, b"mdcv") + bytes(16) + struct.pack(">II", 40_000_000, 50)
+    empty_clli = struct.pack(">I4s", 12, b"clli") + struct.pack(">HH", 0, 0)
+    # The primary, item 1: the PQ nclx (3), then properties 4 and 5.
+    both = struct.pack(">IHB", 1, 1, 3) + bytes([3, 4, 5])
+    assert heif_stated_peak(heif(both, more=clli + mdcv)) == 707
+    assert heif_stated_peak(heif(both, more=empty_clli + mdcv)) == 4000
+    short_mdcv = struct.pack(">I4s", 28, b"mdcv") + bytes(16) + struct.pack(">I", 40_000_000)
+    assert heif_stated_peak(heif(both, more=empty_clli + short_mdcv)) is None  # no luminances
+    assert heif_stated_peak(heif(struct.pack(">IHB", 1, 1, 1) + bytes([3]), more=clli)) is None  # not the primary's
+    assert heif_stated_peak(png()) is None
+
+
+def test_the_eetf_maps_from_a_pq_pictures_stated_peak_and_hlgs_nominal_one() -> None:
+    pq, hlg = Nclx(9, PQ, 9, True), Nclx(9, HLG, 9, True)
+    assert source_peak(pq, 707) == 707
+    assert source_peak(pq, None) == source_peak(pq, 0) == source_peak(hlg, 707) == 1000
+    assert source_peak(pq, 50) == 203 and source_peak(pq, 40_000) == 10_000
+    light = numpy.array([[[600.0, 600.0, 600.0]]])
+    assert tone_mapped(pq_inverse_eotf(light), pq, 600)[0, 0, 0] == pytest.approx(1)
+    assert tone_mapped(pq_inverse_eotf(light), pq)[0, 0, 0] < 1
 
 
 # Colour.

@@ -184,10 +184,11 @@ def item_properties(data: bytes, start: int, end: int) -> dict[int, list[int]]:
     return items
 
 
-def heif_nclx(data: bytes) -> Nclx | None:
-    """The nclx colour box of a HEIF or AVIF file's primary item (None: no HEIF, or none)."""
+def primary_properties(data: bytes) -> list[tuple[bytes, int, int]]:
+    """The properties of a HEIF or AVIF file's primary item, as boxes() gives them (none: no
+    HEIF, or one that ends early)."""
     if data[4:8] != b"ftyp":
-        return None
+        return []
     try:
         meta = next((start, end) for kind, start, end in boxes(data, 0, len(data)) if kind == b"meta")
         primary, properties, items = None, [], {}
@@ -201,13 +202,32 @@ def heif_nclx(data: bytes) -> Nclx | None:
                         properties = boxes(data, inner_start, inner_end)
                     elif inner == b"ipma":
                         items.update(item_properties(data, inner_start, inner_end))
-        for index in items.get(primary, []) if primary is not None else []:
-            kind, start, end = properties[index - 1] if 0 < index <= len(properties) else (b"", 0, 0)
-            if kind == b"colr" and data[start : start + 4] == b"nclx" and end - start >= 11:
-                primaries, transfer, matrix = struct.unpack_from(">3H", data, start + 4)
-                return Nclx(primaries, transfer, matrix, bool(data[start + 10] & 0x80))
     except (StopIteration, struct.error, IndexError):
-        return None
+        return []
+    indices = items.get(primary, []) if primary is not None else []
+    return [properties[index - 1] for index in indices if 0 < index <= len(properties)]
+
+
+def heif_nclx(data: bytes) -> Nclx | None:
+    """The nclx colour box of a HEIF or AVIF file's primary item (None: no HEIF, or none)."""
+    for kind, start, end in primary_properties(data):
+        if kind == b"colr" and data[start : start + 4] == b"nclx" and end - start >= 11:
+            primaries, transfer, matrix = struct.unpack_from(">3H", data, start + 4)
+            return Nclx(primaries, transfer, matrix, bool(data[start + 10] & 0x80))
+    return None
+
+
+def heif_stated_peak(data: bytes) -> float | None:
+    """The peak a HEIF or AVIF file's primary item states, in cd/m²: its maximum content light
+    level (clli), else its mastering display's peak (mdcv, in 0.0001 cd/m² after six primaries'
+    and the white point's coordinates); None when it states neither."""
+    properties = primary_properties(data)
+    for kind, start, end in properties:
+        if kind == b"clli" and end - start >= 4 and struct.unpack_from(">H", data, start)[0] > 0:
+            return float(struct.unpack_from(">H", data, start)[0])
+    for kind, start, end in properties:
+        if kind == b"mdcv" and end - start >= 24:
+            return float(struct.unpack_from(">I", data, start + 16)[0]) / 10000
     return None
 
 
@@ -300,13 +320,13 @@ def hlg_ootf(scene: Pixels, weights: Pixels) -> Pixels:
     return HLG_PEAK * numpy.power(luminance, HLG_SYSTEM_GAMMA - 1) * scene
 
 
-def bt2390_eetf(luminance: Pixels) -> Pixels:
-    """BT.2390's EETF from a source of 0...1000 cd/m² to a display of 0...203 cd/m² (both blacks
-    at 0, so its black lift vanishes), on luminance in cd/m²: unchanged below the knee, a Hermite
-    spline in PQ's scale above it, the source's peak (and anything brighter) onto 203."""
+def bt2390_eetf(luminance: Pixels, source_peak: float = SOURCE_PEAK) -> Pixels:
+    """BT.2390's EETF from a source of 0...`source_peak` cd/m² to a display of 0...203 cd/m² (both
+    blacks at 0, so its black lift vanishes), on luminance in cd/m²: unchanged below the knee, a
+    Hermite spline in PQ's scale above it, the source's peak (and anything brighter) onto 203."""
     import numpy
 
-    source = pq_inverse_eotf(SOURCE_PEAK)
+    source = pq_inverse_eotf(source_peak)
     level = numpy.minimum(pq_inverse_eotf(luminance) / source, 1)
     peak = pq_inverse_eotf(REFERENCE_WHITE) / source
     knee = 1.5 * peak - 0.5
@@ -315,9 +335,19 @@ def bt2390_eetf(luminance: Pixels) -> Pixels:
     return pq_eotf(numpy.where(level < knee, level, spline) * source)
 
 
-def tone_mapped(code: Pixels, nclx: Nclx) -> Pixels:
+def source_peak(nclx: Nclx, stated: float | None) -> float:
+    """The peak the EETF maps from: a PQ picture's stated one, kept between SDR white and PQ's
+    10000 cd/m²; 1000 cd/m² for a PQ picture that states none and for HLG, whose map is for its
+    nominal display."""
+    if nclx.transfer != PQ or stated is None or not stated > 0:
+        return SOURCE_PEAK
+    return min(max(stated, REFERENCE_WHITE), 10000.0)
+
+
+def tone_mapped(code: Pixels, nclx: Nclx, stated_peak: float | None = None) -> Pixels:
     """An HDR picture's RGB code values (H×W×3, 0...1, full range) as sRGB, 0...1: linear light,
-    BT.709's primaries, BT.2390's EETF on the largest component to SDR white, sRGB's encoding.
+    BT.709's primaries, BT.2390's EETF on the largest component from the picture's peak
+    (source_peak) to SDR white, sRGB's encoding.
     Primaries H.273 gives with another white, or not at all, are taken as BT.2100's, BT.2020."""
     import numpy
 
@@ -329,7 +359,8 @@ def tone_mapped(code: Pixels, nclx: Nclx) -> Pixels:
     bt709 = numpy.maximum(light @ to_srgb_primaries(primaries).T, 0)
     largest = bt709.max(axis=-1, keepdims=True)
     ratio = numpy.zeros_like(largest)
-    numpy.divide(bt2390_eetf(largest), largest * REFERENCE_WHITE, out=ratio, where=largest > 0)
+    mapped = bt2390_eetf(largest, source_peak(nclx, stated_peak))
+    numpy.divide(mapped, largest * REFERENCE_WHITE, out=ratio, where=largest > 0)
     return srgb_encoded(bt709 * ratio)
 
 
@@ -384,7 +415,7 @@ def full_decode(path: Path, work: Path) -> tuple[Any, str] | None:
         code = (samples >> (samples.dtype.itemsize * 8 - bits)) / (2**bits - 1)
         colour, alpha = colour_and_alpha(code)
         rgb = colour.repeat(3 // colour.shape[-1], axis=-1)  # grey as RGB
-        return as_image(tone_mapped(rgb, nclx), alpha), "libvips, PQ/HLG tone-mapped here"
+        return as_image(tone_mapped(rgb, nclx, heif_stated_peak(data)), alpha), "libvips, PQ/HLG tone-mapped here"
     png = png_colour(data)
     if png is not None and png.converted_here:
         samples = vips_pixels(path, work)
