@@ -65,8 +65,15 @@ enum RenditionGeometry {
     /// which each is a resize of at least a factor of two (``VipsRenderer/renditions(from:upright:specs:outputs:_:)``).
     static func sharedScale(_ scales: [Double]) -> Double {
         let largest = scales.max() ?? 1
-        guard scales.contains(where: { $0 < largest && 2 * $0 > largest }) else { return largest }
+        guard scales.contains(where: { $0 < largest && !isTwice(largest, or: $0) }) else { return largest }
         return max(largest, min(2 * largest, 1))
+    }
+
+    /// Whether a picture at scale `larger` is at least twice one at `smaller`, give or take the
+    /// one percent that rounding the sides to whole pixels makes (a 1024 × 768 preview and a
+    /// 512 × 384 thumbnail are, and so are a 245-px one and a 123-px one).
+    static func isTwice(_ larger: Double, or smaller: Double) -> Bool {
+        larger >= 2 * smaller * 0.99
     }
 
     /// The size that covers `box` at `source`'s aspect ratio, as libvips' centre crop rounds it

@@ -170,7 +170,8 @@ package struct VipsRenderer: Sendable {
             let spec = specs[index], output = outputs[index]
             let needed = scale(output, spec.contentMode)
             let source =
-                wholePictures.last { $0.scale == needed || $0.scale >= minimumResize * needed }?.picture ?? base
+                wholePictures.last { $0.scale == needed || RenditionGeometry.isTwice($0.scale, or: needed) }?.picture
+                ?? base
             let derived = try source.resizedForRendition(to: output, fill: spec.contentMode == .aspectFill, failure)
             if spec.contentMode == .aspectFit {
                 wholePictures.append((derived, scale(derived.size, .aspectFit)))

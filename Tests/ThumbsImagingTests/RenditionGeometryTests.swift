@@ -104,5 +104,9 @@ import ThumbsSamples
         #expect(RenditionGeometry.sharedScale([0.25, 0.2]) == 0.5)
         #expect(RenditionGeometry.sharedScale([0.7, 0.5]) == 1)
         #expect(RenditionGeometry.sharedScale([2, 1.5]) == 2)
+        // Twice within the rounding of whole pixels: 245 and 123 px tall of 532.
+        #expect(RenditionGeometry.sharedScale([245.0 / 510, 128.0 / 532]) == 245.0 / 510)
+        #expect(RenditionGeometry.isTwice(245.0 / 510, or: 128.0 / 532))
+        #expect(!RenditionGeometry.isTwice(0.5, or: 0.3))
     }
 }
