@@ -61,8 +61,9 @@ enum RenditionGeometry {
     /// within a factor of two of it. That one would be resized from the largest's picture by a
     /// short step, a second resampling that blurs (`scripts/bench-sharpness`: a 256 fit made
     /// beside a 256 fill kept 0.85× the fine detail of a Lanczos resize of the photo, 0.93× made
-    /// alone); the decode is then twice the largest (never past the source's own size, nor shrunk to reach it), from
-    /// which each is a resize of at least a factor of two (``VipsRenderer/renditions(from:upright:specs:outputs:_:)``).
+    /// alone). The decode is then twice the largest, never past the source's own size nor shrunk
+    /// to reach it, and each rendition a resize of at least a factor of two from it or from a
+    /// larger rendition (``VipsRenderer/renditions(from:upright:specs:outputs:_:)``).
     static func sharedScale(_ scales: [Double]) -> Double {
         let largest = scales.max() ?? 1
         guard scales.contains(where: { $0 < largest && !isTwice(largest, or: $0) }) else { return largest }
