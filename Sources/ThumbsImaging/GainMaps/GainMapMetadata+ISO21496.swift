@@ -4,8 +4,8 @@ import ThumbsCore
 /// The metadata in ISO 21496-1's binary form, the standard's own, which readers that follow it
 /// (Chromium's among them) read as well as the XMP one: an APP2 segment of the signature
 /// `urn:iso:std:iso:ts:21496:-1` (``UltraHDRJPEG/iso21496Signature``), holding only the
-/// versions in the primary picture and the whole metadata in the gain map. Big-endian: the minimum reader version and the writer's (0,
-/// 0); a flags byte (0x80: three channels; 0x40: the gain map's math in the base picture's
+/// versions in the primary picture and the whole metadata in the gain map. Big-endian: the
+/// minimum reader version and the writer's (0, 0); a flags byte (0x80: three channels; 0x40: the gain map's math in the base picture's
 /// colour space); the base picture's headroom and the alternate (HDR) one's, in stops, as
 /// unsigned rationals (`HDRCapacityMin`, `HDRCapacityMax`); then per channel the gain map's
 /// least and greatest (signed rationals), its gamma (unsigned) and the base and alternate
@@ -31,14 +31,21 @@ extension GainMapMetadata {
     /// reads not, a payload cut short, a zero denominator, a base picture that is the HDR one
     /// (its headroom not below the alternate's), or values out of range.
     package init?(iso21496 payload: [UInt8]) {
-        var reader = Reader(bytes: payload)
-        guard let minimumVersion = reader.u16(), minimumVersion == 0, reader.u16() != nil, let flags = reader.u8(),
-            let baseHeadroom = reader.rational(signed: false), let alternateHeadroom = reader.rational(signed: false)
+        let bytes = BoundedBytes(payload)
+        // The rationals follow the versions and the flags, eight bytes each.
+        func rational(_ index: Int, signed: Bool) -> Double? {
+            guard let numerator = bytes.uint32(at: 5 + 8 * index), let denominator = bytes.uint32(at: 9 + 8 * index),
+                denominator != 0
+            else { return nil }
+            return (signed ? Double(Int32(bitPattern: numerator)) : Double(numerator)) / Double(denominator)
+        }
+        guard bytes.uint16(at: 0) == 0, bytes.uint16(at: 2) != nil, let flags = bytes.slice(at: 4, count: 1)?.first,
+            let baseHeadroom = rational(0, signed: false), let alternateHeadroom = rational(1, signed: false)
         else { return nil }
         var lists: [[Double]] = Array(repeating: [], count: 5)
-        for _ in 0..<(flags & Self.threeChannels != 0 ? 3 : 1) {
+        for channel in 0..<(flags & Self.threeChannels != 0 ? 3 : 1) {
             for (list, signed) in zip(lists.indices, [true, true, false, true, true]) {
-                guard let value = reader.rational(signed: signed) else { return nil }
+                guard let value = rational(2 + 5 * channel + list, signed: signed) else { return nil }
                 lists[list].append(value)
             }
         }
@@ -59,34 +66,5 @@ extension GainMapMetadata {
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
-    }
-
-    /// Big-endian numbers read from untrusted bytes: nil past their end.
-    private struct Reader {
-        let bytes: [UInt8]
-        var position = 0
-
-        mutating func u8() -> UInt8? {
-            guard position < bytes.count else { return nil }
-            defer { position += 1 }
-            return bytes[position]
-        }
-
-        mutating func u16() -> UInt16? {
-            guard let high = u8(), let low = u8() else { return nil }
-            return UInt16(high) << 8 | UInt16(low)
-        }
-
-        mutating func u32() -> UInt32? {
-            guard let high = u16(), let low = u16() else { return nil }
-            return UInt32(high) << 16 | UInt32(low)
-        }
-
-        /// A numerator (signed or not) over an unsigned denominator, not 0.
-        mutating func rational(signed: Bool) -> Double? {
-            guard let numerator = u32(), let denominator = u32(), denominator != 0 else { return nil }
-            let top = signed ? Double(Int32(bitPattern: numerator)) : Double(numerator)
-            return top / Double(denominator)
-        }
     }
 }
